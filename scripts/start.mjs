@@ -1,0 +1,22 @@
+// `npm start` (or `pnpm start`): install, build the web app and the server, then serve both on
+// one port with the embedded SQLite archive (./data/blockwise.db). Extra arguments go to
+// `blockwise serve`, e.g. `npm start -- --port 9000`.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pnpm, repoRoot } from './pnpm.mjs';
+
+pnpm(['install', '--frozen-lockfile']);
+pnpm(['build']);
+
+const cli = join(repoRoot, 'server', 'dist', 'blockwise.mjs');
+if (!existsSync(cli)) {
+  console.error(`✗ build did not produce ${cli}`);
+  process.exit(1);
+}
+const child = spawn(process.execPath, [cli, 'serve', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  cwd: repoRoot,
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,61 @@
+// `npm test` (or `pnpm test`): install, then the whole suite in order — lint, format, typecheck,
+// unit + integration tests (Vitest: shared, server incl. the PostgreSQL store when reachable,
+// web), production build, and the Playwright journeys in Debian's Chromium.
+// Stages can be picked with `npm test -- lint unit` (names below).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { pnpm, repoRoot } from './pnpm.mjs';
+
+const stages = {
+  install: () => pnpm(['install', '--frozen-lockfile']),
+  lint: () => pnpm(['lint']),
+  format: () => pnpm(['format:check']),
+  typecheck: () => pnpm(['typecheck']),
+  unit: () => pnpm(['test:unit']),
+  build: () => pnpm(['build']),
+  e2e: () => {
+    ensureChromium();
+    pnpm(['test:e2e']);
+  },
+};
+
+/** Playwright drives the system Chromium (never a downloaded browser). */
+function ensureChromium() {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (existsSync(path)) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' }).status === 0;
+  if (isRoot && hasApt) {
+    console.log("• Chromium not found: installing Debian's chromium package (apt-get install -y chromium)");
+    const r = spawnSync(
+      'sh',
+      ['-c', 'apt-get install -y chromium || (apt-get update && apt-get install -y chromium)'],
+      {
+        stdio: 'inherit',
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      },
+    );
+    if (r.status === 0 && existsSync(path)) return;
+  }
+  console.error(
+    `✗ The end-to-end tests need Chromium at ${path}. Install it (Debian/Ubuntu: apt-get install -y chromium) ` +
+      'or point CHROMIUM_PATH at a Chromium binary.',
+  );
+  process.exit(1);
+}
+
+const requested = process.argv.slice(2);
+const names =
+  requested.length > 0 ? ['install', ...requested.filter((s) => s !== 'install')] : Object.keys(stages);
+for (const name of names) {
+  const stage = stages[name];
+  if (!stage) {
+    console.error(`✗ unknown stage "${name}"; stages: ${Object.keys(stages).join(', ')}`);
+    process.exit(2);
+  }
+  const started = Date.now();
+  console.log(`\n━━ ${name} ━━`);
+  stage();
+  console.log(`✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
+console.log(`\nAll stages passed: ${names.join(', ')} (repo: ${repoRoot})`);
