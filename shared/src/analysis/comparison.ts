@@ -1,0 +1,173 @@
+import type { ComparisonResult, PlanSession, RunLabels, RunSummary } from '../api/contract.ts';
+import { applyRateOverrides, type RateCard } from '../aws/rate-card.ts';
+import { familyMembers, nvmePremium } from '../aws/instances.ts';
+import type { FioReport } from '../fio/fio-report.schema.ts';
+import { compareLatency, type LatencyComparison } from '../plan/latency.ts';
+import { planStorage, type PlanResult } from '../plan/plan.ts';
+import { validateVolume, type VolumeConfig } from '../plan/volume.ts';
+import type { Result } from '../problem.ts';
+import { fail, ok } from '../problem.ts';
+import type { IoProfile } from '../profile/io-profile.schema.ts';
+import { profileFromObserved } from '../profile/observed.ts';
+import { profileFromFio } from '../profile/from-fio.ts';
+import { resolveInstance, resolveRateCard } from './summarize-run.ts';
+
+/**
+ * Comparisons: what a share link shows. Computed once, when the link is created, from the runs'
+ * stored summaries and the planning session's inputs; the result is frozen with the price table's
+ * date and the analysis version, so later uploads, price or code changes never alter it.
+ */
+
+export type ComparisonRun = { id: string; labels: RunLabels; report: FioReport; summary: RunSummary };
+
+/** Profiles a session can refer to: `run:<id>` for archived runs, `observed:<id>` for typed-in numbers. */
+export function sessionProfiles(
+  session: PlanSession | null,
+  runs: readonly ComparisonRun[],
+): Result<Map<string, IoProfile>> {
+  const profiles = new Map<string, IoProfile>();
+  for (const run of runs) {
+    const p = profileFromFio(run.report, { label: run.labels.name ?? null });
+    if (p.ok) profiles.set(`run:${run.id}`, p.value);
+  }
+  for (const [i, observed] of (session?.observed ?? []).entries()) {
+    const p = profileFromObserved(observed);
+    if (!p.ok)
+      return fail(
+        'body_invalid',
+        `plan.observed.${i}: ${p.error.message}`,
+        `plan.observed.${i}.${p.error.path ?? ''}`,
+      );
+    profiles.set(`observed:${observed.id}`, p.value);
+  }
+  return ok(profiles);
+}
+
+export function sessionRateCard(session: PlanSession): Result<RateCard> {
+  const { rateCard } = resolveRateCard(session.region);
+  if (!session.rateOverrides) return ok(rateCard);
+  const r = applyRateOverrides(rateCard, session.rateOverrides);
+  return r.ok
+    ? ok(r.value)
+    : fail('body_invalid', `plan.rateOverrides: ${r.error.message}`, 'plan.rateOverrides');
+}
+
+const describe = (v: VolumeConfig) =>
+  `${(v.count ?? 1) > 1 ? `${v.count} × ` : ''}${v.type} ${v.sizeGiB} GiB${v.iops ? `, ${v.iops.toLocaleString('en-US')} IOPS` : ''}${v.throughputMiBps ? `, ${v.throughputMiBps} MiB/s` : ''}`;
+
+/** One plan per candidate configuration of the session (plus local NVMe when the instance has a store). */
+export function planFromSession(
+  session: PlanSession,
+  profiles: ReadonlyMap<string, IoProfile>,
+): Result<{ title: string; plan: PlanResult }[]> {
+  const ref = session.profileRef ?? profiles.keys().next().value;
+  const profile = ref !== undefined ? profiles.get(ref) : undefined;
+  if (!profile) {
+    return fail(
+      'body_invalid',
+      ref
+        ? `plan.profileRef: "${ref}" is neither an uploaded run of this comparison nor a typed-in profile`
+        : 'plan: the session has no profile (no run and no typed-in numbers)',
+      'plan.profileRef',
+    );
+  }
+  const card = sessionRateCard(session);
+  if (!card.ok) return card;
+  for (const [i, v] of session.candidates.entries()) {
+    const problems = validateVolume(v, session.gp3Generation);
+    if (problems.length > 0)
+      return fail(
+        'body_invalid',
+        `plan.candidates.${i}.${problems[0]!.path}: ${problems[0]!.message}`,
+        `plan.candidates.${i}.${problems[0]!.path}`,
+      );
+  }
+  const { instance } = resolveInstance(session.instanceType);
+  const common = {
+    profile,
+    instance,
+    rateCard: card.value,
+    headroom: session.headroom,
+    gp3Generation: session.gp3Generation,
+    nodes: session.nodes,
+    syncCommits: session.syncCommits,
+    residency: session.residency,
+    datasetGiB: session.datasetGiB,
+    familyMembers: instance ? familyMembers(instance.family) : [],
+  };
+  const plans = session.candidates.map((volume) => ({
+    title: describe(volume),
+    plan: planStorage({ ...common, target: { kind: 'ebs', volume }, minSizeGiB: volume.sizeGiB }),
+  }));
+  if (instance?.instanceStore?.randomReadIops) {
+    plans.push({
+      title: `local NVMe (${instance.instanceType} instance store)`,
+      plan: planStorage({
+        ...common,
+        target: { kind: 'nvme' },
+        nvmePremiumUsdPerHour: nvmePremium(instance.instanceType)?.usdPerHour ?? null,
+        minSizeGiB: session.candidates[0]?.sizeGiB ?? 1,
+      }),
+    });
+  }
+  if (plans.length === 0)
+    plans.push({
+      title: instance ? `${instance.instanceType}, no volume chosen` : 'right-sizing',
+      plan: planStorage({ ...common, target: null }),
+    });
+  return ok(plans);
+}
+
+/** EBS vs NVMe latency when the comparison holds a run of each kind (read direction, else write). */
+export function latencyBetweenKinds(
+  runs: readonly ComparisonRun[],
+  profiles: ReadonlyMap<string, IoProfile>,
+): LatencyComparison | null {
+  const ebs = runs.find((r) => r.labels.kind === 'ebs');
+  const nvme = runs.find((r) => r.labels.kind === 'nvme');
+  if (!ebs || !nvme) return null;
+  const a = profiles.get(`run:${ebs.id}`);
+  const b = profiles.get(`run:${nvme.id}`);
+  if (!a || !b) return null;
+  for (const dir of ['read', 'write'] as const) {
+    const la = a[dir].latency;
+    const lb = b[dir].latency;
+    if (la && lb) return compareLatency(la, lb);
+  }
+  return null;
+}
+
+export function buildComparison(
+  runs: readonly ComparisonRun[],
+  session: PlanSession | null,
+): Result<ComparisonResult> {
+  const profiles = sessionProfiles(session, runs);
+  if (!profiles.ok) return profiles;
+  let plans: ComparisonResult['plans'];
+  let rates: ComparisonResult['rates'];
+  if (session) {
+    const p = planFromSession(session, profiles.value);
+    if (!p.ok) return p;
+    plans = p.value;
+    const card = sessionRateCard(session);
+    if (!card.ok) return card;
+    rates = { region: card.value.region, source: card.value.source, date: card.value.date };
+  } else {
+    plans = runs.flatMap((r) =>
+      r.summary.plan ? [{ title: r.labels.name ?? r.id, plan: r.summary.plan }] : [],
+    );
+    const first = plans[0]?.plan.rates ?? resolveRateCard(null).rateCard;
+    rates = { region: first.region, source: first.source, date: first.date };
+  }
+  return ok({
+    runs: runs.map((r) => ({
+      id: r.id,
+      labels: r.labels,
+      fioVersion: r.report.fioVersion,
+      summary: r.summary,
+    })),
+    plans,
+    latency: latencyBetweenKinds(runs, profiles.value),
+    rates,
+  });
+}

@@ -1,0 +1,2 @@
+export * from './summarize-run.ts';
+export * from './comparison.ts';

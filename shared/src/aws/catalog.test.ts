@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { instanceBursts, isStorageOptimizedFamily } from './instance-spec.ts';
+import { defaultRateCard, listPriceRegions, rateCardFor, seedGuideRateCard } from './ebs-prices.ts';
+import {
+  baseVariantOf,
+  familyMembers,
+  findInstanceType,
+  listInstanceTypes,
+  nvmePremium,
+  suggestInstanceTypes,
+} from './instances.ts';
+
+describe('instance catalog', () => {
+  it('holds every instance type of the data (1,390), 1,371 with all six EBS limits', () => {
+    const all = listInstanceTypes();
+    expect(all).toHaveLength(1390);
+    expect(all.filter((s) => s.ebs !== null)).toHaveLength(1371);
+  });
+
+  it.each([
+    // type, baseline Mbps, baseline IOPS, max Mbps, max IOPS, bursts
+    ['r5d.4xlarge', 4750, 18_750, 4750, 18_750, false],
+    ['r6id.4xlarge', 5000, 20_000, 10_000, 40_000, true],
+    ['r7i.4xlarge', 5000, 20_000, 10_000, 40_000, true],
+    ['m5.8xlarge', 6800, 30_000, 6800, 30_000, false],
+    ['m1.large', 500, 4000, 500, 4000, false],
+  ])(
+    '%s: %d Mbps / %d IOPS baseline, %d Mbps / %d IOPS maximum',
+    (type, bMbps, bIops, mMbps, mIops, bursts) => {
+      const spec = findInstanceType(type)!;
+      expect(spec.ebs).toEqual({
+        baselineBandwidthMbps: bMbps,
+        baselineIops: bIops,
+        maximumBandwidthMbps: mMbps,
+        maximumIops: mIops,
+      });
+      expect(instanceBursts(spec)).toBe(bursts);
+    },
+  );
+
+  it('knows the instance store: r5d.4xlarge has 2 × 300 GB NVMe, 234,000 read / 114,000 write IOPS', () => {
+    expect(findInstanceType('r5d.4xlarge')!.instanceStore).toEqual({
+      volumes: 2,
+      volumeSizeGB: 300,
+      kind: 'nvme-ssd',
+      randomReadIops: 234_000,
+      writeIops: 114_000,
+    });
+    expect(findInstanceType('r5.4xlarge')!.instanceStore).toBeNull();
+  });
+
+  it('prices NVMe as the d-variant premium (us-east-1, 730 h)', () => {
+    expect(nvmePremium('r5d.4xlarge')).toEqual({
+      baseType: 'r5.4xlarge',
+      dType: 'r5d.4xlarge',
+      usdPerHour: 0.144,
+      usdPerMonth: 105.12,
+    });
+    expect(nvmePremium('r5.4xlarge')?.dType).toBe('r5d.4xlarge');
+    expect(nvmePremium('m7i.large')).toBeNull(); // m7i has no d variant
+    expect(baseVariantOf('m6id.xlarge')).toBe('m6i.xlarge');
+  });
+
+  it('suggests names for typos, same family first', () => {
+    expect(findInstanceType('r5d.5xlarge')).toBeUndefined();
+    expect(suggestInstanceTypes('r5d.5xlarge')).toContain('r5d.4xlarge');
+    expect(findInstanceType(' R5D.4XLARGE ')?.instanceType).toBe('r5d.4xlarge');
+  });
+
+  it('lists a family by EBS bandwidth', () => {
+    const r5 = familyMembers('r5').map((s) => s.instanceType);
+    expect(r5[0]).toBe('r5.large');
+    expect(r5.indexOf('r5.8xlarge')).toBeGreaterThan(r5.indexOf('r5.4xlarge'));
+  });
+
+  it('recognizes storage-optimized families', () => {
+    expect(
+      ['i3', 'i4i', 'i3en', 'im4gn', 'is4gen', 'i7ie', 'i8g', 'd3'].every(isStorageOptimizedFamily),
+    ).toBe(true);
+    expect(['r5d', 'm6id', 'c7gd', 'inf2', 'm5'].some(isStorageOptimizedFamily)).toBe(false);
+  });
+});
+
+describe('EBS rate cards', () => {
+  it('us-east-1 is the default, cross-checked, dated 2022-02-10', () => {
+    const card = defaultRateCard();
+    expect(card).toMatchObject({
+      region: 'us-east-1',
+      date: '2022-02-10',
+      gp3: { storage: 0.08, iops: 0.005, throughput: 0.04 },
+      io2: { storage: 0.125, iops: 0.065, iops2: 0.0455, iops3: 0.03185 },
+    });
+    expect(card.source).toMatch(/cross-checked/);
+  });
+
+  it('has every region of the data; zones without an io2 price get no card rather than a guess', () => {
+    const regions = listPriceRegions();
+    expect(regions).toHaveLength(65);
+    expect(rateCardFor('eu-central-1')?.gp3.storage).toBe(0.0952);
+    for (const r of regions) expect(r.complete).toBe(rateCardFor(r.code) !== null);
+    expect(rateCardFor('mars-north-1')).toBeNull();
+  });
+
+  it('the seed guide card changes gp3 only and says where it comes from', () => {
+    const card = seedGuideRateCard();
+    expect(card.gp3).toEqual({ storage: 0.08, iops: 0.005, throughput: 0.06 });
+    expect(card.source).toMatch(/seed guide/);
+  });
+});

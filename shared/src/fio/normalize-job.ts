@@ -1,0 +1,387 @@
+import type { Problem, Warning } from '../problem.ts';
+import { KiB } from '../units.ts';
+import type { DirectionStats, FioJob, JobSettings, LatencyMs } from './fio-report.schema.ts';
+import {
+  checkFioNumber,
+  readBins,
+  type Bins,
+  type FioRawDirection,
+  type FioRawJob,
+  type FioRawLatency,
+} from './fio-raw.schema.ts';
+import { readJobSettings } from './job-settings.ts';
+import { readPercentiles } from './percentiles.ts';
+
+/**
+ * One entry of `jobs` / `client_stats` → a unit-safe FioJob (fio-format.md §2, §3, §5, §9 step 4),
+ * plus what aggregation needs and the report does not show (json+ bins, sample weights).
+ */
+
+/** Parsed `"fio version"`: "fio-3.14-6-g97134" → 3.14.0 (fio-format.md §1: take the first \d+.\d+(.\d+)?). */
+export type FioVersion = { major: number; minor: number; patch: number };
+
+export function parseFioVersion(text: string | undefined): FioVersion | null {
+  const m = text === undefined ? null : /(\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
+  if (!m) return null;
+  return { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3] ?? 0) };
+}
+
+export const isVersionBefore = (v: FioVersion, major: number, minor: number) =>
+  v.major < major || (v.major === major && v.minor < minor);
+
+/** A direction with what aggregation needs beside the report's numbers. */
+export type NormalizedDirection = {
+  stats: DirectionStats;
+  /** json+ histogram in the latency object's unit, or null. */
+  bins: Bins | null;
+  /** The percentiles fio printed (ascending), to recompute from merged bins. */
+  percentileList: number[];
+  /** ms per unit of the latency object: 1e6 for ns, 1e3 for µs. */
+  divisor: number;
+};
+
+export type NormalizedJob = {
+  job: FioJob;
+  read: NormalizedDirection;
+  write: NormalizedDirection;
+  trim: NormalizedDirection;
+  mixed: NormalizedDirection | null;
+  warnings: Warning[];
+};
+
+export type JobContext = {
+  /** JSON path of the entry, e.g. `jobs.3` or `client_stats.0`: used in messages. */
+  path: string;
+  /** `global options` (already reduced to one object in client mode). */
+  globalOptions: Readonly<Record<string, string>> | null;
+  version: FioVersion | null;
+  /**
+   * Settings already read in this parse, by option contents: numjobs clones without
+   * group_reporting repeat the same options in every entry (16 in public/samyaple_*nj16*).
+   */
+  settingsCache?: Map<string, ReturnType<typeof readJobSettings>>;
+};
+
+type Normalized<T> = { ok: true; value: T } | { ok: false; error: Problem };
+
+/** A few errnos fio jobs commonly fail with (Linux numbering, asm-generic/errno-base.h). */
+const ERRNO_NAMES: Record<number, string> = {
+  1: 'EPERM',
+  2: 'ENOENT',
+  5: 'EIO',
+  6: 'ENXIO',
+  9: 'EBADF',
+  11: 'EAGAIN',
+  12: 'ENOMEM',
+  13: 'EACCES',
+  16: 'EBUSY',
+  19: 'ENODEV',
+  21: 'EISDIR',
+  22: 'EINVAL',
+  24: 'EMFILE',
+  25: 'ENOTTY',
+  27: 'EFBIG',
+  28: 'ENOSPC',
+  30: 'EROFS',
+  95: 'EOPNOTSUPP',
+  110: 'ETIMEDOUT',
+  121: 'EREMOTEIO',
+};
+
+export function normalizeJob(raw: FioRawJob, context: JobContext): Normalized<NormalizedJob> {
+  const { path } = context;
+  const warnings: Warning[] = [];
+
+  // fio-format.md §9 step 5: global options, overridden by job options.
+  const options: Record<string, string> = {};
+  if (context.globalOptions) copyOptions(context.globalOptions, options);
+  if (raw['job options']) copyOptions(raw['job options'], options);
+  const { settings, warnings: settingWarnings } = settingsFor(options, path, context.settingsCache);
+  for (const w of settingWarnings) warnings.push(w);
+
+  const totalLatency = reportsTotalLatency(options, context.version, raw);
+  const directions: Record<'read' | 'write' | 'trim', NormalizedDirection> = {
+    read: emptyDirection(),
+    write: emptyDirection(),
+    trim: emptyDirection(),
+  };
+  for (const name of ['read', 'write', 'trim'] as const) {
+    const rawDirection = raw[name];
+    if (rawDirection === undefined) continue;
+    const d = normalizeDirection(rawDirection, `${path}.${name}`, totalLatency, warnings);
+    if (!d.ok) return d;
+    directions[name] = d.value;
+  }
+  let mixed: NormalizedDirection | null = null;
+  if (raw.mixed !== undefined) {
+    const d = normalizeDirection(raw.mixed, `${path}.mixed`, totalLatency, warnings);
+    if (!d.ok) return d;
+    mixed = d.value;
+  }
+  const hasSplit = raw.read !== undefined || raw.write !== undefined || raw.trim !== undefined;
+  if (!hasSplit && mixed === null) {
+    return {
+      ok: false,
+      error: {
+        code: 'unsupported_fio_output',
+        message: `${path} ("${raw.jobname}") has no read, write, trim or mixed section, so there are no results to read`,
+        path,
+      },
+    };
+  }
+  if (!hasSplit) {
+    // fio-format.md §5: unified_rw_reporting=mixed (or 1) writes only "mixed".
+    warnings.push({
+      code: 'mixed_only',
+      message: `job "${raw.jobname}" ran with unified_rw_reporting=mixed: fio reported reads, writes and trims together as "mixed", so read/write/trim show zero and the results are under mixed`,
+      subject: `${path}.mixed`,
+    });
+  }
+
+  let sync: FioJob['sync'] = null;
+  const rawSync = raw.sync;
+  const syncProblem = checkFioNumber(rawSync?.total_ios, `${path}.sync.total_ios`);
+  if (syncProblem) return { ok: false, error: syncProblem };
+  if (rawSync !== undefined && (rawSync.total_ios ?? 0) > 0) {
+    const latency = normalizeLatency(rawSync.lat_ns, 1e6, `${path}.sync.lat_ns`, true, false, null);
+    if (!latency.ok) return latency;
+    sync = { totalIos: rawSync.total_ios ?? 0, latMs: latency.value.latency };
+  }
+
+  const error = raw.error ?? 0;
+  if (error !== 0) {
+    const name = ERRNO_NAMES[error];
+    warnings.push({
+      code: 'job_error',
+      message: `job "${raw.jobname}" (${path}) failed with error ${error}${name ? ` (${name})` : ''}: fio still wrote its numbers, but they are not a measurement of the storage`,
+      subject: `${path}.error`,
+    });
+  }
+
+  const job: FioJob = {
+    name: raw.jobname,
+    groupId: raw.groupid ?? 0,
+    error,
+    hostname: raw.hostname ?? null,
+    options,
+    settings,
+    read: directions.read.stats,
+    write: directions.write.stats,
+    trim: directions.trim.stats,
+    mixed: mixed?.stats ?? null,
+    sync,
+  };
+  return { ok: true, value: { job, ...directions, mixed, warnings } };
+}
+
+function settingsFor(
+  options: Readonly<Record<string, string>>,
+  path: string,
+  cache: JobContext['settingsCache'],
+): ReturnType<typeof readJobSettings> {
+  if (cache === undefined) return readJobSettings(options, path);
+  let key = '';
+  // Length-prefixed, so no choice of names and values can make two different option sets collide.
+  for (const name of Object.keys(options)) {
+    const value = options[name]!;
+    key += `${name.length}:${name}${value.length}:${value}`;
+  }
+  let read = cache.get(key);
+  if (read === undefined) {
+    read = readJobSettings(options, path);
+    cache.set(key, read);
+  }
+  return { settings: copySettings(read.settings), warnings: read.warnings };
+}
+
+/** Each job gets its own settings object (no aliasing between jobs of one report). */
+function copySettings(s: JobSettings): JobSettings {
+  const split = s.blockSizeSplit;
+  return {
+    ...s,
+    blockSizeBytes: { ...s.blockSizeBytes },
+    blockSizeRangeBytes: {
+      read: s.blockSizeRangeBytes.read && { ...s.blockSizeRangeBytes.read },
+      write: s.blockSizeRangeBytes.write && { ...s.blockSizeRangeBytes.write },
+      trim: s.blockSizeRangeBytes.trim && { ...s.blockSizeRangeBytes.trim },
+    },
+    blockSizeSplit: {
+      read: split.read && split.read.map((e) => ({ ...e })),
+      write: split.write && split.write.map((e) => ({ ...e })),
+      trim: split.trim && split.trim.map((e) => ({ ...e })),
+    },
+  };
+}
+
+/**
+ * Copies option strings from untrusted JSON. Plain assignment would turn a job option named
+ * `__proto__` into a prototype change of `to`, so that one name is defined as an own property:
+ * every option survives as data and no prototype is touched.
+ */
+function copyOptions(from: Readonly<Record<string, string>>, to: Record<string, string>): void {
+  for (const name of Object.keys(from)) {
+    const value = from[name]!;
+    if (name === '__proto__') {
+      Object.defineProperty(to, name, { value, enumerable: true, writable: true, configurable: true });
+    } else {
+      to[name] = value;
+    }
+  }
+}
+
+/**
+ * fio-format.md §3.2: before 3.18, `lat_percentiles=1` made fio collect TOTAL latency into the
+ * histogram printed under `clat_ns.percentile` (the two options were mutually exclusive, HOWTO of
+ * fio-3.1); from 3.18 on, `lat_ns` has its own percentiles. Without a version, the tell-tale is
+ * percentiles under clat but none under lat.
+ */
+function reportsTotalLatency(
+  options: Readonly<Record<string, string>>,
+  version: FioVersion | null,
+  raw: FioRawJob,
+) {
+  const flag = Object.hasOwn(options, 'lat_percentiles') ? options.lat_percentiles : undefined;
+  if (flag === undefined || !/^\s*[1-9]/.test(flag)) return false;
+  if (version !== null) return isVersionBefore(version, 3, 18);
+  const d = raw.read ?? raw.write ?? raw.mixed;
+  return d?.lat_ns?.percentile === undefined;
+}
+
+function emptyDirection(): NormalizedDirection {
+  return {
+    stats: {
+      iops: 0,
+      bytesPerSec: 0,
+      blockSizeBytes: null,
+      ioBytes: 0,
+      runtimeMs: 0,
+      totalIos: 0,
+      clatMs: noLatency(0),
+    },
+    bins: null,
+    percentileList: [],
+    divisor: 1e6,
+  };
+}
+
+const noLatency = (samples: number | null): LatencyMs => ({
+  mean: null,
+  percentiles: null,
+  method: 'none',
+  range: null,
+  approximate: false,
+  isTotalLatency: false,
+  samples,
+});
+
+const DIRECTION_NUMBERS = [
+  'io_bytes',
+  'io_kbytes',
+  'bw_bytes',
+  'bw',
+  'iops',
+  'runtime',
+  'total_ios',
+] as const;
+
+function normalizeDirection(
+  raw: FioRawDirection,
+  path: string,
+  totalLatency: boolean,
+  warnings: Warning[],
+): Normalized<NormalizedDirection> {
+  for (const key of DIRECTION_NUMBERS) {
+    const problem = checkFioNumber(raw[key], `${path}.${key}`);
+    if (problem) return { ok: false, error: problem };
+  }
+  // fio-format.md §3.1: io_bytes was KiB before fio 2.21; `io_kbytes` appeared with the fix.
+  const ioBytes = raw.io_kbytes === undefined ? raw.io_bytes * KiB : raw.io_bytes;
+  // bw_bytes exists from fio 3.2; before, `bw` is KiB/s (floored, so up to 1023 B/s low). The
+  // independent oracle uses bw × 1024 there too, and we agree with it.
+  const bytesPerSec = raw.bw_bytes ?? raw.bw * KiB;
+  const totalIos = raw.total_ios ?? null;
+  let iops = raw.iops;
+  if (iops === null) {
+    // A bare `nan` read as null (fio-format.md §8.5): fio's own formula from the counters.
+    iops = totalIos !== null && raw.runtime > 0 ? (totalIos * 1000) / raw.runtime : 0;
+    warnings.push({
+      code: 'iops_recomputed',
+      message: `${path}.iops was not a number; computed it as total_ios × 1000 / runtime = ${iops}`,
+      subject: `${path}.iops`,
+    });
+  }
+  // Bytes moved, not I/Os counted: a job that failed on its first I/O counts total_ios = 1 with
+  // 0 bytes (fixture m: randtrim on a file, error 25).
+  const hasIo = ioBytes > 0;
+  // Average block size = bytes/s ÷ IOPS, the product's definition (domain.md §3), so the three
+  // numbers shown together always agree. With bw_bytes (fio ≥ 3.2) it equals io bytes ÷ I/Os up to
+  // fio's flooring; without it, `bw` is floored to whole KiB/s and so is this (a 12 KiB/s floppy
+  // reads 3,896 B instead of 4,096) — the same value the independent oracle gives.
+  const blockSizeBytes = hasIo && iops > 0 ? bytesPerSec / iops : null;
+
+  // fio ≥ 3.0 writes `clat_ns` (ns); fio 2.x writes `clat` (µs) (fio-format.md §3.2).
+  const [clat, divisor, clatPath] =
+    raw.clat_ns !== undefined ? [raw.clat_ns, 1e6, `${path}.clat_ns`] : [raw.clat, 1e3, `${path}.clat`];
+  const latency = normalizeLatency(clat, divisor, clatPath, hasIo, totalLatency, totalIos);
+  if (!latency.ok) return latency;
+
+  return {
+    ok: true,
+    value: {
+      stats: {
+        iops,
+        bytesPerSec,
+        blockSizeBytes,
+        ioBytes,
+        runtimeMs: raw.runtime,
+        totalIos,
+        clatMs: latency.value.latency,
+      },
+      bins: latency.value.bins,
+      percentileList: latency.value.list,
+      divisor,
+    },
+  };
+}
+
+function normalizeLatency(
+  raw: FioRawLatency | undefined,
+  divisor: number,
+  path: string,
+  hasIo: boolean,
+  totalLatency: boolean,
+  totalIos: number | null,
+): Normalized<{ latency: LatencyMs; bins: Bins | null; list: number[] }> {
+  const samples = raw?.N ?? totalIos;
+  // A direction that did nothing has no latency. fio < 3.18 still prints zero means and
+  // all-zero percentiles (fio-format.md §3.2, §8.7); a 0 ms p99 would pass every latency check.
+  if (raw === undefined || !hasIo)
+    return { ok: true, value: { latency: noLatency(samples ?? null), bins: null, list: [] } };
+  const problem = checkFioNumber(raw.mean, `${path}.mean`) ?? checkFioNumber(raw.N, `${path}.N`);
+  if (problem) return { ok: false, error: problem };
+  const read = readPercentiles(raw.percentile, divisor, `${path}.percentile`);
+  if (!read.ok) return read;
+  let bins: Bins | null = null;
+  if (raw.bins !== undefined) {
+    const b = readBins(raw.bins, `${path}.bins`);
+    if (!b.ok) return b;
+    bins = b.value;
+  }
+  const { percentiles, list } = read.value;
+  return {
+    ok: true,
+    value: {
+      latency: {
+        mean: raw.mean === undefined || raw.mean === null ? null : raw.mean / divisor,
+        percentiles,
+        method: percentiles === null ? 'none' : 'reported',
+        range: null,
+        approximate: false,
+        isTotalLatency: percentiles !== null && totalLatency,
+        samples: samples ?? null,
+      },
+      bins,
+      list,
+    },
+  };
+}

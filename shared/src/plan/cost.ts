@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { GP3 } from '../aws/volume-types.ts';
+import type { RateCard } from '../aws/rate-card.ts';
+import { HOURS_PER_MONTH, roundCents, usd, type Usd } from '../units.ts';
+import { volumeCapabilities, type VolumeConfig } from './volume.ts';
+
+/**
+ * Monthly cost of EBS volumes (domain.md §8), in USD, per component:
+ * - gp3 = GiB × storage + max(0, IOPS − 3,000) × iops + max(0, MiB/s − 125) × throughput
+ * - gp2, st1, sc1 = GiB × storage;  io1 = GiB × storage + IOPS × iops
+ * - io2 = GiB × storage + IOPS graduated: 1–32,000 at `iops`, 32,001–64,000 at `iops2`, above at `iops3`
+ * Components are rounded to cents and the total is their sum, as on an invoice.
+ */
+export const CostBreakdownSchema = z.object({
+  storage: z.number(),
+  iops: z.number(),
+  throughput: z.number(),
+  total: z.number(),
+});
+export type CostBreakdown = z.infer<typeof CostBreakdownSchema>;
+
+const breakdown = (storage: number, iops: number, throughput: number): CostBreakdown => {
+  const s = roundCents(storage);
+  const i = roundCents(iops);
+  const t = roundCents(throughput);
+  return { storage: s, iops: i, throughput: t, total: roundCents(s + i + t) };
+};
+
+/** io2's graduated IOPS price: each tier's rate applies only to the IOPS inside it. */
+export function io2IopsCost(iops: number, card: RateCard): number {
+  const t1 = Math.min(iops, 32_000);
+  const t2 = Math.min(Math.max(iops - 32_000, 0), 32_000);
+  const t3 = Math.max(iops - 64_000, 0);
+  return t1 * card.io2.iops + t2 * card.io2.iops2 + t3 * card.io2.iops3;
+}
+
+/** Cost of ONE volume of the configuration (not multiplied by `count`). */
+function singleVolumeCost(volume: VolumeConfig, card: RateCard): CostBreakdown {
+  const size = volume.sizeGiB;
+  switch (volume.type) {
+    case 'gp3': {
+      const iops = volume.iops ?? GP3.iops.included.value;
+      const tp = volume.throughputMiBps ?? GP3.throughputMiBps.included.value;
+      return breakdown(
+        size * card.gp3.storage,
+        Math.max(0, iops - GP3.iops.included.value) * card.gp3.iops,
+        Math.max(0, tp - GP3.throughputMiBps.included.value) * card.gp3.throughput,
+      );
+    }
+    case 'gp2':
+      return breakdown(size * card.gp2.storage, 0, 0);
+    case 'io1':
+      return breakdown(size * card.io1.storage, (volume.iops ?? 0) * card.io1.iops, 0);
+    case 'io2':
+      return breakdown(size * card.io2.storage, io2IopsCost(volume.iops ?? 0, card), 0);
+    case 'st1':
+      return breakdown(size * card.st1.storage, 0, 0);
+    case 'sc1':
+      return breakdown(size * card.sc1.storage, 0, 0);
+  }
+}
+
+export function scaleCost(cost: CostBreakdown, factor: number): CostBreakdown {
+  return breakdown(cost.storage * factor, cost.iops * factor, cost.throughput * factor);
+}
+
+/** Monthly cost of a configuration: all `count` striped volumes. */
+export function monthlyCost(volume: VolumeConfig, card: RateCard): CostBreakdown {
+  return scaleCost(singleVolumeCost(volume, card), volume.count ?? 1);
+}
+
+/** A fleet: the per-node configuration × nodes (e.g. 4 database nodes with one data volume each). */
+export function clusterMonthlyCost(volume: VolumeConfig, card: RateCard, nodes: number): CostBreakdown {
+  return scaleCost(monthlyCost(volume, card), nodes);
+}
+
+/**
+ * Money, not only speed: what one provisioned IOPS and one MiB/s cost per month in this
+ * configuration (total ÷ sustained capability), so EBS and NVMe compare on the same footing.
+ */
+export function costPerCapability(
+  volume: VolumeConfig,
+  card: RateCard,
+): { usdPerIops: number; usdPerMiBps: number } {
+  const caps = volumeCapabilities(volume);
+  const total = monthlyCost(volume, card).total;
+  return { usdPerIops: total / caps.iops, usdPerMiBps: total / caps.throughputMiBps };
+}
+
+/**
+ * Local NVMe is paid for in the instance price: the `d` variant's premium over its base type
+ * (same vCPU, memory and EBS limits). Per IOPS on the AWS 4 KiB spec; per MiB/s on what was
+ * measured (AWS publishes no instance-store throughput).
+ */
+export function nvmeCostPerCapability(
+  premiumUsdPerHour: number,
+  spec: { randomReadIops: number | null; writeIops: number | null },
+  measuredMiBps?: number | null,
+): {
+  monthly: Usd;
+  usdPerReadIops: number | null;
+  usdPerWriteIops: number | null;
+  usdPerMiBps: number | null;
+} {
+  const monthly = usd(roundCents(premiumUsdPerHour * HOURS_PER_MONTH));
+  return {
+    monthly,
+    usdPerReadIops: spec.randomReadIops ? monthly / spec.randomReadIops : null,
+    usdPerWriteIops: spec.writeIops ? monthly / spec.writeIops : null,
+    usdPerMiBps: measuredMiBps && measuredMiBps > 0 ? monthly / measuredMiBps : null,
+  };
+}
+
+/**
+ * What over-provisioning costs a fleet per month: `provisioned` vs `rightSized`, × volumes per
+ * node × nodes (seed 000's "4 nodes at max vs right-sized": $2,310 vs $320, $1,990 wasted).
+ */
+export function overProvisioningWaste(
+  provisioned: VolumeConfig,
+  rightSized: VolumeConfig,
+  card: RateCard,
+  nodes: number,
+): { provisioned: CostBreakdown; rightSized: CostBreakdown; wasteUsd: number } {
+  const a = clusterMonthlyCost(provisioned, card, nodes);
+  const b = clusterMonthlyCost(rightSized, card, nodes);
+  return { provisioned: a, rightSized: b, wasteUsd: roundCents(a.total - b.total) };
+}

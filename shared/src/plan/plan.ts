@@ -1,0 +1,266 @@
+import { z } from 'zod';
+import type { InstanceSpec } from '../aws/instance-spec.ts';
+import { RateCardSchema, type RateCard } from '../aws/rate-card.ts';
+import { Gp3GenerationSchema, type Gp3Generation } from '../aws/volume-types.ts';
+import { WarningSchema, type Warning } from '../problem.ts';
+import type { DirectionLoad, IoProfile } from '../profile/io-profile.schema.ts';
+import { classifyBlockSize } from '../profile/size-class.ts';
+import { checkBenchmark } from './benchmark-checks.ts';
+import {
+  CostBreakdownSchema,
+  clusterMonthlyCost,
+  costPerCapability,
+  monthlyCost,
+  nvmeCostPerCapability,
+} from './cost.ts';
+import { demandOf, readShare } from './demand.ts';
+import { CliffSchema, LatencyVerdictSchema, detectCliffs, judgeLatency, type LoadLevel } from './latency.ts';
+import { BottleneckSchema, LimitSchema, computeLimits, findBottleneck, type LimitTarget } from './limits.ts';
+import { RightSizeResultSchema, rightSize } from './right-size.ts';
+import { ResidencySchema, ViabilitySchema, assessViability, type Residency } from './viability.ts';
+
+/**
+ * Bumped whenever a rule or formula changes what an analysis says. Stored with every archived run
+ * and comparison: a share link shows the version (and price date) it was computed with.
+ */
+export const ANALYSIS_VERSION = '2026.11.1';
+
+export type PlanInput = {
+  profile: IoProfile;
+  /** The configuration measured or considered: an EBS volume (stripe set) or local NVMe. */
+  target: LimitTarget | null;
+  instance: InstanceSpec | null;
+  rateCard: RateCard;
+  headroom?: number;
+  gp3Generation?: Gp3Generation;
+  nodes?: number;
+  /** Synchronous-commit workload (every write waits on fsync): latency thresholds halve. */
+  syncCommits?: boolean;
+  residency?: Residency;
+  datasetGiB?: number | null;
+  /** Storage the data needs (GiB); defaults to the target volume's size. */
+  minSizeGiB?: number;
+  /** The instance family's other sizes, to name an upgrade when the instance caps the demand. */
+  familyMembers?: readonly InstanceSpec[];
+  /** `d`-variant premium of the instance (USD/hour) when the target is local NVMe. */
+  nvmePremiumUsdPerHour?: number | null;
+};
+
+const DirectionSummarySchema = z.object({
+  iops: z.number(),
+  bytesPerSec: z.number(),
+  blockSizeBytes: z.number().nullable(),
+  sizeClass: z.enum(['small', 'medium', 'large']).nullable(),
+  likelyBound: z.enum(['iops', 'either', 'throughput']).nullable(),
+});
+
+export const PlanResultSchema = z.object({
+  analysisVersion: z.string(),
+  profile: z.object({
+    source: z.string(),
+    label: z.string().nullable(),
+    read: DirectionSummarySchema,
+    write: DirectionSummarySchema,
+    readShare: z.number().nullable(),
+    /** read + write as EBS counts them (I/Os > 256 KiB split), and MiB/s. */
+    demand: z.object({ iops: z.number(), throughputMiBps: z.number() }),
+    durationSec: z.number().nullable(),
+  }),
+  target: z.object({ kind: z.enum(['ebs', 'nvme']), description: z.string() }).nullable(),
+  instanceType: z.string().nullable(),
+  limits: z.array(LimitSchema),
+  bottleneck: BottleneckSchema.nullable(),
+  /** Against this volume: which of its two ceilings is closer (null without an EBS target). */
+  volumeBound: z.enum(['iops', 'throughput']).nullable(),
+  rightSizing: RightSizeResultSchema,
+  cost: z.object({
+    current: z
+      .object({
+        monthlyUsd: CostBreakdownSchema,
+        clusterMonthlyUsd: CostBreakdownSchema,
+        nodes: z.number(),
+        usdPerIops: z.number(),
+        usdPerMiBps: z.number(),
+      })
+      .nullable(),
+    nvme: z
+      .object({
+        monthlyPremiumUsd: z.number(),
+        usdPerReadIops: z.number().nullable(),
+        usdPerWriteIops: z.number().nullable(),
+        usdPerMiBps: z.number().nullable(),
+      })
+      .nullable(),
+  }),
+  latency: z.object({
+    load: z.enum(['saturated', 'light']),
+    syncCommits: z.boolean(),
+    read: z
+      .object({
+        verdicts: z.array(LatencyVerdictSchema),
+        cliffs: z.array(CliffSchema),
+        approximate: z.boolean(),
+      })
+      .nullable(),
+    write: z
+      .object({
+        verdicts: z.array(LatencyVerdictSchema),
+        cliffs: z.array(CliffSchema),
+        approximate: z.boolean(),
+      })
+      .nullable(),
+  }),
+  viability: ViabilitySchema,
+  warnings: z.array(WarningSchema),
+  rates: RateCardSchema.pick({ region: true, location: true, source: true, date: true }),
+  headroom: z.number(),
+  gp3Generation: Gp3GenerationSchema,
+  residency: ResidencySchema,
+});
+export type PlanResult = z.infer<typeof PlanResultSchema>;
+
+function summarizeDirection(d: DirectionLoad) {
+  const cls = d.blockSizeBytes !== null ? classifyBlockSize(d.blockSizeBytes) : null;
+  return {
+    iops: d.iops,
+    bytesPerSec: d.bytesPerSec,
+    blockSizeBytes: d.blockSizeBytes,
+    sizeClass: cls?.sizeClass ?? null,
+    likelyBound: cls?.likelyBound ?? null,
+  };
+}
+
+/** Saturated = many I/Os in flight, or pinned against a ceiling; otherwise the light-load rule applies. */
+function loadLevel(profile: IoProfile, bottleneckSaturated: boolean): LoadLevel {
+  const outstanding = profile.benchmark?.outstandingIos ?? null;
+  if (bottleneckSaturated) return 'saturated';
+  if (outstanding !== null) return outstanding >= 16 ? 'saturated' : 'light';
+  return 'saturated';
+}
+
+function describeTarget(target: LimitTarget): string {
+  if (target.kind === 'nvme') return 'local NVMe instance store';
+  const v = target.volume;
+  const count = v.count ?? 1;
+  const perf =
+    v.type === 'gp3'
+      ? `, ${v.iops ?? 3000} IOPS, ${v.throughputMiBps ?? 125} MiB/s`
+      : v.type === 'io1' || v.type === 'io2'
+        ? `, ${v.iops} IOPS`
+        : '';
+  return `${count > 1 ? `${count} × ` : ''}${v.type} ${v.sizeGiB} GiB${perf}`;
+}
+
+/**
+ * The whole analysis of one profile on one configuration: limits and bottleneck, right-sizing,
+ * cost, latency verdicts, benchmark trust checks and viability. Pure: every input is passed in
+ * (catalog lookups happen in the caller), so it runs the same in the browser, the server and the CLI.
+ */
+export function planStorage(input: PlanInput): PlanResult {
+  const headroom = input.headroom ?? 0.25;
+  const gp3Generation = input.gp3Generation ?? 'current';
+  const nodes = input.nodes ?? 1;
+  const residency = input.residency ?? 'unknown';
+  const syncCommits = input.syncCommits ?? input.profile.benchmark?.syncs ?? false;
+  const { profile, target, instance } = input;
+
+  const limits = computeLimits(profile, target, instance);
+  const bottleneck = findBottleneck(limits);
+  const vIops = limits.find((l) => l.id === 'volume-iops');
+  const vTp = limits.find((l) => l.id === 'volume-throughput');
+  const volumeBound = vIops && vTp ? (vIops.utilization >= vTp.utilization ? 'iops' : 'throughput') : null;
+
+  const minSizeGiB = input.minSizeGiB ?? (target?.kind === 'ebs' ? target.volume.sizeGiB : 1);
+  const rightSizing = rightSize({
+    profile,
+    headroom,
+    minSizeGiB,
+    instance,
+    rateCard: input.rateCard,
+    gp3Generation,
+    nodes,
+    familyMembers: input.familyMembers ?? [],
+  });
+
+  const demand = demandOf(profile);
+  let current: PlanResult['cost']['current'] = null;
+  if (target?.kind === 'ebs') {
+    const per = costPerCapability(target.volume, input.rateCard);
+    current = {
+      monthlyUsd: monthlyCost(target.volume, input.rateCard),
+      clusterMonthlyUsd: clusterMonthlyCost(target.volume, input.rateCard, nodes),
+      nodes,
+      usdPerIops: per.usdPerIops,
+      usdPerMiBps: per.usdPerMiBps,
+    };
+  }
+  let nvme: PlanResult['cost']['nvme'] = null;
+  if (target?.kind === 'nvme' && instance?.instanceStore && input.nvmePremiumUsdPerHour != null) {
+    const c = nvmeCostPerCapability(
+      input.nvmePremiumUsdPerHour,
+      instance.instanceStore,
+      demand.throughputMiBps,
+    );
+    nvme = {
+      monthlyPremiumUsd: c.monthly,
+      usdPerReadIops: c.usdPerReadIops,
+      usdPerWriteIops: c.usdPerWriteIops,
+      usdPerMiBps: c.usdPerMiBps,
+    };
+  }
+
+  const load = loadLevel(profile, bottleneck?.saturated ?? false);
+  const judge = (d: DirectionLoad) =>
+    d.latency && d.iops > 0
+      ? {
+          verdicts: judgeLatency(d.latency.percentiles, { load, syncCommits }),
+          cliffs: detectCliffs(d.latency.percentiles),
+          approximate: d.latency.approximate,
+        }
+      : null;
+
+  const warnings: Warning[] = [...profile.warnings, ...checkBenchmark({ profile, target, instance, limits })];
+  if (target?.kind === 'ebs' && !instance)
+    warnings.push({
+      code: 'no_instance',
+      message:
+        'No instance type given: only the volume limits are checked. The instance’s own EBS bandwidth and IOPS caps often bind first.',
+    });
+  if (input.rateCard.region === null || input.rateCard.source.startsWith('custom'))
+    warnings.push({
+      code: 'custom_rates',
+      message: `Costs use a custom rate card: ${input.rateCard.source}`,
+    });
+
+  return {
+    analysisVersion: ANALYSIS_VERSION,
+    profile: {
+      source: profile.source,
+      label: profile.label,
+      read: summarizeDirection(profile.read),
+      write: summarizeDirection(profile.write),
+      readShare: readShare(profile),
+      demand: { iops: demand.iops, throughputMiBps: demand.throughputMiBps },
+      durationSec: profile.durationSec,
+    },
+    target: target ? { kind: target.kind, description: describeTarget(target) } : null,
+    instanceType: instance?.instanceType ?? null,
+    limits,
+    bottleneck,
+    volumeBound,
+    rightSizing,
+    cost: { current, nvme },
+    latency: { load, syncCommits, read: judge(profile.read), write: judge(profile.write) },
+    viability: assessViability({ profile, instance, residency, datasetGiB: input.datasetGiB ?? null }),
+    warnings,
+    rates: {
+      region: input.rateCard.region,
+      location: input.rateCard.location,
+      source: input.rateCard.source,
+      date: input.rateCard.date,
+    },
+    headroom,
+    gp3Generation,
+    residency,
+  };
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import {
+  gp2BaselineIops,
+  gp2BurstSeconds,
+  io1ThroughputMiBps,
+  validateVolume,
+  volumeCapabilities,
+  type VolumeConfig,
+} from './volume.ts';
+
+describe('validateVolume: impossible configurations name the field and the allowed range', () => {
+  it.each([
+    [{ type: 'gp3', sizeGiB: 1000, iops: 90_000 }, 'iops', /3,000–80,000 IOPS, got 90,000/],
+    [{ type: 'gp3', sizeGiB: 1000, iops: 20_000 }, null, null],
+    [{ type: 'gp3', sizeGiB: 10, iops: 6000 }, 'iops', /500 IOPS per GiB: 6,000 IOPS needs at least 12 GiB/],
+    [
+      { type: 'gp3', sizeGiB: 1000, iops: 3000, throughputMiBps: 1000 },
+      'throughputMiBps',
+      /0.25 MiB\/s per provisioned IOPS: 1,000 MiB\/s needs at least 4,000 IOPS/,
+    ],
+    [
+      { type: 'gp3', sizeGiB: 1000, iops: 16_000, throughputMiBps: 2100 },
+      'throughputMiBps',
+      /125–2,000 MiB\/s/,
+    ],
+    [{ type: 'gp3', sizeGiB: 70_000 }, 'sizeGiB', /1–65,536 GiB/],
+    [
+      { type: 'io2', sizeGiB: 5, iops: 10_000 },
+      'iops',
+      /at most 1,000 IOPS per GiB.*at least 10 GiB.*at most 5,000 IOPS/,
+    ],
+    [{ type: 'io2', sizeGiB: 500, iops: 300_000 }, 'iops', /100–256,000 IOPS/],
+    [{ type: 'io2', sizeGiB: 500 }, 'iops', /needs provisioned IOPS/],
+    [{ type: 'io1', sizeGiB: 100, iops: 6000 }, 'iops', /50 IOPS per GiB/],
+    [{ type: 'gp2', sizeGiB: 100, iops: 500 }, 'iops', /follow the size/],
+    [{ type: 'st1', sizeGiB: 100 }, 'sizeGiB', /125–16,384 GiB/],
+    [{ type: 'sc1', sizeGiB: 500, throughputMiBps: 50 }, 'throughputMiBps', /follows the size/],
+  ] as [VolumeConfig, string | null, RegExp | null][])('%j', (volume, path, message) => {
+    const problems = validateVolume(volume);
+    if (path === null) {
+      expect(problems).toEqual([]);
+      return;
+    }
+    expect(problems.map((p) => p.path)).toContain(path);
+    expect(problems.find((p) => p.path === path)!.message).toMatch(message!);
+  });
+
+  it('knows the limits before 2025 (16,000 IOPS / 1,000 MiB/s / 16 TiB)', () => {
+    expect(validateVolume({ type: 'gp3', sizeGiB: 1000, iops: 20_000 }, 'before-2025')[0]!.message).toMatch(
+      /3,000–16,000 IOPS/,
+    );
+    expect(validateVolume({ type: 'gp3', sizeGiB: 20_000 }, 'before-2025')[0]!.message).toMatch(
+      /1–16,384 GiB/,
+    );
+  });
+});
+
+describe('volumeCapabilities', () => {
+  it.each([
+    // type/size → sustained IOPS, MiB/s, burst IOPS, burst MiB/s
+    [{ type: 'gp3', sizeGiB: 100 }, 3000, 125, null, null],
+    [{ type: 'gp3', sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000, count: 2 }, 32_000, 2000, null, null],
+    [{ type: 'gp2', sizeGiB: 20 }, 100, 128, 3000, null],
+    [{ type: 'gp2', sizeGiB: 214 }, 642, 128, 3000, 250],
+    [{ type: 'gp2', sizeGiB: 1000 }, 3000, 250, null, null],
+    [{ type: 'gp2', sizeGiB: 6000 }, 16_000, 250, null, null],
+    [{ type: 'io1', sizeGiB: 1000, iops: 48_000 }, 48_000, 750, null, null],
+    [{ type: 'io2', sizeGiB: 1000, iops: 3000 }, 3000, 768, null, null],
+    [{ type: 'io2', sizeGiB: 1000, iops: 64_000 }, 64_000, 4000, null, null],
+    [{ type: 'st1', sizeGiB: 2048 }, 500, 80, null, 500],
+    [{ type: 'sc1', sizeGiB: 16_384 }, 250, 192, null, 250],
+  ] as [VolumeConfig, number, number, number | null, number | null][])(
+    '%j',
+    (volume, iops, tp, burstIops, burstTp) => {
+      const caps = volumeCapabilities(volume);
+      expect(caps.iops).toBe(iops);
+      expect(caps.throughputMiBps).toBeCloseTo(tp, 6);
+      expect(caps.burstIops).toBe(burstIops);
+      expect(caps.burstThroughputMiBps).toBe(burstTp);
+    },
+  );
+
+  it('io1 throughput follows provisioned IOPS (256 KiB each to 500 MiB/s; 16 KiB each above 32,000)', () => {
+    expect(io1ThroughputMiBps(1000)).toBe(250);
+    expect(io1ThroughputMiBps(2000)).toBe(500);
+    expect(io1ThroughputMiBps(32_000)).toBe(500);
+    expect(io1ThroughputMiBps(48_000)).toBe(750);
+    expect(io1ThroughputMiBps(64_000)).toBe(1000);
+  });
+});
+
+describe('gp2 burst credits', () => {
+  it('a 20 GiB volume (100 IOPS baseline) bursts 3,000 IOPS for 1,862 s ≈ 31 min', () => {
+    expect(gp2BaselineIops(20)).toBe(100);
+    expect(gp2BurstSeconds(20, 3000)).toBeCloseTo(1862.07, 1);
+  });
+  it('drains slower at a lower demand, never at or below baseline', () => {
+    expect(gp2BurstSeconds(100, 1300)).toBeCloseTo(5_400_000 / 1000, 6);
+    expect(gp2BurstSeconds(100, 300)).toBeNull();
+  });
+  it('volumes ≥ 1 TiB do not burst', () => {
+    expect(gp2BurstSeconds(1000, 5000)).toBe(0);
+  });
+});

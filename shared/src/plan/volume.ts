@@ -1,0 +1,271 @@
+import { z } from 'zod';
+import {
+  GP2,
+  GP3,
+  HDD,
+  IO1,
+  IO2,
+  IO_ACCOUNTING_UNIT_BYTES,
+  VOLUME_TRAITS,
+  VolumeTypeSchema,
+  type Gp3Generation,
+} from '../aws/volume-types.ts';
+import type { Problem } from '../problem.ts';
+
+/**
+ * One EBS volume configuration, or `count` identical volumes striped together (RAID 0: their
+ * IOPS and throughput add up, up to the instance's cap — seed 001 striped 10 × 1,000-IOPS volumes).
+ * Sizes in GiB, throughput in MiB/s (the EC2 API's units).
+ */
+export const VolumeConfigSchema = z.object({
+  type: VolumeTypeSchema,
+  sizeGiB: z.number().positive().finite(),
+  /** gp3 (default 3,000), io1/io2 (required). Ignored for gp2/st1/sc1, whose IOPS follow the size. */
+  iops: z.number().positive().finite().optional(),
+  /** gp3 only (default 125). */
+  throughputMiBps: z.number().positive().finite().optional(),
+  /** Identical volumes striped together (RAID 0); 1 when absent. */
+  count: z.number().int().min(1).max(64).optional(),
+});
+export type VolumeConfig = z.infer<typeof VolumeConfigSchema>;
+
+const countOf = (v: VolumeConfig) => v.count ?? 1;
+
+/** What a volume (or stripe set) delivers: sustained, and while burst credits last. */
+export type VolumeCapabilities = {
+  /** Sustained IOPS over all striped volumes. */
+  iops: number;
+  /** Sustained MiB/s over all striped volumes. */
+  throughputMiBps: number;
+  /** gp2 < 1 TiB (3,000 IOPS per volume while credits last); null when the type does not burst IOPS. */
+  burstIops: number | null;
+  /** gp2 170–334 GiB, st1, sc1; null when the type does not burst throughput. */
+  burstThroughputMiBps: number | null;
+  /** EBS counts each I/O up to this size as one operation. */
+  ioUnitBytes: number;
+};
+
+export function gp2BaselineIops(sizeGiB: number): number {
+  return Math.min(
+    GP2.iops.baselineMax.value,
+    Math.max(GP2.iops.baselineMin.value, GP2.iops.perGiB.value * sizeGiB),
+  );
+}
+
+/** gp2 throughput tiers (docs2023): ≤ 170 GiB 128 MiB/s; 170–334 GiB 128 sustained, 250 with credits; ≥ 334 GiB 250. */
+export function gp2ThroughputMiBps(sizeGiB: number): { sustained: number; burst: number | null } {
+  if (sizeGiB <= 170) return { sustained: GP2.throughputMiBps.upTo170GiB.value, burst: null };
+  if (sizeGiB < 334)
+    return {
+      sustained: GP2.throughputMiBps.upTo170GiB.value,
+      burst: GP2.throughputMiBps.burstFrom170To334GiB.value,
+    };
+  return { sustained: GP2.throughputMiBps.from334GiB.value, burst: null };
+}
+
+/**
+ * io1 maximum throughput for a provisioned IOPS (docs2023 provisioned-iops.md): up to 32,000 IOPS
+ * each I/O may be 256 KiB, capped at 500 MiB/s (reached at 2,000 IOPS); above, 16 KiB per IOPS
+ * (48,000 IOPS → 750 MiB/s), capped at 1,000 MiB/s.
+ */
+export function io1ThroughputMiBps(provisionedIops: number): number {
+  if (provisionedIops <= 32_000) return Math.min(provisionedIops * 0.25, 500);
+  return Math.min((provisionedIops * 16) / 1024, IO1.throughputMiBps.max.value);
+}
+
+export function io2ThroughputMiBps(provisionedIops: number): number {
+  return Math.min(
+    provisionedIops * IO2.throughputMiBps.maxPerProvisionedIops.value,
+    IO2.throughputMiBps.max.value,
+  );
+}
+
+/** st1/sc1 throughput from size: per-TiB baseline and burst rates, each capped at the type's maximum. */
+export function hddThroughputMiBps(
+  type: 'st1' | 'sc1',
+  sizeGiB: number,
+): { sustained: number; burst: number } {
+  const spec = HDD[type];
+  const tib = sizeGiB / 1024;
+  return {
+    sustained: Math.min(spec.baselineMiBpsPerTiB.value * tib, spec.maxMiBps.value),
+    burst: Math.min(spec.burstMiBpsPerTiB.value * tib, spec.maxMiBps.value),
+  };
+}
+
+/** Sustained and burst capabilities of a (valid) volume configuration. */
+export function volumeCapabilities(volume: VolumeConfig): VolumeCapabilities {
+  const n = countOf(volume);
+  const ssdUnit = IO_ACCOUNTING_UNIT_BYTES.ssd.value;
+  switch (volume.type) {
+    case 'gp3': {
+      const iops = volume.iops ?? GP3.iops.included.value;
+      const tp = volume.throughputMiBps ?? GP3.throughputMiBps.included.value;
+      return {
+        iops: iops * n,
+        throughputMiBps: tp * n,
+        burstIops: null,
+        burstThroughputMiBps: null,
+        ioUnitBytes: ssdUnit,
+      };
+    }
+    case 'gp2': {
+      const baseline = gp2BaselineIops(volume.sizeGiB);
+      const tp = gp2ThroughputMiBps(volume.sizeGiB);
+      const bursts = baseline < GP2.iops.burst.value;
+      return {
+        iops: baseline * n,
+        throughputMiBps: tp.sustained * n,
+        burstIops: bursts ? GP2.iops.burst.value * n : null,
+        burstThroughputMiBps: tp.burst === null ? null : tp.burst * n,
+        ioUnitBytes: ssdUnit,
+      };
+    }
+    case 'io1': {
+      const iops = volume.iops ?? IO1.iops.min.value;
+      return {
+        iops: iops * n,
+        throughputMiBps: io1ThroughputMiBps(iops) * n,
+        burstIops: null,
+        burstThroughputMiBps: null,
+        ioUnitBytes: ssdUnit,
+      };
+    }
+    case 'io2': {
+      const iops = volume.iops ?? IO2.iops.min.value;
+      return {
+        iops: iops * n,
+        throughputMiBps: io2ThroughputMiBps(iops) * n,
+        burstIops: null,
+        burstThroughputMiBps: null,
+        ioUnitBytes: ssdUnit,
+      };
+    }
+    case 'st1':
+    case 'sc1': {
+      const tp = hddThroughputMiBps(volume.type, volume.sizeGiB);
+      return {
+        iops: HDD[volume.type].maxIops.value * n,
+        throughputMiBps: tp.sustained * n,
+        burstIops: null,
+        burstThroughputMiBps: tp.burst * n,
+        ioUnitBytes: IO_ACCOUNTING_UNIT_BYTES.hdd.value,
+      };
+    }
+  }
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 3 });
+const outOfRange = (
+  path: string,
+  what: string,
+  min: number,
+  max: number,
+  unit: string,
+  got: number,
+): Problem => ({
+  code: 'volume_invalid',
+  path,
+  message: `${what} must be ${fmt(min)}–${fmt(max)} ${unit}, got ${fmt(got)}`,
+});
+
+/**
+ * Checks a configuration against the type's ranges and ratio rules. Returns every problem, each
+ * naming the field (`sizeGiB`, `iops`, `throughputMiBps`, `count`) and the allowed range — so the
+ * CLI can name the flag and the web app the input.
+ */
+export function validateVolume(volume: VolumeConfig, gp3Generation: Gp3Generation = 'current'): Problem[] {
+  const problems: Problem[] = [];
+  const name = VOLUME_TRAITS[volume.type].name;
+  const size = volume.sizeGiB;
+  const sizeRange = (min: number, max: number) => {
+    if (!(size >= min && size <= max))
+      problems.push(outOfRange('sizeGiB', `${name} size`, min, max, 'GiB', size));
+  };
+  const unsupported = (field: 'iops' | 'throughputMiBps', why: string) => {
+    if (volume[field] !== undefined)
+      problems.push({ code: 'volume_invalid', path: field, message: `${name}: ${why}` });
+  };
+  switch (volume.type) {
+    case 'gp3': {
+      sizeRange(GP3.sizeGiB.min.value, GP3.sizeGiB.max[gp3Generation].value);
+      const iops = volume.iops ?? GP3.iops.included.value;
+      const tp = volume.throughputMiBps ?? GP3.throughputMiBps.included.value;
+      const maxIops = GP3.iops.max[gp3Generation].value;
+      const maxTp = GP3.throughputMiBps.max[gp3Generation].value;
+      if (!(iops >= GP3.iops.min.value && iops <= maxIops))
+        problems.push(outOfRange('iops', 'gp3 IOPS', GP3.iops.min.value, maxIops, 'IOPS', iops));
+      else if (iops > GP3.iops.maxPerGiB.value * size)
+        problems.push({
+          code: 'volume_invalid',
+          path: 'iops',
+          message: `gp3 allows at most ${GP3.iops.maxPerGiB.value} IOPS per GiB: ${fmt(iops)} IOPS needs at least ${fmt(Math.ceil(iops / GP3.iops.maxPerGiB.value))} GiB (size is ${fmt(size)} GiB)`,
+        });
+      if (!(tp >= GP3.throughputMiBps.min.value && tp <= maxTp))
+        problems.push(
+          outOfRange('throughputMiBps', 'gp3 throughput', GP3.throughputMiBps.min.value, maxTp, 'MiB/s', tp),
+        );
+      else if (tp > GP3.throughputMiBps.maxPerProvisionedIops.value * iops)
+        problems.push({
+          code: 'volume_invalid',
+          path: 'throughputMiBps',
+          message: `gp3 allows at most ${GP3.throughputMiBps.maxPerProvisionedIops.value} MiB/s per provisioned IOPS: ${fmt(tp)} MiB/s needs at least ${fmt(Math.ceil(tp / GP3.throughputMiBps.maxPerProvisionedIops.value))} IOPS (provisioned ${fmt(iops)})`,
+        });
+      break;
+    }
+    case 'gp2':
+      sizeRange(GP2.sizeGiB.min.value, GP2.sizeGiB.max.value);
+      unsupported('iops', 'IOPS follow the size (3 IOPS per GiB, 100–16,000); set the size instead');
+      unsupported('throughputMiBps', 'throughput follows the size (128 or 250 MiB/s); set the size instead');
+      break;
+    case 'io1':
+    case 'io2': {
+      const spec = volume.type === 'io1' ? IO1 : IO2;
+      sizeRange(spec.sizeGiB.min.value, spec.sizeGiB.max.value);
+      unsupported('throughputMiBps', 'throughput follows the provisioned IOPS; set --iops instead');
+      const iops = volume.iops;
+      if (iops === undefined) {
+        problems.push({
+          code: 'volume_invalid',
+          path: 'iops',
+          message: `${name} needs provisioned IOPS (${fmt(spec.iops.min.value)}–${fmt(spec.iops.max.value)})`,
+        });
+      } else if (!(iops >= spec.iops.min.value && iops <= spec.iops.max.value)) {
+        problems.push(
+          outOfRange('iops', `${volume.type} IOPS`, spec.iops.min.value, spec.iops.max.value, 'IOPS', iops),
+        );
+      } else if (iops > spec.iops.maxPerGiB.value * size) {
+        problems.push({
+          code: 'volume_invalid',
+          path: 'iops',
+          message: `${volume.type} allows at most ${fmt(spec.iops.maxPerGiB.value)} IOPS per GiB: ${fmt(iops)} IOPS needs at least ${fmt(Math.ceil(iops / spec.iops.maxPerGiB.value))} GiB (size is ${fmt(size)} GiB, so at most ${fmt(Math.floor(spec.iops.maxPerGiB.value * size))} IOPS)`,
+        });
+      }
+      break;
+    }
+    case 'st1':
+    case 'sc1':
+      sizeRange(HDD[volume.type].sizeGiB.min.value, HDD[volume.type].sizeGiB.max.value);
+      unsupported('iops', 'HDD volumes are throughput-based; IOPS cannot be provisioned');
+      unsupported('throughputMiBps', 'throughput follows the size; set the size instead');
+      break;
+  }
+  return problems;
+}
+
+/**
+ * gp2 burst credits: the bucket holds 5.4 M I/O credits (full at creation) and earns the baseline
+ * IOPS per second; above baseline it drains by (demand − baseline) per second. Burst duration =
+ * balance ÷ (burst − baseline): a 20 GiB volume (100 IOPS) bursts 3,000 IOPS for 1,862 s ≈ 31 min.
+ */
+export function gp2BurstSeconds(
+  sizeGiB: number,
+  demandIops: number,
+  creditBalance = GP2.iops.creditBucket.value,
+): number | null {
+  const baseline = gp2BaselineIops(sizeGiB);
+  if (demandIops <= baseline) return null; // never drains: sustainable
+  if (baseline >= GP2.iops.burst.value) return 0; // ≥ 1 TiB volumes do not burst: demand above baseline is simply not served
+  const drainRate = Math.min(demandIops, GP2.iops.burst.value) - baseline;
+  return creditBalance / drainRate;
+}

@@ -1,0 +1,54 @@
+import type { BenchmarkFacts, IoProfile } from '../profile/io-profile.schema.ts';
+
+const MiB = 1024 * 1024;
+
+/**
+ * Builds a profile from published numbers (the seed articles report MiB/s and IOPS, not fio files).
+ * Test-data builder with overrides; real fio files go through parseFio instead.
+ */
+export function publishedProfile(p: {
+  readMiBps: number;
+  readIops: number;
+  writeMiBps: number;
+  writeIops: number;
+  durationSec?: number | null;
+  benchmark?: Partial<BenchmarkFacts> | null;
+  latency?: { read?: Record<string, number>; write?: Record<string, number> };
+}): IoProfile {
+  const dir = (mibps: number, iops: number, lat?: Record<string, number>) => ({
+    iops,
+    bytesPerSec: mibps * MiB,
+    blockSizeBytes: iops > 0 ? (mibps * MiB) / iops : null,
+    latency: lat ? { percentiles: lat, approximate: false, meanMs: null } : null,
+  });
+  return {
+    source: p.benchmark === null ? 'observed' : 'fio',
+    label: null,
+    read: dir(p.readMiBps, p.readIops, p.latency?.read),
+    write: dir(p.writeMiBps, p.writeIops, p.latency?.write),
+    durationSec: p.durationSec ?? null,
+    benchmark:
+      p.benchmark === null
+        ? null
+        : {
+            tool: 'fio',
+            version: 'fio-3.x',
+            configuredBlockSize: { read: null, write: null },
+            blockSizeDefaulted: false,
+            direct: true,
+            rw: 'randrw',
+            sequential: false,
+            ioengine: 'libaio',
+            outstandingIos: 64 * 16,
+            timeBased: true,
+            rampTimeSec: null,
+            requestedRuntimeSec: p.durationSec ?? null,
+            jobEntries: 1,
+            groups: 1,
+            jobErrors: [],
+            syncs: false,
+            ...p.benchmark,
+          },
+    warnings: [],
+  };
+}

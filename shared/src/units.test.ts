@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import {
+  averageBlockSize,
+  bytesPerSec,
+  iops,
+  mbps,
+  mbpsToBytesPerSec,
+  mbpsToMiBps,
+  parseBytes,
+  parseGiB,
+  parseSeconds,
+  parseThroughput,
+  roundCents,
+} from './units.ts';
+
+describe('instance bandwidth is megabits', () => {
+  it.each([
+    // Mbps, MB/s, MiB/s — domain.md §1: 4,750 Mbps = 593.75 MB/s = 566.2 MiB/s
+    [4750, 593.75, 566.2],
+    [5000, 625, 596.0],
+    [500, 62.5, 59.6],
+  ])('%d Mbps = %d MB/s = %d MiB/s', (m, mb, mib) => {
+    expect(mbpsToBytesPerSec(mbps(m)) / 1e6).toBeCloseTo(mb, 6);
+    expect(mbpsToMiBps(mbps(m))).toBeCloseTo(mib, 1);
+  });
+});
+
+describe('parseThroughput', () => {
+  it.each([
+    ['500MiB/s', 500 * 1048576],
+    ['188 MB/s', 188e6],
+    ['4750Mbps', 593.75e6],
+    ['4750 Mb/s', 593.75e6],
+    ['10Gbps', 1.25e9],
+    ['1GiB/s', 1073741824],
+    ['24000KB/s', 24e6],
+    ['100KiB/s', 102400],
+    ['125MBps', 125e6],
+    ['2048B/s', 2048],
+  ])('%s', (text, expected) => {
+    expect(parseThroughput(text)).toEqual({ ok: true, value: expected });
+  });
+
+  it('needs a default unit for a bare number', () => {
+    expect(parseThroughput('500').ok).toBe(false);
+    expect(parseThroughput('500', 'MiB/s')).toEqual({ ok: true, value: 500 * 1048576 });
+  });
+
+  it.each(['', 'fast', '500 furlongs', '-5MiB/s', '5e3MB/s'])('rejects %j with the expected form', (text) => {
+    const r = parseThroughput(text);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.expected).toMatch(/500MiB\/s/);
+  });
+});
+
+describe('sizes and durations', () => {
+  it.each([
+    ['4k', 4096],
+    ['4KiB', 4096],
+    ['64 KB', 64000],
+    ['1m', 1048576],
+    ['4096', 4096],
+  ])('parseBytes(%s)', (text, expected) => expect(parseBytes(text)).toEqual({ ok: true, value: expected }));
+
+  it.each([
+    ['1000', 1000],
+    ['1TiB', 1024],
+    ['500GiB', 500],
+    ['2t', 2048],
+  ])('parseGiB(%s)', (text, expected) => expect(parseGiB(text)).toEqual({ ok: true, value: expected }));
+
+  it.each([
+    ['900', 900],
+    ['900s', 900],
+    ['15m', 900],
+    ['1h', 3600],
+    ['1500ms', 1.5],
+  ])('parseSeconds(%s)', (text, expected) =>
+    expect(parseSeconds(text)).toEqual({ ok: true, value: expected }),
+  );
+});
+
+describe('averageBlockSize', () => {
+  it('is bytes/s ÷ IOPS (8,000 IOPS at 500 MiB/s → 64 KiB)', () => {
+    expect(averageBlockSize(bytesPerSec(500 * 1048576), iops(8000))).toBe(65536);
+  });
+  it('is null without I/O, never a division by zero', () => {
+    expect(averageBlockSize(bytesPerSec(0), iops(0))).toBeNull();
+  });
+});
+
+describe('roundCents', () => {
+  it.each([
+    [137.5, 137.5],
+    [0.1 + 0.2, 0.3],
+    [1.005, 1.01],
+    [577.4999999, 577.5],
+  ])('%d → %d', (v, expected) => expect(roundCents(v)).toBe(expected));
+});

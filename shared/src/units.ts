@@ -1,0 +1,213 @@
+/**
+ * Units: the classic source of wrong storage answers. Every quantity that crosses a module
+ * boundary carries its unit in its type, so a KiB/bytes or Mbps/MiB/s mix-up does not compile.
+ *
+ * | type          | unit                          | where it comes from                                  |
+ * |---------------|-------------------------------|------------------------------------------------------|
+ * | `Bytes`       | bytes                         | fio `io_bytes` (≥ 2.21), block sizes                 |
+ * | `BytesPerSec` | bytes per second              | fio `bw_bytes`; the canonical rate inside Blockwise  |
+ * | `Iops`        | I/O operations per second     | fio `iops`, EBS/instance IOPS limits                 |
+ * | `MiBps`       | 2^20 bytes per second         | EBS volume throughput (EC2 API `Throughput`, prices) |
+ * | `MBps`        | 10^6 bytes per second         | instance EBS throughput as AWS reports it            |
+ * | `Mbps`        | 10^6 bits per second          | instance EBS bandwidth (MB/s = Mbps / 8)             |
+ * | `GiB`         | 2^30 bytes                    | EBS volume size (AWS bills "GB-month" meaning GiB)   |
+ * | `Usd`         | US dollars                    | prices and costs                                     |
+ * | `Ms`          | milliseconds                  | latencies after normalization                        |
+ *
+ * fio's `bw` is KiB/s (1024-byte units) in every version; only the fio normalizer sees it.
+ */
+
+declare const unitBrand: unique symbol;
+/** A number tagged with its unit at compile time (no runtime cost). */
+export type Unit<U extends string> = number & { readonly [unitBrand]: U };
+
+export type Bytes = Unit<'bytes'>;
+export type BytesPerSec = Unit<'bytes/s'>;
+export type Iops = Unit<'IOPS'>;
+export type MiBps = Unit<'MiB/s'>;
+export type MBps = Unit<'MB/s'>;
+export type Mbps = Unit<'Mbps'>;
+export type GiB = Unit<'GiB'>;
+export type Usd = Unit<'USD'>;
+export type Ms = Unit<'ms'>;
+export type Seconds = Unit<'s'>;
+
+export const KiB = 1024;
+export const MiB = 1024 * 1024;
+export const GiB_BYTES = 1024 * 1024 * 1024;
+export const TiB_GiB = 1024;
+/** AWS's monthly convention for hourly prices (EC2 and EBS "per month" figures). */
+export const HOURS_PER_MONTH = 730;
+
+export const bytes = (n: number) => n as Bytes;
+export const bytesPerSec = (n: number) => n as BytesPerSec;
+export const iops = (n: number) => n as Iops;
+export const mibps = (n: number) => n as MiBps;
+export const mbps = (n: number) => n as Mbps;
+export const mBps = (n: number) => n as MBps;
+export const gib = (n: number) => n as GiB;
+export const usd = (n: number) => n as Usd;
+export const ms = (n: number) => n as Ms;
+export const seconds = (n: number) => n as Seconds;
+
+export const kibpsToBytesPerSec = (kibps: number) => bytesPerSec(kibps * KiB);
+export const mibpsToBytesPerSec = (v: MiBps) => bytesPerSec(v * MiB);
+export const bytesPerSecToMiBps = (v: BytesPerSec) => mibps(v / MiB);
+/** Instance bandwidth is in megabits: 4,750 Mbps = 593.75 MB/s = 566.2 MiB/s. */
+export const mbpsToBytesPerSec = (v: Mbps) => bytesPerSec((v * 1e6) / 8);
+export const mBpsToBytesPerSec = (v: MBps) => bytesPerSec(v * 1e6);
+export const bytesPerSecToMbps = (v: BytesPerSec) => mbps((v * 8) / 1e6);
+export const mbpsToMiBps = (v: Mbps) => bytesPerSecToMiBps(mbpsToBytesPerSec(v));
+
+/** Average I/O size = bytes/s ÷ IOPS; null when there was no I/O (never divide by zero). */
+export function averageBlockSize(rate: BytesPerSec, ops: Iops): Bytes | null {
+  if (!(ops > 0) || !(rate >= 0)) return null;
+  return bytes(rate / ops);
+}
+
+/** Result of parsing untrusted text: expected failures are values, not exceptions. */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; expected: string };
+
+const SIZE_FACTORS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: KiB,
+  kb: 1000,
+  kib: KiB,
+  m: MiB,
+  mb: 1e6,
+  mib: MiB,
+  g: GiB_BYTES,
+  gb: 1e9,
+  gib: GiB_BYTES,
+  t: GiB_BYTES * 1024,
+  tb: 1e12,
+  tib: GiB_BYTES * 1024,
+};
+
+/**
+ * A size typed by a person: `4096`, `4k`, `4KiB`, `64 KB`, `1TiB`. A bare `k`/`m`/`g` is binary;
+ * `kB`/`MB`/`GB` are decimal, `KiB`/`MiB`/`GiB` binary. (fio's own option strings follow fio's
+ * `kb_base` rules instead: the fio normalizer parses those.)
+ */
+export function parseBytes(text: string): Parsed<Bytes> {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const factor = m ? SIZE_FACTORS[m[2]!.toLowerCase()] : undefined;
+  if (!m || factor === undefined) {
+    return { ok: false, expected: 'a size such as 4096, 4k, 16KiB, 1MiB or 1TiB' };
+  }
+  return { ok: true, value: bytes(Number(m[1]) * factor) };
+}
+
+/** A volume size: a bare number is GiB (`1000`), or with a unit (`1TiB`, `500GiB`, `2T`). */
+export function parseGiB(text: string): Parsed<GiB> {
+  const trimmed = text.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return { ok: true, value: gib(Number(trimmed)) };
+  const parsed = parseBytes(trimmed);
+  if (!parsed.ok) return { ok: false, expected: 'a size in GiB such as 1000, 500GiB or 1TiB' };
+  return { ok: true, value: gib(parsed.value / GiB_BYTES) };
+}
+
+/** Throughput units accepted from people and dashboards, as bytes per second per unit. */
+export const THROUGHPUT_UNITS = {
+  'B/s': 1,
+  'KiB/s': KiB,
+  'KB/s': 1e3,
+  'MiB/s': MiB,
+  'MB/s': 1e6,
+  'GiB/s': GiB_BYTES,
+  'GB/s': 1e9,
+  Mbps: 1e6 / 8,
+  Gbps: 1e9 / 8,
+} as const;
+export type ThroughputUnit = keyof typeof THROUGHPUT_UNITS;
+export const THROUGHPUT_UNIT_NAMES = Object.keys(THROUGHPUT_UNITS) as ThroughputUnit[];
+
+/** Converts a number in a named throughput unit to bytes per second. */
+export function toBytesPerSec(value: number, unit: ThroughputUnit): BytesPerSec {
+  return bytesPerSec(value * THROUGHPUT_UNITS[unit]);
+}
+
+const THROUGHPUT_ALIASES: Record<string, ThroughputUnit> = {
+  'b/s': 'B/s',
+  bps: 'B/s',
+  'kib/s': 'KiB/s',
+  'kb/s': 'KB/s',
+  'mib/s': 'MiB/s',
+  mibps: 'MiB/s',
+  'mb/s': 'MB/s',
+  mbyte: 'MB/s',
+  'gib/s': 'GiB/s',
+  'gb/s': 'GB/s',
+};
+
+/**
+ * A throughput such as `500MiB/s`, `188 MB/s`, `4750Mbps`, `10 Gbps`. Case matters exactly where
+ * it changes the meaning: `Mbps`/`Mb/s` are megabits, `MB/s`/`MBps` megabytes. A bare number needs
+ * `defaultUnit` (the CLI passes MiB/s, the EBS unit).
+ */
+export function parseThroughput(text: string, defaultUnit?: ThroughputUnit): Parsed<BytesPerSec> {
+  const expected = `a throughput such as 500MiB/s, 188MB/s or 4750Mbps (units: ${THROUGHPUT_UNIT_NAMES.join(', ')})`;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z/]*)\s*$/.exec(text);
+  if (!m) return { ok: false, expected };
+  const value = Number(m[1]);
+  const raw = m[2]!;
+  let unit: ThroughputUnit | undefined;
+  if (raw === '') unit = defaultUnit;
+  else if (raw === 'Mbps' || raw === 'Mb/s' || raw === 'Mbit/s') unit = 'Mbps';
+  else if (raw === 'Gbps' || raw === 'Gb/s' || raw === 'Gbit/s') unit = 'Gbps';
+  else if (raw === 'MBps') unit = 'MB/s';
+  else if (raw === 'GBps') unit = 'GB/s';
+  else if (raw === 'KBps' || raw === 'kBps') unit = 'KB/s';
+  else if (raw in THROUGHPUT_UNITS) unit = raw as ThroughputUnit;
+  else unit = THROUGHPUT_ALIASES[raw.toLowerCase()];
+  if (unit === undefined) return { ok: false, expected };
+  return { ok: true, value: toBytesPerSec(value, unit) };
+}
+
+const DURATION_FACTORS: Record<string, number> = {
+  '': 1,
+  s: 1,
+  sec: 1,
+  ms: 1e-3,
+  us: 1e-6,
+  m: 60,
+  min: 60,
+  h: 3600,
+  d: 86400,
+};
+
+/** A duration: `900`, `900s`, `15m`, `1h` (fio's convention: a bare number is seconds). */
+export function parseSeconds(text: string): Parsed<Seconds> {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const factor = m ? DURATION_FACTORS[m[2]!.toLowerCase()] : undefined;
+  if (!m || factor === undefined) return { ok: false, expected: 'a duration such as 900, 900s, 15m or 1h' };
+  return { ok: true, value: seconds(Number(m[1]) * factor) };
+}
+
+/** Shortest human form of a byte size: 4096 → "4 KiB", 10049.4 → "9.8 KiB". */
+export function formatBytes(value: Bytes | number, digits = 1): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = value;
+  let i = 0;
+  while (Math.abs(v) >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i += 1;
+  }
+  const rounded = Number.isInteger(v) ? String(v) : v.toFixed(digits);
+  return `${rounded} ${units[i]}`;
+}
+
+/** A rate in MiB/s with the unit spelled out: "566.2 MiB/s". */
+export function formatMiBps(rate: BytesPerSec, digits = 1): string {
+  return `${(rate / MiB).toFixed(digits)} MiB/s`;
+}
+
+export function formatUsd(value: Usd | number): string {
+  return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+/** Rounds to cents the way an invoice does (half away from zero), avoiding 0.1+0.2 noise. */
+export function roundCents(value: number): Usd {
+  return usd(Math.round((value + Number.EPSILON * Math.sign(value)) * 100) / 100);
+}
