@@ -1,0 +1,99 @@
+import {
+  costPerCapability,
+  formatUsd,
+  monthlyCost,
+  roundCents,
+  validateVolume,
+  VOLUME_TRAITS,
+  type VolumeConfig,
+} from '@blockwise/shared';
+import {
+  parseCount,
+  parseGp3Generation,
+  parseSizeFlag,
+  parseThroughputMiBps,
+  parseVolumeType,
+  requireFlag,
+  resolveRateCard,
+  volumeUsageError,
+} from './flags.ts';
+import { EXIT, parseFlags, type Command } from './io.ts';
+
+const usage = `Usage: blockwise cost --type gp3|gp2|io1|io2|st1|sc1 --size SIZE [--iops N] [--throughput RATE]
+                      [--region us-east-1 | --rates k=v,...] [--count N] [--nodes N] [--gp3-limits current|before-2025] [--json]
+
+  --size        GiB, or with a unit: 1000, 1TiB, 500GiB
+  --iops        provisioned IOPS (gp3, io1, io2): 16000 or 16k
+  --throughput  gp3 MiB/s: 500, 500MiB/s, 4000Mbps
+  --region      EBS price table (default us-east-1; dated, with source)
+  --rates       your own rates over the region's: storage=0.08,iops=0.005,throughput=0.06
+                (io2 tiers: iops, iops2, iops3; or qualified gp3.storage=…)
+  --count       identical volumes (striped or one per mount), default 1
+  --nodes       instances carrying this configuration, default 1`;
+
+export const costCommand: Command = {
+  summary: 'Monthly cost of an EBS volume configuration: storage, IOPS and throughput, × volumes × nodes.',
+  usage,
+  async run(argv, io) {
+    const { values } = parseFlags(
+      argv,
+      {
+        type: { type: 'string' },
+        size: { type: 'string' },
+        iops: { type: 'string' },
+        throughput: { type: 'string' },
+        region: { type: 'string' },
+        rates: { type: 'string' },
+        count: { type: 'string' },
+        nodes: { type: 'string' },
+        'gp3-limits': { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      false,
+    );
+    const type = parseVolumeType(requireFlag(values.type, '--type', 'gp3, gp2, io1, io2, st1 or sc1'));
+    const volume: VolumeConfig = {
+      type,
+      sizeGiB: parseSizeFlag(requireFlag(values.size, '--size', 'e.g. 1000 or 1TiB')),
+    };
+    if (values.iops !== undefined) volume.iops = parseCount(values.iops, '--iops', { min: 1 });
+    if (values.throughput !== undefined)
+      volume.throughputMiBps = parseThroughputMiBps(values.throughput, '--throughput');
+    const count = values.count === undefined ? 1 : parseCount(values.count, '--count', { min: 1, max: 64 });
+    const nodes =
+      values.nodes === undefined ? 1 : parseCount(values.nodes, '--nodes', { min: 1, max: 100_000 });
+    const problems = validateVolume(volume, parseGp3Generation(values['gp3-limits']));
+    if (problems.length > 0) throw volumeUsageError(problems);
+    const rates = resolveRateCard(values.region, values.rates, type);
+
+    const perVolume = monthlyCost(volume, rates);
+    const per = costPerCapability(volume, rates);
+    const total = roundCents(perVolume.total * count * nodes);
+    if (values.json) {
+      io.stdout(
+        `${JSON.stringify({
+          volume,
+          monthlyUsd: perVolume,
+          count,
+          nodes,
+          totalMonthlyUsd: total,
+          perProvisioned: { usdPerIops: per.usdPerIops, usdPerMiBps: per.usdPerMiBps },
+          rates,
+        })}\n`,
+      );
+      return EXIT.ok;
+    }
+    const lines = [
+      `${VOLUME_TRAITS[type].name}, ${volume.sizeGiB} GiB${volume.iops ? `, ${volume.iops.toLocaleString('en-US')} IOPS` : ''}${volume.throughputMiBps ? `, ${volume.throughputMiBps} MiB/s` : ''}`,
+      `  storage      ${formatUsd(perVolume.storage).padStart(12)} / month`,
+      `  IOPS         ${formatUsd(perVolume.iops).padStart(12)} / month`,
+      `  throughput   ${formatUsd(perVolume.throughput).padStart(12)} / month`,
+      `  per volume   ${formatUsd(perVolume.total).padStart(12)} / month`,
+      count * nodes > 1 ? `  × ${count} volume(s) × ${nodes} node(s) = ${formatUsd(total)} / month` : null,
+      `  ${formatUsd(per.usdPerIops * 1000)} per 1,000 IOPS-month, ${formatUsd(per.usdPerMiBps)} per MiB/s-month of what it delivers`,
+      `Rates: ${rates.region ?? 'custom'}${rates.location ? ` (${rates.location})` : ''}, as of ${rates.date}; ${rates.source}`,
+    ].filter((l) => l !== null);
+    io.stdout(`${lines.join('\n')}\n`);
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { IoProfileSchema, SysbenchFileioSchema } from '@blockwise/shared';
+import { memoryIo } from './io.ts';
+import { main } from './main.ts';
+
+const root = new URL('../../../', import.meta.url).pathname;
+
+async function run(args: string[]) {
+  const m = memoryIo(root);
+  const code = await main(args, m.io);
+  return { code, stdout: m.stdout(), stderr: m.stderr() };
+}
+
+describe('blockwise metrics', () => {
+  it('prints the per-direction table, the three sizing profiles and the minutes above a limit', async () => {
+    const r = await run([
+      'metrics',
+      'fixtures/cloudwatch/console_volume_sum_5min.csv',
+      '--above-iops',
+      '6000',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('vol-0a1b2c3d4e5f60718 — CloudWatch console CSV: 864 points of 5 min');
+    // read IOPS: mean, p50, p95 2,000, p99 6,300, max 12,000 at 19 Nov 02:15
+    expect(r.stdout).toMatch(/read IOPS\s+1,146\s+911\s+2,000\s+6,300\s+12,000\s+2026-11-19 02:15/);
+    expect(r.stdout).toMatch(
+      /▶ max: maximum of 5-minute points \(AWS Compute Optimizer\)\s+12,000\s+750\.0\s+64\.0\s+5,000\s+156\.3\s+32\.0/,
+    );
+    expect(r.stdout).toMatch(/ {2}p99: p99 of 5-minute points\s+6,300/);
+    expect(r.stdout).toMatch(/2026-11-18\s+35\.0 min {2}OVER BUDGET/);
+    expect(r.stdout).toContain('[peaks_not_simultaneous]');
+  });
+
+  it('--json: series facts without the points, summaries, the chosen profile and all three', async () => {
+    const r = await run([
+      'metrics',
+      'fixtures/cloudwatch/console_instance_1min_gaps.csv',
+      '--stat',
+      'sum',
+      '--statistic',
+      'p95',
+      '--above-bw',
+      '1250Mbps',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.series).toMatchObject({
+      format: 'cloudwatch-console-csv',
+      periodSec: 60,
+      points: 1422,
+      quality: { gaps: 3, missingPoints: 18 },
+    });
+    expect(out.series.timeMs).toBeUndefined();
+    expect(out.statistic).toBe('p95');
+    expect(IoProfileSchema.parse(out.profile)).toEqual(out.profiles.p95);
+    expect(out.profiles.max.write.bytesPerSec).toBe(300e6);
+    expect(out.minutesAbove[0].days[0]).toMatchObject({
+      day: '2026-11-20',
+      minutesAbove: 45,
+      overBudget: true,
+    });
+  });
+
+  it('an ambiguous file exits 1 and names the flag that resolves it', async () => {
+    const r = await run(['metrics', 'fixtures/cloudwatch/get_metric_data_volume_5min.json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('[choice_required]');
+    expect(r.stderr).toContain('--stat Sum|Average');
+    const j = await run(['metrics', 'fixtures/cloudwatch/get_metric_data_volume_5min.json', '--json']);
+    expect(JSON.parse(j.stdout)).toMatchObject({
+      error: { code: 'choice_required' },
+      choices: [{ option: 'statistic' }],
+    });
+  });
+
+  it('local times read in the zone given', async () => {
+    const r = await run([
+      'metrics',
+      'fixtures/cloudwatch/console_volume_dst_new_york.csv',
+      '--timezone',
+      'America/New_York',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('2025-11-02 02:00 → 2025-11-02 11:00 UTC');
+    expect(r.stdout).toContain('times without an offset read as America/New_York');
+  });
+
+  it.each([
+    [['metrics'], 'give exactly one FILE'],
+    [['metrics', 'a.csv', 'b.csv'], 'give exactly one FILE'],
+    [
+      ['metrics', 'fixtures/cloudwatch/console_volume_sum_5min.csv', '--statistic', 'p50'],
+      '--statistic: expected one of max, p99, p95',
+    ],
+    [
+      ['metrics', 'fixtures/cloudwatch/console_volume_sum_5min.csv', '--stat', 'median'],
+      '--stat: expected one of Sum, Average, Maximum, Minimum',
+    ],
+    [['metrics', 'fixtures/cloudwatch/console_volume_sum_5min.csv', '--above-bw', '100'], '--above-bw'],
+    [['metrics', 'fixtures/cloudwatch/nope.csv'], 'cannot read fixtures/cloudwatch/nope.csv: ENOENT'],
+  ])('usage errors exit 2: %j', async (args, message) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+});
+
+describe('blockwise sysbench', () => {
+  it('prints what the run measured and the profile', async () => {
+    const r = await run(['sysbench', 'fixtures/sysbench/h_rndrw_16k_report_interval_p99.txt']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      'sysbench 1.0.20 fileio rndrw, 16 KiB, 2 threads, sync I/O, O_DIRECT yes, 5.01 s (time-limited)',
+    );
+    expect(r.stdout).toMatch(/reads\s+6,949\.25 \/s\s+108\.58 MiB\/s/);
+    expect(r.stdout).toContain('p99 0.19');
+    expect(r.stdout).toContain('[sysbench_periodic_fsync]');
+  });
+
+  it('--json gives the parsed run and the profile', async () => {
+    const r = await run([
+      'sysbench',
+      'fixtures/sysbench/v0.4/seed001_m1large_piops_rndrw_16k_reconstructed.txt',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(SysbenchFileioSchema.parse(out.run)).toMatchObject({ format: '0.4', reads: { count: 612043 } });
+    expect(IoProfileSchema.parse(out.profile).source).toBe('sysbench');
+  });
+
+  it('the output of prepare exits 1 with the reason', async () => {
+    const r = await run(['sysbench', 'fixtures/sysbench/prepare_256M.txt']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('[not_a_run]');
+  });
+});

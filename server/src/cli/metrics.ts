@@ -1,0 +1,212 @@
+import {
+  SIZING_STATISTICS,
+  SIZING_STATISTIC_LABELS,
+  minutesAbovePerDay,
+  profilesByStatistic,
+  sizingSummary,
+  summarizeSeries,
+  type Capacity,
+  type IoProfile,
+  type IoSeries,
+  type MinutesAbove,
+  type RateSummary,
+  type SeriesSummary,
+} from '@blockwise/shared';
+import { parseCount, parseRateBytesPerSec } from './flags.ts';
+import { EXIT, UsageError, parseFlags, type Command } from './io.ts';
+import {
+  IMPORT_FLAGS,
+  IMPORT_USAGE,
+  InputError,
+  importOptionsFrom,
+  loadSeries,
+  parseSizingStatistic,
+  reportInputError,
+} from './metrics-input.ts';
+
+const usage = `Usage: blockwise metrics FILE [--statistic max|p99|p95] [--stat Sum|Average] [--period 300]
+                        [--timezone ZONE] [--source-interval 60|300] [--throughput-unit U] [--match TEXT]
+                        [--above-iops N] [--above-bw RATE] [--json]
+
+  Reads a production metrics export and prints per-direction statistics (mean, p50, p95, p99,
+  max and when) and the sizing profile for each statistic. FILE is one of:
+    - a CloudWatch console graph download (CSV: VolumeReadOps/…/VolumeWriteBytes or EBSReadOps/…),
+    - the JSON of \`aws cloudwatch get-metric-data\`,
+    - a Grafana "Download CSV" of read/write IOPS and throughput (units in the headers or cells).
+
+  --statistic   the sizing profile to mark and to print with --json (default max: the maximum of
+                5-minute points, AWS Compute Optimizer's convention; p99/p95 ignore the busiest 1%/5%)
+${IMPORT_USAGE}
+  --above-iops  minutes per UTC day above this many IOPS (read + write), against the 30-minute burst budget
+  --above-bw    minutes per UTC day above this throughput (read + write), e.g. 4750Mbps or 593.75MB/s`;
+
+const n0 = (v: number | null) => (v === null ? '—' : Math.round(v).toLocaleString('en-US'));
+const n1 = (v: number | null) =>
+  v === null ? '—' : v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const mib = (v: number | null) => (v === null ? null : v / 1048576);
+const kib = (v: number | null) => (v === null ? null : v / 1024);
+const when = (ms: number | null) =>
+  ms === null ? '' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+const FORMAT_NAMES = {
+  'cloudwatch-console-csv': 'CloudWatch console CSV',
+  'cloudwatch-get-metric-data': 'aws cloudwatch get-metric-data JSON',
+  'grafana-csv': 'dashboard (Grafana) CSV',
+} as const;
+
+function statsRow(
+  name: string,
+  s: RateSummary,
+  fmt: (v: number | null) => string,
+  scale: (v: number | null) => number | null,
+) {
+  const cells = [s.mean, s.p50, s.p95, s.p99, s.max].map((v) => fmt(scale(v)).padStart(11));
+  return `  ${name.padEnd(18)}${cells.join('')}   ${when(s.maxAtMs)}`;
+}
+
+function statsTable(title: string, sum: SeriesSummary): string[] {
+  const id = (v: number | null) => v;
+  return [
+    title,
+    `  ${''.padEnd(18)}${['mean', 'p50', 'p95', 'p99', 'max'].map((h) => h.padStart(11)).join('')}   max at (UTC)`,
+    statsRow('read IOPS', sum.read.iops, n0, id),
+    statsRow('write IOPS', sum.write.iops, n0, id),
+    statsRow('read+write IOPS', sum.combined.iops, n0, id),
+    statsRow('read MiB/s', sum.read.bytesPerSec, n1, mib),
+    statsRow('write MiB/s', sum.write.bytesPerSec, n1, mib),
+    statsRow('read+write MiB/s', sum.combined.bytesPerSec, n1, mib),
+    `  block size (KiB)  read: mean ${n1(kib(sum.read.blockSize.meanBytes))}, p50 ${n1(kib(sum.read.blockSize.p50Bytes))}, at the IOPS peak ${n1(kib(sum.read.blockSize.atIopsPeakBytes))}; write: mean ${n1(kib(sum.write.blockSize.meanBytes))}, p50 ${n1(kib(sum.write.blockSize.p50Bytes))}, at the IOPS peak ${n1(kib(sum.write.blockSize.atIopsPeakBytes))}`,
+  ];
+}
+
+function render(
+  series: IoSeries,
+  summary: SeriesSummary,
+  sizing: SeriesSummary,
+  profiles: Record<(typeof SIZING_STATISTICS)[number], IoProfile>,
+  chosen: (typeof SIZING_STATISTICS)[number],
+  above: MinutesAbove[],
+): string {
+  const out: string[] = [];
+  const days = (summary.endMs - summary.startMs) / 86_400_000;
+  out.push(
+    `${series.label ?? 'Series'} — ${FORMAT_NAMES[series.format]}: ${summary.points.toLocaleString('en-US')} points of ${series.periodSec >= 60 ? `${series.periodSec / 60} min` : `${series.periodSec} s`}, ${when(summary.startMs)} → ${when(summary.endMs)} UTC (${days.toFixed(1)} days)`,
+    `Values: ${series.conversion.explanation}`,
+    `Quality: ${series.quality.gaps} gap(s), ${series.quality.missingPoints} missing point(s), ${series.quality.duplicates} duplicate(s), ${series.quality.partialPoints} partial point(s)${series.quality.naiveTimesAs ? `; times without an offset read as ${series.quality.naiveTimesAs}` : ''}`,
+    '',
+    ...statsTable(
+      `Statistics of the ${series.periodSec >= 60 ? `${series.periodSec / 60}-minute` : `${series.periodSec}-second`} points`,
+      summary,
+    ),
+  );
+  if (sizing.periodSec !== summary.periodSec)
+    out.push('', ...statsTable('Statistics of the 5-minute averages (what sizing uses)', sizing));
+  out.push('', 'Sizing profile (each quantity on its own):');
+  out.push(
+    `  ${''.padEnd(58)}${['read IOPS', 'MiB/s', 'I/O KiB', 'write IOPS', 'MiB/s', 'I/O KiB'].map((h) => h.padStart(12)).join('')}`,
+  );
+  for (const s of SIZING_STATISTICS) {
+    const p = profiles[s];
+    const cells = [
+      n0(p.read.iops),
+      n1(mib(p.read.bytesPerSec)),
+      n1(kib(p.read.blockSizeBytes)),
+      n0(p.write.iops),
+      n1(mib(p.write.bytesPerSec)),
+      n1(kib(p.write.blockSizeBytes)),
+    ].map((c) => c.padStart(12));
+    out.push(
+      `${s === chosen ? '▶' : ' '} ${`${s}: ${SIZING_STATISTIC_LABELS[s]}`.padEnd(58)}${cells.join('')}`,
+    );
+  }
+  for (const a of above) {
+    const cap =
+      'iops' in a.capacity
+        ? `${n0(a.capacity.iops)} IOPS`
+        : `${n1(mib(a.capacity.bytesPerSec))} MiB/s (${n1(a.capacity.bytesPerSec / 1e6)} MB/s)`;
+    out.push(
+      '',
+      `Minutes above ${cap} (read + write) per UTC day — burst budget ${a.budgetMinutes} min per 24 h:`,
+    );
+    for (const d of a.days) {
+      out.push(
+        `  ${d.day}  ${n1(d.minutesAbove).padStart(7)} min${d.overBudget ? '  OVER BUDGET' : ''}${d.minutesCovered < 1440 ? `  (data for ${n0(d.minutesCovered)} of 1,440 min)` : ''}`,
+      );
+    }
+  }
+  const warnings = profiles[chosen].warnings;
+  if (warnings.length > 0) out.push('', 'Warnings:', ...warnings.map((w) => `  [${w.code}] ${w.message}`));
+  return `${out.join('\n')}\n`;
+}
+
+export const metricsCommand: Command = {
+  summary: 'Statistics and sizing profile of a production metrics export (CloudWatch CSV/JSON, Grafana CSV).',
+  usage,
+  async run(argv, io) {
+    const { values, positionals } = parseFlags(argv, {
+      statistic: { type: 'string' },
+      ...IMPORT_FLAGS,
+      'above-iops': { type: 'string' },
+      'above-bw': { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    if (positionals.length !== 1) throw new UsageError('give exactly one FILE');
+    const file = positionals[0]!;
+    const json = values.json === true;
+    const statistic = parseSizingStatistic(values.statistic);
+    const options = importOptionsFrom(values);
+    const capacities: Capacity[] = [];
+    if (values['above-iops'] !== undefined)
+      capacities.push({ iops: parseCount(values['above-iops'], '--above-iops', { min: 1 }) });
+    if (values['above-bw'] !== undefined) {
+      const bytesPerSec = parseRateBytesPerSec(values['above-bw'], '--above-bw');
+      if (!(bytesPerSec > 0)) throw new UsageError('--above-bw: expected a throughput above 0', '--above-bw');
+      capacities.push({ bytesPerSec });
+    }
+    let series: IoSeries;
+    try {
+      series = await loadSeries(file, 'FILE', options, io);
+    } catch (error) {
+      if (error instanceof InputError) return reportInputError('metrics', error, io, json);
+      throw error;
+    }
+    const summary = summarizeSeries(series);
+    const sizing = sizingSummary(series);
+    const profiles = profilesByStatistic(series);
+    if (!sizing.ok || !profiles.ok) {
+      const problem = !sizing.ok
+        ? sizing.error
+        : !profiles.ok
+          ? profiles.error
+          : { code: 'unknown', message: 'unknown' };
+      return reportInputError('metrics', new InputError(file, problem), io, json);
+    }
+    const above = capacities.map((c) => minutesAbovePerDay(series, c));
+    if (json) {
+      // The points themselves stay out (up to a million); everything computed from them is here.
+      const { format, label, periodSec, conversion, columns, quality, warnings } = series;
+      io.stdout(
+        `${JSON.stringify({
+          series: {
+            format,
+            label,
+            periodSec,
+            conversion,
+            columns,
+            quality,
+            warnings,
+            points: series.timeMs.length,
+          },
+          summary,
+          sizingSummary: sizing.value,
+          statistic,
+          profile: profiles.value[statistic],
+          profiles: profiles.value,
+          minutesAbove: above,
+        })}\n`,
+      );
+      return EXIT.ok;
+    }
+    io.stdout(render(series, summary, sizing.value, profiles.value, statistic, above));
+    return EXIT.ok;
+  },
+};

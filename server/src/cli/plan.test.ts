@@ -1,0 +1,263 @@
+import { describe, expect, it } from 'vitest';
+import { memoryIo } from './io.ts';
+import { main } from './main.ts';
+
+const root = new URL('../../../', import.meta.url).pathname;
+
+async function run(args: string[]) {
+  const m = memoryIo(root);
+  const code = await main(args, m.io);
+  return { code, stdout: m.stdout(), stderr: m.stderr() };
+}
+
+const r5dMixed = [
+  '--instance',
+  'r5d.4xlarge',
+  '--type',
+  'gp3',
+  '--size',
+  '1000',
+  '--iops',
+  '16000',
+  '--throughput',
+  '1000',
+  '--read-iops',
+  '3043',
+  '--write-iops',
+  '6018',
+  '--read-bw',
+  '188MiB/s',
+  '--write-bw',
+  '381MiB/s',
+  '--runtime',
+  '900s',
+];
+
+describe('blockwise plan', () => {
+  it('--json has the profile, limits, the bottleneck, recommendations and warnings (r5d mixed: instance bandwidth binds)', async () => {
+    const r = await run(['plan', ...r5dMixed, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.bottleneck).toBe('instance-bandwidth');
+    expect(out.limits.map((l: { id: string }) => l.id)).toEqual([
+      'volume-iops',
+      'volume-throughput',
+      'instance-iops',
+      'instance-bandwidth',
+    ]);
+    for (const l of out.limits)
+      expect(Object.keys(l)).toEqual(
+        expect.arrayContaining(['id', 'capacity', 'unit', 'demand', 'utilization']),
+      );
+    expect(out.profile.read.blockSizeBytes).toBeCloseTo((188 * 1048576) / 3043, 6);
+    expect(out.recommendations[0]).toMatchObject({
+      type: 'gp3',
+      sizeGiB: 1000,
+      monthlyUsd: { total: expect.any(Number) },
+    });
+    expect(out.warnings).toEqual(expect.any(Array));
+  });
+
+  it('r6id: warns that the 15-minute test ran inside the burst window', async () => {
+    const args = r5dMixed.map((a) =>
+      a === 'r5d.4xlarge'
+        ? 'r6id.4xlarge'
+        : a === '3043'
+          ? '5477'
+          : a === '6018'
+            ? '10800'
+            : a === '188MiB/s'
+              ? '333MiB/s'
+              : a === '381MiB/s'
+                ? '675MiB/s'
+                : a,
+    );
+    const out = JSON.parse((await run(['plan', ...args, '--json'])).stdout);
+    expect(out.warnings.map((w: { code: string }) => w.code)).toContain('instance_burst_window');
+  });
+
+  it('reads a real fio file, picking the busiest phase of a multi-group file', async () => {
+    const r = await run([
+      'plan',
+      '--instance',
+      'm5.8xlarge',
+      '--type',
+      'gp3',
+      '--size',
+      '500',
+      '--fio',
+      'fixtures/fio/public/pkb_fio-2.1.4_four_stonewall_groups.json',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.profile.source).toBe('fio');
+    expect(out.warnings.map((w: { code: string }) => w.code)).toEqual(
+      expect.arrayContaining(['phase_selected', 'several_phases']),
+    );
+    const g = await run([
+      'plan',
+      '--instance',
+      'm5.8xlarge',
+      '--fio',
+      'fixtures/fio/public/pkb_fio-2.1.4_four_stonewall_groups.json',
+      '--group',
+      '3',
+      '--json',
+    ]);
+    expect(JSON.parse(g.stdout).profile.read.iops).toBeGreaterThan(0);
+  });
+
+  it('--nvme plans against the instance store and prices it as the d-variant premium', async () => {
+    const out = JSON.parse(
+      (
+        await run([
+          'plan',
+          '--instance',
+          'r5d.4xlarge',
+          '--nvme',
+          '--read-iops',
+          '56000',
+          '--write-iops',
+          '114000',
+          '--read-bw',
+          '218MiB/s',
+          '--write-bw',
+          '445MiB/s',
+          '--json',
+        ])
+      ).stdout,
+    );
+    expect(out.bottleneck).toBe('nvme-write-iops');
+    expect(out.cost.nvme.monthlyPremiumUsd).toBe(105.12);
+  });
+
+  it('human output names the bottleneck and the prices used', async () => {
+    const r = await run(['plan', ...r5dMixed]);
+    expect(r.stdout).toMatch(/Instance EBS bandwidth .* ◀ bottleneck/);
+    expect(r.stdout).toMatch(/= 4,750 Mbps/);
+    expect(r.stdout).toMatch(/Prices: us-east-1, as of 2022-02-10/);
+  });
+
+  it.each([
+    [
+      [
+        'plan',
+        '--instance',
+        'r5d.5xlarge',
+        '--type',
+        'gp3',
+        '--size',
+        '100',
+        '--read-iops',
+        '1',
+        '--write-iops',
+        '1',
+        '--read-bw',
+        '1MiB/s',
+        '--write-bw',
+        '1MiB/s',
+      ],
+      /--instance: unknown instance type "r5d.5xlarge"; did you mean .*r5d.4xlarge/,
+    ],
+    [
+      [
+        'plan',
+        '--instance',
+        'r5d.4xlarge',
+        '--type',
+        'gp3',
+        '--size',
+        '1000',
+        '--iops',
+        '90000',
+        '--read-iops',
+        '1',
+        '--write-iops',
+        '1',
+        '--read-bw',
+        '1MiB/s',
+        '--write-bw',
+        '1MiB/s',
+      ],
+      /--iops: gp3 IOPS must be 3,000–80,000/,
+    ],
+    [
+      [
+        'plan',
+        '--instance',
+        'r5d.4xlarge',
+        '--type',
+        'gp3',
+        '--size',
+        '100',
+        '--read-iops',
+        '1',
+        '--write-iops',
+        '1',
+        '--read-bw',
+        '1',
+        '--write-bw',
+        '1MiB/s',
+      ],
+      /--read-bw: expected a throughput such as 500MiB\/s/,
+    ],
+    [
+      ['plan', '--instance', 'r5d.4xlarge', '--type', 'gp3', '--size', '100', '--read-iops', '1'],
+      /missing: --write-iops, --read-bw, --write-bw/,
+    ],
+    [
+      [
+        'plan',
+        '--instance',
+        'r5.4xlarge',
+        '--nvme',
+        '--read-iops',
+        '1',
+        '--write-iops',
+        '1',
+        '--read-bw',
+        '1MiB/s',
+        '--write-bw',
+        '1MiB/s',
+      ],
+      /--nvme: r5.4xlarge has no instance store/,
+    ],
+    [
+      ['plan', '--instance', 'r5d.4xlarge', '--fio', 'no/such.json'],
+      /--fio: cannot read no\/such.json: ENOENT/,
+    ],
+    [
+      [
+        'plan',
+        '--instance',
+        'r5d.4xlarge',
+        '--fio',
+        'fixtures/fio/public/cyberhuey_windows_fio_error_only.json',
+      ],
+      /--fio: .*not_fio_json/,
+    ],
+    [
+      [
+        'plan',
+        '--instance',
+        'r5d.4xlarge',
+        '--headroom',
+        'lots',
+        '--read-iops',
+        '1',
+        '--write-iops',
+        '1',
+        '--read-bw',
+        '1MiB/s',
+        '--write-bw',
+        '1MiB/s',
+      ],
+      /--headroom: expected a fraction/,
+    ],
+  ])('exit 2 naming the flag: %j', async (args, message) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+});

@@ -1,0 +1,322 @@
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import {
+  ResidencySchema,
+  formatBytes,
+  formatUsd,
+  parseFio,
+  planStorage,
+  profileFromFio,
+  profileFromObserved,
+  validateVolume,
+  type IoProfile,
+  type LimitTarget,
+  type PlanResult,
+  type VolumeConfig,
+} from '@blockwise/shared';
+import {
+  familyMembers,
+  findInstanceType,
+  nvmePremium,
+  suggestInstanceTypes,
+} from '@blockwise/shared/catalog';
+import {
+  parseCount,
+  parseDurationFlag,
+  parseFraction,
+  parseGp3Generation,
+  parseRateBytesPerSec,
+  parseSizeFlag,
+  parseThroughputMiBps,
+  parseVolumeType,
+  resolveRateCard,
+  volumeUsageError,
+} from './flags.ts';
+import { EXIT, UsageError, parseFlags, type CliIo, type Command } from './io.ts';
+
+const MAX_FILE_BYTES = 100 * 1024 * 1024;
+
+const usage = `Usage: blockwise plan --instance TYPE (--type gp3|gp2|io1|io2|st1|sc1 --size SIZE [--iops N] [--throughput RATE] [--count N] | --nvme)
+                      (--fio FILE [--group N] | --read-iops N --write-iops N --read-bw RATE --write-bw RATE [--runtime 900s])
+                      [--headroom 0.25] [--region us-east-1] [--rates k=v,...] [--nodes N] [--gp3-limits current|before-2025]
+                      [--sync-commits] [--residency high|low] [--dataset SIZE] [--json]
+
+  Which limit binds (volume IOPS / throughput, instance EBS IOPS / bandwidth, burst), what to
+  provision instead (cheapest per volume type at peak × (1 + headroom)), what it costs, and
+  whether the benchmark can be trusted.
+
+  --read-bw / --write-bw  observed throughput WITH a unit: 188MiB/s, 24000KB/s, 1500Mbps
+  --runtime               how long the measurement ran (enables the burst-window checks)
+  --nvme                  the run was on the instance store (local NVMe), not EBS`;
+
+async function readFioProfile(file: string, group: number | undefined, io: CliIo): Promise<IoProfile> {
+  const path = resolve(io.cwd, file);
+  let bytes: Uint8Array;
+  try {
+    const info = await stat(path);
+    if (info.size >= MAX_FILE_BYTES)
+      throw new UsageError(`--fio: ${file} is ${formatBytes(info.size)}; the limit is 100 MiB`, '--fio');
+    bytes = await readFile(path);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(
+      `--fio: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      '--fio',
+    );
+  }
+  const parsed = parseFio(bytes);
+  if (!parsed.ok)
+    throw new UsageError(`--fio: ${file}: ${parsed.error.message} (${parsed.error.code})`, '--fio');
+  const profile = profileFromFio(parsed.report, group === undefined ? {} : { group });
+  if (!profile.ok) throw new UsageError(`--fio: ${file}: ${profile.error.message}`, '--group');
+  return profile.value;
+}
+
+/** Field paths of profileFromObserved → the flags they came from. */
+const OBSERVED_FLAGS: Record<string, string> = {
+  'read.iops': '--read-iops',
+  'write.iops': '--write-iops',
+  'read.throughput': '--read-bw',
+  'write.throughput': '--write-bw',
+};
+
+function observedProfile(values: Record<string, string | undefined>): IoProfile {
+  const need = ['read-iops', 'write-iops', 'read-bw', 'write-bw'].filter((f) => values[f] === undefined);
+  if (need.length > 0) {
+    throw new UsageError(
+      `give --fio FILE, or all of --read-iops, --write-iops, --read-bw, --write-bw (missing: ${need.map((f) => `--${f}`).join(', ')})`,
+      `--${need[0]}`,
+    );
+  }
+  const r = profileFromObserved({
+    read: {
+      iops: parseCount(values['read-iops']!, '--read-iops'),
+      throughput: parseRateBytesPerSec(values['read-bw']!, '--read-bw'),
+      throughputUnit: 'B/s',
+    },
+    write: {
+      iops: parseCount(values['write-iops']!, '--write-iops'),
+      throughput: parseRateBytesPerSec(values['write-bw']!, '--write-bw'),
+      throughputUnit: 'B/s',
+    },
+  });
+  if (!r.ok) {
+    const flag = r.error.path ? OBSERVED_FLAGS[r.error.path] : undefined;
+    throw new UsageError(`${flag ?? 'metrics'}: ${r.error.message}`, flag);
+  }
+  return r.value;
+}
+
+const pct = (u: number) => `${(u * 100).toFixed(1)}%`;
+const num = (v: number, digits = 0) => v.toLocaleString('en-US', { maximumFractionDigits: digits });
+
+function renderHuman(plan: PlanResult): string {
+  const out: string[] = [];
+  const p = plan.profile;
+  out.push(
+    `Profile (${p.source}${p.label ? `: ${p.label}` : ''}${p.durationSec ? `, ${num(p.durationSec / 60, 1)} min` : ''})`,
+  );
+  for (const dir of ['read', 'write'] as const) {
+    const d = p[dir];
+    out.push(
+      `  ${dir.padEnd(5)} ${num(d.iops).padStart(10)} IOPS  ${num(d.bytesPerSec / 1048576, 1).padStart(9)} MiB/s  ${d.blockSizeBytes ? `${formatBytes(d.blockSizeBytes)} avg I/O (${d.sizeClass} → ${d.likelyBound}-bound)` : 'no I/O'}`,
+    );
+  }
+  if (plan.target || plan.instanceType) {
+    out.push('', `Limits — ${[plan.instanceType, plan.target?.description].filter(Boolean).join(', ')}`);
+    for (const l of plan.limits) {
+      const mark = plan.bottleneck?.id === l.id ? '◀ bottleneck' : l.sustained ? '' : '(burst)';
+      const native = l.native && l.native.unit === 'Mbps' ? ` = ${num(l.native.capacity)} Mbps` : '';
+      out.push(
+        `  ${l.label.padEnd(34)} ${num(l.demand, 1).padStart(10)} / ${num(l.capacity, 1).padStart(10)} ${l.unit.padEnd(6)}${native.padEnd(16)} ${pct(l.utilization).padStart(7)} ${mark}`,
+      );
+    }
+    if (plan.bottleneck) out.push(`  → ${plan.bottleneck.explanation}`);
+  }
+  const rs = plan.rightSizing;
+  out.push(
+    '',
+    `Right-sized for peak × ${num(1 + plan.headroom, 2)}: ${num(rs.target.iops)} IOPS, ${num(rs.target.throughputMiBps)} MiB/s, ≥ ${num(rs.target.minSizeGiB)} GiB`,
+  );
+  for (const r of rs.recommendations) {
+    const head =
+      r.status === 'not-viable'
+        ? `  ${r.rank}. ${r.type.padEnd(4)} not viable`
+        : `  ${r.rank}. ${r.type.padEnd(4)} ${num(r.sizeGiB).padStart(6)} GiB ${num(r.iops).padStart(8)} IOPS ${num(r.throughputMiBps).padStart(6)} MiB/s  ${formatUsd(r.monthlyUsd.total).padStart(11)}/month${r.status === 'capped-by-instance' ? '  (capped by instance)' : ''}`;
+    out.push(head, ...r.reasons.map((x) => `       ${x}`));
+  }
+  if (rs.instanceAdvice) out.push('', `Instance: ${rs.instanceAdvice.message}`);
+  for (const n of rs.notes) out.push(`Note: ${n}`);
+  if (plan.cost.current) {
+    const c = plan.cost.current;
+    out.push(
+      '',
+      `Cost of the measured configuration: ${formatUsd(c.monthlyUsd.total)}/month (storage ${formatUsd(c.monthlyUsd.storage)}, IOPS ${formatUsd(c.monthlyUsd.iops)}, throughput ${formatUsd(c.monthlyUsd.throughput)})${c.nodes > 1 ? ` × ${c.nodes} nodes = ${formatUsd(c.clusterMonthlyUsd.total)}` : ''}`,
+    );
+  }
+  if (plan.cost.nvme)
+    out.push(
+      '',
+      `Local NVMe costs the d-variant premium: ${formatUsd(plan.cost.nvme.monthlyPremiumUsd)}/month (us-east-1 on-demand)`,
+    );
+  for (const dir of ['read', 'write'] as const) {
+    const l = plan.latency[dir];
+    if (!l || l.verdicts.length === 0) continue;
+    out.push(
+      '',
+      `Latency (${dir}, ${plan.latency.load} load${plan.latency.syncCommits ? ', synchronous commits' : ''}${l.approximate ? ', approximate' : ''}): ${l.verdicts.map((v) => `p${v.percentile} ${num(v.valueMs, 3)} ms ${v.verdict}`).join(', ')}`,
+      ...l.cliffs.map(
+        (c) =>
+          `  cliff: p${c.from} ${num(c.fromMs, 2)} ms → p${c.to} ${num(c.toMs, 2)} ms (×${num(c.ratio, 1)})`,
+      ),
+    );
+  }
+  out.push('', `Viability: ${plan.viability.message}`);
+  if (plan.warnings.length > 0)
+    out.push('', 'Warnings:', ...plan.warnings.map((w) => `  [${w.code}] ${w.message}`));
+  out.push('', `Prices: ${plan.rates.region ?? 'custom'}, as of ${plan.rates.date} — ${plan.rates.source}`);
+  return `${out.join('\n')}\n`;
+}
+
+export const planCommand: Command = {
+  summary:
+    'Which limit binds, what to provision instead, what it costs, and whether the benchmark can be trusted.',
+  usage,
+  async run(argv, io) {
+    const { values } = parseFlags(
+      argv,
+      {
+        instance: { type: 'string' },
+        type: { type: 'string' },
+        size: { type: 'string' },
+        iops: { type: 'string' },
+        throughput: { type: 'string' },
+        count: { type: 'string' },
+        nvme: { type: 'boolean' },
+        fio: { type: 'string' },
+        group: { type: 'string' },
+        'read-iops': { type: 'string' },
+        'write-iops': { type: 'string' },
+        'read-bw': { type: 'string' },
+        'write-bw': { type: 'string' },
+        runtime: { type: 'string' },
+        headroom: { type: 'string' },
+        region: { type: 'string' },
+        rates: { type: 'string' },
+        nodes: { type: 'string' },
+        'gp3-limits': { type: 'string' },
+        'sync-commits': { type: 'boolean' },
+        residency: { type: 'string' },
+        dataset: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      false,
+    );
+
+    let instance = null;
+    if (values.instance !== undefined) {
+      instance = findInstanceType(values.instance) ?? null;
+      if (!instance) {
+        const near = suggestInstanceTypes(values.instance);
+        throw new UsageError(
+          `--instance: unknown instance type "${values.instance}"${near.length ? `; did you mean ${near.join(', ')}?` : ''}`,
+          '--instance',
+        );
+      }
+    }
+    const gp3Generation = parseGp3Generation(values['gp3-limits']);
+    let target: LimitTarget | null = null;
+    if (values.nvme) {
+      if (values.type !== undefined)
+        throw new UsageError(
+          '--nvme and --type are exclusive: the run was either on local NVMe or on EBS',
+          '--nvme',
+        );
+      if (!instance?.instanceStore)
+        throw new UsageError(
+          `--nvme: ${instance ? `${instance.instanceType} has no instance store` : 'needs --instance'}`,
+          '--nvme',
+        );
+      target = { kind: 'nvme' };
+    } else if (values.type !== undefined) {
+      if (values.size === undefined)
+        throw new UsageError('--size is required with --type (e.g. 1000 or 1TiB)', '--size');
+      const volume: VolumeConfig = {
+        type: parseVolumeType(values.type),
+        sizeGiB: parseSizeFlag(values.size),
+      };
+      if (values.iops !== undefined) volume.iops = parseCount(values.iops, '--iops', { min: 1 });
+      if (values.throughput !== undefined)
+        volume.throughputMiBps = parseThroughputMiBps(values.throughput, '--throughput');
+      if (values.count !== undefined) volume.count = parseCount(values.count, '--count', { min: 1, max: 64 });
+      const problems = validateVolume(volume, gp3Generation);
+      if (problems.length > 0) throw volumeUsageError(problems);
+      target = { kind: 'ebs', volume };
+    }
+    if (!target && !instance)
+      throw new UsageError(
+        'give --instance and/or a volume (--type, --size …) or --nvme to plan against',
+        '--instance',
+      );
+
+    const observedFlags = ['read-iops', 'write-iops', 'read-bw', 'write-bw'].some(
+      (f) => values[f as keyof typeof values] !== undefined,
+    );
+    if (values.fio !== undefined && observedFlags)
+      throw new UsageError(
+        'give either --fio FILE or the observed --read-*/--write-* numbers, not both',
+        '--fio',
+      );
+    const group = values.group === undefined ? undefined : parseCount(values.group, '--group');
+    let profile =
+      values.fio !== undefined
+        ? await readFioProfile(values.fio, group, io)
+        : observedProfile(values as Record<string, string | undefined>);
+    if (values.runtime !== undefined)
+      profile = { ...profile, durationSec: parseDurationFlag(values.runtime, '--runtime') };
+
+    let residency: 'high' | 'low' | 'unknown' = 'unknown';
+    if (values.residency !== undefined) {
+      const r = ResidencySchema.safeParse(values.residency);
+      if (!r.success)
+        throw new UsageError(`--residency: expected high or low, got "${values.residency}"`, '--residency');
+      residency = r.data;
+    }
+    const plan = planStorage({
+      profile,
+      target,
+      instance,
+      rateCard: resolveRateCard(
+        values.region,
+        values.rates,
+        target?.kind === 'ebs' ? target.volume.type : undefined,
+      ),
+      headroom:
+        values.headroom === undefined
+          ? 0.25
+          : parseFraction(values.headroom, '--headroom', { min: 0, max: 5 }),
+      gp3Generation,
+      nodes: values.nodes === undefined ? 1 : parseCount(values.nodes, '--nodes', { min: 1, max: 100_000 }),
+      syncCommits: values['sync-commits'] ?? undefined,
+      residency,
+      datasetGiB: values.dataset === undefined ? null : parseSizeFlag(values.dataset, '--dataset'),
+      familyMembers: instance ? familyMembers(instance.family) : [],
+      nvmePremiumUsdPerHour:
+        target?.kind === 'nvme' && instance ? (nvmePremium(instance.instanceType)?.usdPerHour ?? null) : null,
+    });
+
+    if (values.json) {
+      io.stdout(
+        `${JSON.stringify({
+          ...plan,
+          bottleneck: plan.bottleneck?.id ?? null,
+          bottleneckDetail: plan.bottleneck,
+          recommendations: plan.rightSizing.recommendations,
+        })}\n`,
+      );
+    } else {
+      io.stdout(renderHuman(plan));
+    }
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,68 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import express from 'express';
+import { listen, send } from '../reliability/testing/http-client.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compressedAssets } from './compressed-assets.ts';
+
+const dist = mkdtempSync(join(tmpdir(), 'bw-dist-'));
+mkdirSync(join(dist, 'assets'));
+const js = Buffer.from(`export const answer = ${JSON.stringify('x'.repeat(5000))};\n`);
+writeFileSync(join(dist, 'assets', 'index-AbC123.js'), js);
+writeFileSync(join(dist, 'assets', 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+writeFileSync(join(dist, 'secret.txt'), 'not an asset');
+afterAll(() => rmSync(dist, { recursive: true, force: true }));
+
+const app = express();
+app.use(compressedAssets(dist));
+app.use((_req, res) => res.status(404).send('fell through'));
+
+/** Raw HTTP (supertest would ask for gzip and inflate the answer itself). */
+async function get(target: express.Express, path: string, acceptEncoding?: string) {
+  const server = await listen(target);
+  try {
+    return await send(server.port, {
+      method: 'GET',
+      path,
+      headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+describe('compressed assets (P11)', () => {
+  it('serves a built asset gzip-compressed, immutable, to a client that accepts gzip', async () => {
+    const res = await get(app, '/assets/index-AbC123.js', 'gzip, deflate, br');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.vary).toBe('Accept-Encoding');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const body = res.bytes;
+    expect(body.length).toBeLessThan(js.length / 10);
+    expect(gunzipSync(body).equals(js)).toBe(true);
+  });
+
+  it.each([
+    ['no Accept-Encoding', '/assets/index-AbC123.js', undefined],
+    ['gzip refused (q=0)', '/assets/index-AbC123.js', 'gzip;q=0, identity'],
+    ['a type it does not compress', '/assets/logo.png', 'gzip'],
+    ['a file outside assets/', '/secret.txt', 'gzip'],
+    ['a path that climbs out', '/assets/..%2Fsecret.txt', 'gzip'],
+    ['a name not in the build', '/assets/other.js', 'gzip'],
+  ])('falls through for %s', async (_, path, accept) => {
+    const res = await get(app, path, accept);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('does nothing without a built web app', async () => {
+    const bare = express();
+    bare.use(compressedAssets(null));
+    bare.use((_req, res) => res.status(404).end());
+    expect((await get(bare, '/assets/index-AbC123.js', 'gzip')).status).toBe(404);
+  });
+});

@@ -1,0 +1,98 @@
+import type { ErrorRequestHandler, Response } from 'express';
+import type { Problem } from '@blockwise/shared';
+
+/**
+ * Every error response is `{error: {code, message, path?}}` with a stable code (the web app maps
+ * codes to copy; CI scripts match on them). Status codes: 400 malformed, 401, 404, 405, 413, 415,
+ * 422 well-formed but invalid, 429, 503 busy or store unavailable.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly path?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  toProblem(): Problem {
+    return this.path === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, path: this.path };
+  }
+}
+
+export function sendError(res: Response, error: HttpError): void {
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  res.status(error.status).json({ error: error.toProblem() });
+}
+
+/** Status for a parse/ingest problem code (fio ingestion codes come from shared/src/fio). */
+export function statusForProblem(code: string): number {
+  switch (code) {
+    case 'invalid_json':
+    case 'too_deep':
+    case 'empty_input':
+    case 'binary_input':
+    case 'labels_invalid':
+    case 'query_invalid':
+    case 'invalid_cursor':
+      return 400;
+    case 'too_large':
+    case 'payload_too_large':
+      return 413;
+    default:
+      return 422;
+  }
+}
+
+export function problemError(problem: Problem): HttpError {
+  const code = problem.code === 'too_large' ? 'payload_too_large' : problem.code;
+  return new HttpError(statusForProblem(code), code, problem.message, problem.path);
+}
+
+/** Errors thrown by body parsers and the like, by their `type` (raw-body / http-errors conventions). */
+function fromLibraryError(err: {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  message?: string;
+}): HttpError | null {
+  const status = err.status ?? err.statusCode;
+  if (err.type === 'entity.too.large' || status === 413)
+    return new HttpError(413, 'payload_too_large', 'the request body is larger than the limit');
+  if (err.type === 'entity.parse.failed')
+    return new HttpError(400, 'body_invalid', `the body is not valid JSON: ${err.message ?? ''}`.trim());
+  if (err.type === 'encoding.unsupported' || status === 415)
+    return new HttpError(415, 'unsupported_media_type', err.message ?? 'unsupported content encoding');
+  if (err.type === 'request.aborted')
+    return new HttpError(400, 'request_aborted', 'the client aborted the request');
+  if (status !== undefined && status >= 400 && status < 500)
+    return new HttpError(status, 'bad_request', err.message ?? 'bad request');
+  return null;
+}
+
+/** Last middleware: known errors become their responses; anything else is a bug → 500, logged, no details leaked. */
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  const known = err instanceof HttpError ? err : fromLibraryError(err as never);
+  if (known) {
+    if (known.status >= 500) req.log?.warn({ err }, known.message);
+    if (!res.headersSent) sendError(res, known);
+    return;
+  }
+  req.log?.error({ err }, 'unhandled error');
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendError(
+    res,
+    new HttpError(
+      500,
+      'internal_error',
+      'internal error: the request was not processed (see the server log with this request id)',
+    ),
+  );
+};

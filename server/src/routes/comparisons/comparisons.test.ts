@@ -1,0 +1,137 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ComparisonSchema, CreatedComparisonSchema, type PlanSession } from '@blockwise/shared';
+import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
+
+let t: TestApp;
+const ids: Record<string, string> = {};
+const asIs = (b: unknown) => b as string;
+
+beforeAll(async () => {
+  t = await makeTestApp();
+  const upload = async (name: string, query: string, file: string) => {
+    const res = await request(t.app)
+      .post(`/api/runs?name=${name}&${query}`)
+      .set('Content-Type', 'application/json')
+      .serialize(asIs)
+      .send(fixture(file));
+    expect(res.status).toBe(201);
+    ids[name] = res.body.id;
+  };
+  await upload(
+    'nvme',
+    'kind=nvme&instanceType=r5d.4xlarge',
+    'fio/generated/c_randread_4k_libaio_qd32_timebased5s.json',
+  );
+  await upload(
+    'ebs',
+    'kind=ebs&instanceType=r5d.4xlarge&volumeType=gp3&volumeSizeGiB=1000&volumeIops=16000&volumeThroughputMiBps=1000',
+    'fio/generated/i1_randread_4k_percentile_list_lat_clat_percentiles.json',
+  );
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const session: PlanSession = {
+  version: 1,
+  observed: [
+    {
+      id: 'cw',
+      label: 'prod peak',
+      read: { iops: 3043, throughput: 188, throughputUnit: 'MiB/s' },
+      write: { iops: 6018, throughput: 381, throughputUnit: 'MiB/s' },
+    },
+  ],
+  profileRef: 'observed:cw',
+  instanceType: 'r5d.4xlarge',
+  candidates: [
+    { type: 'gp3', sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000 },
+    { type: 'io2', sizeGiB: 1000, iops: 16_000 },
+  ],
+  headroom: 0.25,
+  region: 'us-east-1',
+  rateOverrides: null,
+  nodes: 4,
+  gp3Generation: 'current',
+  syncCommits: false,
+  residency: 'unknown',
+  datasetGiB: null,
+};
+
+describe('POST /api/comparisons → GET: an immutable share link', () => {
+  it('freezes runs, the NVMe-vs-EBS latency verdict and the session plans with the price date', async () => {
+    const created = await request(t.app)
+      .post('/api/comparisons')
+      .send({ title: 'r5d: NVMe vs gp3', runIds: [ids.ebs, ids.nvme], plan: session });
+    expect(created.status).toBe(201);
+    const { id, url } = CreatedComparisonSchema.parse(created.body);
+    expect(url).toMatch(new RegExp(`/c/${id}$`));
+    const got = ComparisonSchema.parse((await request(t.app).get(`/api/comparisons/${id}`)).body);
+    expect(got.title).toBe('r5d: NVMe vs gp3');
+    expect(got.result.runs.map((r) => r.labels.kind)).toEqual(['ebs', 'nvme']);
+    expect(got.result.latency?.rows.length).toBeGreaterThan(0);
+    expect(got.result.plans.map((p) => p.title)).toEqual([
+      'gp3 1000 GiB, 16,000 IOPS, 1000 MiB/s',
+      'io2 1000 GiB, 16,000 IOPS',
+      'local NVMe (r5d.4xlarge instance store)',
+    ]);
+    expect(got.result.plans[0]!.plan.bottleneck?.id).toBe('instance-bandwidth');
+    expect(got.result.plans[0]!.plan.cost.current?.clusterMonthlyUsd.total).toBe(720);
+    expect(got.priceTableDate).toBe('2022-02-10');
+    expect(got.analysisVersion).toMatch(/^\d{4}\.\d+\.\d+$/);
+    // Later uploads change nothing about an existing link.
+    await request(t.app)
+      .post('/api/runs?name=later&kind=ebs')
+      .set('Content-Type', 'application/json')
+      .serialize(asIs)
+      .send(fixture('fio/generated/d_randwrite_16k_psync_timebased5s.json'));
+    const again = await request(t.app).get(`/api/comparisons/${id}`);
+    expect({ ...again.body, url: null }).toEqual({ ...got, url: null }); // the test server's port differs per request
+    for (const method of ['put', 'patch', 'delete'] as const) {
+      expect((await request(t.app)[method](`/api/comparisons/${id}`).send({})).status).toBe(405);
+    }
+  });
+
+  it('a session with typed-in numbers only (no runs) is a valid comparison', async () => {
+    const res = await request(t.app).post('/api/comparisons').send({ runIds: [], plan: session });
+    expect(res.status).toBe(201);
+  });
+
+  it.each([
+    [{ runIds: [] }, 422, 'body_invalid', 'runIds'],
+    [{ runIds: ['AAAAAAAAAAAAAAAAAAAAAA'] }, 422, 'run_not_found', 'runIds.0'],
+    [{ runIds: ['short'] }, 422, 'body_invalid', 'runIds.0'],
+    [
+      { runIds: [], plan: { ...session, profileRef: 'observed:nope' } },
+      422,
+      'body_invalid',
+      'plan.profileRef',
+    ],
+    [
+      { runIds: [], plan: { ...session, candidates: [{ type: 'gp3', sizeGiB: 1000, iops: 90_000 }] } },
+      422,
+      'body_invalid',
+      'plan.candidates.0.iops',
+    ],
+    [
+      { runIds: [], plan: { ...session, rateOverrides: 'storage=cheap' } },
+      422,
+      'body_invalid',
+      'plan.rateOverrides',
+    ],
+  ])('%j → %d %s', async (body, status, code, path) => {
+    const res = await request(t.app).post('/api/comparisons').send(body);
+    expect(res.status).toBe(status);
+    expect(res.body.error).toMatchObject({ code, path });
+  });
+
+  it('415 for a non-JSON body, 404 for unknown ids', async () => {
+    expect(
+      (await request(t.app).post('/api/comparisons').set('Content-Type', 'text/plain').send('{}')).status,
+    ).toBe(415);
+    const missing = await request(t.app).get('/api/comparisons/AAAAAAAAAAAAAAAAAAAAAA');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('comparison_not_found');
+  });
+});

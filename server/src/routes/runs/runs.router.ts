@@ -1,0 +1,314 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import {
+  ANALYSIS_VERSION,
+  RunListQuerySchema,
+  type CreatedRun,
+  type Run,
+  type RunHeadline,
+  type RunLabels,
+  type RunListItem,
+  type RunSummary,
+} from '@blockwise/shared';
+import { baseUrl, rawUrl, runUrl, type AppContext } from '../../context.ts';
+import { HttpError, problemError } from '../../http/errors.ts';
+import { readMultipart, type UploadedFile } from '../../http/multipart.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
+import { RAW_MEDIA_TYPES, mediaTypeOf, readRawBody } from '../../http/read-body.ts';
+import { storableName } from '../../http/text.ts';
+import { analyzeUpload, type AnalyzedUpload } from '../../ingest/analyze-upload.ts';
+import { busy, type Reservation } from '../../ingest/parse-pool.ts';
+import { labelsFrom, labelsFromRequest, type LabelSource } from '../../ingest/labels.ts';
+import { isValidId } from '../../store/ids.ts';
+import type { RunMeta } from '../../store/run-store.ts';
+import { methodNotAllowed, storeCall } from '../route-helpers.ts';
+
+/** Large bodies are analyzed off the main thread; small ones inline (a worker round trip costs more than the parse). */
+async function analyze(
+  ctx: AppContext,
+  bytes: Uint8Array,
+  labels: RunLabels,
+  admission: Reservation | null,
+): Promise<AnalyzedUpload> {
+  if (bytes.length > ctx.config.largeBodyBytes)
+    return ctx.pool.analyze(bytes, labels, ctx.config.maxUploadBytes, admission);
+  return analyzeUpload(bytes, labels, ctx.config.maxUploadBytes);
+}
+
+/**
+ * Admission control before reading a large body (declared > largeBodyBytes, or no length): it
+ * reserves room in the parse pool (a slot and the declared bytes) for the whole request, or
+ * answers 503 at once when the pool is full instead of buffering another 20 MB that would wait
+ * anyway (bounded memory, perf P7; see ParsePool).
+ * The caller releases the slot when done. Small bodies need no slot (analyzed inline); one that
+ * only inflates past the threshold (gzip) is checked against the pool when it is analyzed.
+ */
+function admitLargeBody(ctx: AppContext, req: Request): Reservation | null {
+  const declared = Number(req.headers['content-length']);
+  const known = Number.isFinite(declared) && declared >= 0;
+  if (known && declared <= ctx.config.largeBodyBytes) return null;
+  // No length (chunked): it may be anything up to the limit.
+  const slot = ctx.pool.reserve(known ? declared : ctx.config.maxUploadBytes);
+  if (!slot) {
+    req.resume();
+    throw busy();
+  }
+  return slot;
+}
+
+function emptyHeadline(): RunHeadline {
+  return {
+    readIops: 0,
+    writeIops: 0,
+    readBytesPerSec: 0,
+    writeBytesPerSec: 0,
+    readBlockSizeBytes: null,
+    writeBlockSizeBytes: null,
+    readClatMs: null,
+    writeClatMs: null,
+    clatApproximate: false,
+    runtimeSec: null,
+  };
+}
+
+export function toListItem(base: string, meta: RunMeta): RunListItem {
+  const summary = meta.summary as Partial<RunSummary>;
+  return {
+    id: meta.id,
+    createdAt: new Date(meta.createdAt).toISOString(),
+    url: runUrl(base, meta.id),
+    labels: meta.labels as RunLabels,
+    fioVersion: meta.fioVersion,
+    headline: summary.headline ?? emptyHeadline(),
+  };
+}
+
+async function storeUpload(
+  ctx: AppContext,
+  base: string,
+  file: UploadedFile,
+  labels: RunLabels,
+  analyzed: Extract<AnalyzedUpload, { ok: true }>,
+): Promise<CreatedRun & { status: number }> {
+  const { run, created } = await storeCall(() =>
+    ctx.store.insertRun({
+      rawBytes: file.bytes,
+      mediaType: file.mediaType,
+      fileName: file.fileName,
+      labels,
+      report: analyzed.report,
+      summary: analyzed.summary,
+      analysisVersion: ANALYSIS_VERSION,
+      fioVersion: analyzed.report.fioVersion,
+    }),
+  );
+  return {
+    status: created ? 201 : 200,
+    id: run.id,
+    url: runUrl(base, run.id),
+    created,
+    // An identical earlier upload keeps the analysis it was stored with.
+    summary: created ? analyzed.summary : (run.summary as RunSummary),
+  };
+}
+
+export function runsRouter(ctx: AppContext): Router {
+  const router = Router();
+  const writeLimit: RequestHandler = (req, res, next) =>
+    rateLimit(req.tokenId ? ctx.limiters.writesToken : ctx.limiters.writesAnonymous)(req, res, next);
+
+  /** multipart/form-data: one or more files plus label fields (what the browser sends). */
+  async function uploadMultipart(req: Request, res: Response, base: string, admission: Reservation | null) {
+    const { files, fields } = await readMultipart(req, ctx.config.maxUploadBytes);
+    if (files.length === 0)
+      throw new HttpError(
+        400,
+        'body_invalid',
+        'the multipart body holds no file (send the fio output as a file part)',
+        'files',
+      );
+    // Query and header labels apply to every file; form fields override them.
+    const shared = { ...(req.query as LabelSource), ...fields };
+    const analyzed: {
+      file: UploadedFile;
+      labels: RunLabels;
+      result: Extract<AnalyzedUpload, { ok: true }>;
+    }[] = [];
+    for (const [i, file] of files.entries()) {
+      const labels = labelsFrom(
+        { name: file.fileName ? storableName(file.fileName, 200) : undefined, ...shared },
+        req.headers as LabelSource,
+      );
+      const result = await analyze(ctx, file.bytes, labels, admission);
+      // All or nothing: one bad file rejects the upload, naming it, and nothing is stored.
+      if (!result.ok) {
+        const e = problemError(result.error);
+        throw new HttpError(
+          e.status,
+          e.code,
+          `${file.fileName ?? `file ${i + 1}`}: ${e.message}`,
+          `files.${i}${e.path ? `.${e.path}` : ''}`,
+        );
+      }
+      analyzed.push({ file, labels, result });
+    }
+    const runs = [];
+    for (const a of analyzed) runs.push(await storeUpload(ctx, base, a.file, a.labels, a.result));
+    res
+      .status(runs.some((r) => r.status === 201) ? 201 : 200)
+      .json({ runs: runs.map(({ status: _s, ...r }) => r) });
+  }
+
+  router.post('/api/runs', ctx.tokens.middleware(true), writeLimit, async (req, res) => {
+    const base = baseUrl(ctx, req);
+    const type = mediaTypeOf(req);
+    if (type === 'multipart/form-data') {
+      const admission = admitLargeBody(ctx, req);
+      try {
+        await uploadMultipart(req, res, base, admission);
+      } finally {
+        admission?.release();
+      }
+      return;
+    }
+    if (type === null || !RAW_MEDIA_TYPES.includes(type)) {
+      req.resume();
+      throw new HttpError(
+        415,
+        'unsupported_media_type',
+        `Content-Type ${type ? `"${type}"` : '(missing)'} is not accepted: send fio's output as application/json or text/plain (gzip allowed), or multipart/form-data`,
+      );
+    }
+    const fileName =
+      typeof req.query.filename === 'string' && req.query.filename.trim()
+        ? storableName(req.query.filename.trim(), 255)
+        : null;
+    const given = labelsFromRequest(req);
+    // Unnamed runs are named after their file, as multipart uploads are.
+    const labels =
+      given.name === undefined && fileName ? { ...given, name: storableName(fileName, 200) } : given;
+    // The slot is held until the run is stored: it bounds the bodies held in memory, not only parses.
+    const admission = admitLargeBody(ctx, req);
+    try {
+      const bytes = await readRawBody(req, ctx.config.maxUploadBytes);
+      const result = await analyze(ctx, bytes, labels, admission);
+      if (!result.ok) throw problemError(result.error);
+      const mediaType =
+        type === 'application/gzip' || type === 'application/x-gzip' ? 'application/octet-stream' : type;
+      const { status, ...created } = await storeUpload(
+        ctx,
+        base,
+        { fileName, mediaType, bytes },
+        labels,
+        result,
+      );
+      res.status(status).json(created);
+    } finally {
+      admission?.release();
+    }
+  });
+
+  router.get('/api/runs', ctx.tokens.middleware(true), rateLimit(ctx.limiters.reads), async (req, res) => {
+    const q = RunListQuerySchema.safeParse(req.query);
+    if (!q.success) {
+      const issue = q.error.issues[0]!;
+      throw new HttpError(
+        400,
+        'query_invalid',
+        `${issue.path.join('.')}: ${issue.message}`,
+        issue.path.join('.'),
+      );
+    }
+    const page = await storeCall(() =>
+      ctx.store.listRuns({
+        series: q.data.series,
+        instanceType: q.data.instance,
+        kind: q.data.kind,
+        branch: q.data.branch,
+        limit: q.data.limit,
+        cursor: q.data.cursor,
+      }),
+    );
+    if (!page.ok)
+      throw new HttpError(
+        400,
+        page.error.code === 'invalid_cursor' ? 'invalid_cursor' : 'query_invalid',
+        page.error.message,
+        page.error.path,
+      );
+    const base = baseUrl(ctx, req);
+    res.json({ items: page.value.items.map((m) => toListItem(base, m)), nextCursor: page.value.nextCursor });
+  });
+
+  const notFound = rateLimit(ctx.limiters.notFound);
+  const findRun: RequestHandler = (req, res, next) => {
+    if (isValidId(String(req.params.id))) return next();
+    // Malformed ids count against the anti-enumeration budget too.
+    notFound(req, res, (err?: unknown) =>
+      next(err ?? new HttpError(404, 'run_not_found', 'no run with this id')),
+    );
+  };
+
+  router.get('/api/runs/:id', rateLimit(ctx.limiters.reads), findRun, async (req, res, next) => {
+    const run = await storeCall(() => ctx.store.getRunJson(String(req.params.id)));
+    if (!run)
+      return notFound(req, res, (err?: unknown) =>
+        next(err ?? new HttpError(404, 'run_not_found', 'no run with this id')),
+      );
+    const base = baseUrl(ctx, req);
+    const head: Omit<Run, 'report' | 'summary'> = {
+      id: run.id,
+      createdAt: new Date(run.createdAt).toISOString(),
+      url: runUrl(base, run.id),
+      rawUrl: rawUrl(base, run.id),
+      fileName: run.fileName,
+      mediaType: run.mediaType,
+      rawSha256: run.rawSha256,
+      sizeBytes: run.rawSize,
+      labels: run.labels as RunLabels,
+      fioVersion: run.fioVersion,
+    };
+    // The report (tens of KB for a many-job file) and the summary go out as the store wrote them
+    // (JSON.stringify output, so valid JSON, and byte-identical to a decode + re-encode): parsing
+    // and re-serializing them was most of this route's cost (bench P3).
+    const body = `${JSON.stringify(head).slice(0, -1)},"report":${run.reportJson},"summary":${run.summaryJson}}`;
+    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.type('json').send(body);
+  });
+
+  router.get('/api/runs/:id/raw', rateLimit(ctx.limiters.reads), findRun, async (req, res, next) => {
+    const raw = await storeCall(() => ctx.store.getRunRaw(String(req.params.id)));
+    if (!raw)
+      return notFound(req, res, (err?: unknown) =>
+        next(err ?? new HttpError(404, 'run_not_found', 'no run with this id')),
+      );
+    const name = raw.fileName ?? `${String(req.params.id)}.json`;
+    // The bytes are the user's, never HTML: attachment, nosniff, and a sandboxing CSP.
+    // Bytes, not a document: fio output may be UTF-16 (PowerShell), so no charset is claimed.
+    res.setHeader('Content-Type', 'application/octet-stream');
+    res.setHeader('X-Original-Content-Type', raw.mediaType);
+    res.setHeader('Content-Disposition', contentDisposition(name));
+    res.setHeader(
+      'Content-Security-Policy',
+      "default-src 'none'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; sandbox",
+    );
+    res.setHeader('X-Content-SHA256', raw.sha256);
+    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.end(raw.bytes);
+  });
+
+  // Published runs are immutable (R11).
+  router.all('/api/runs/:id', methodNotAllowed('GET, HEAD'));
+  router.all('/api/runs/:id/raw', methodNotAllowed('GET, HEAD'));
+  router.all('/api/runs', methodNotAllowed('GET, HEAD, POST'));
+  return router;
+}
+
+/** RFC 6266 / 5987: an ASCII fallback plus the UTF-8 name, so no header injection and no mojibake. */
+export function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}

@@ -1,0 +1,104 @@
+import type { Migration } from './migrations.ts';
+
+/**
+ * PostgreSQL schema: the same tables, columns and index names as migrations/sqlite.ts (see the
+ * index rationale there). Differences, and why:
+ * - Times are BIGINT ms since the epoch (not timestamptz) so both dialects order, compare and
+ *   return exactly the same numbers.
+ * - Ids and the idempotency key are `COLLATE "C"`: byte order, like SQLite's BINARY. Under a
+ *   linguistic collation (en_US…) '-' and '_' sort differently and case is folded at first level,
+ *   so ties in created_at would be ordered differently from SQLite — and the row-value cursor
+ *   `(created_at, id) < ($1, $2)` compares in that same collation. "C" is also cheaper.
+ * - `labels` and `run_ids` are jsonb (validated, small, may be queried later, e.g. by tag);
+ *   report/summary/plan/result/config are `json`, which keeps the text exactly as sent. jsonb
+ *   would reorder keys and reject U+0000 and lone surrogates inside strings (fio job names are
+ *   user input): the upload would fail on PostgreSQL only. Nothing queries inside them.
+ * - Raw bytes are BYTEA (TOASTed out of line automatically when large).
+ * - Append-only is enforced by a trigger function that raises on UPDATE/DELETE/TRUNCATE.
+ */
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'archive',
+    sql: `
+CREATE TABLE runs (
+  id               text COLLATE "C" NOT NULL PRIMARY KEY,
+  created_at       bigint NOT NULL,
+  idempotency_key  text COLLATE "C" NOT NULL,
+  series           text,
+  branch           text,
+  instance_type    text,
+  kind             text CHECK (kind IN ('nvme', 'ebs')),
+  raw_sha256       text NOT NULL,
+  raw_size         bigint NOT NULL,
+  media_type       text NOT NULL,
+  file_name        text,
+  analysis_version text NOT NULL,
+  fio_version      text,
+  labels           jsonb NOT NULL,
+  summary          json NOT NULL,
+  report           json NOT NULL
+);
+CREATE UNIQUE INDEX runs_idempotency_key ON runs (idempotency_key);
+CREATE INDEX runs_created ON runs (created_at, id);
+CREATE INDEX runs_series_created ON runs (series, created_at, id);
+CREATE INDEX runs_series_branch_created ON runs (series, branch, created_at, id);
+CREATE INDEX runs_branch_created ON runs (branch, created_at, id);
+CREATE INDEX runs_instance_type_created ON runs (instance_type, created_at, id);
+CREATE INDEX runs_kind_created ON runs (kind, created_at, id);
+
+CREATE TABLE run_raw (
+  run_id text COLLATE "C" NOT NULL PRIMARY KEY REFERENCES runs (id),
+  bytes  bytea NOT NULL
+);
+
+CREATE TABLE comparisons (
+  id               text COLLATE "C" NOT NULL PRIMARY KEY,
+  created_at       bigint NOT NULL,
+  title            text,
+  run_ids          jsonb NOT NULL,
+  price_table_date text NOT NULL,
+  analysis_version text NOT NULL,
+  plan             json,
+  result           json NOT NULL
+);
+
+CREATE TABLE tokens (
+  id           text COLLATE "C" NOT NULL PRIMARY KEY,
+  name         text NOT NULL,
+  token_sha256 text COLLATE "C" NOT NULL,
+  created_at   bigint NOT NULL,
+  revoked_at   bigint,
+  last_used_at bigint
+);
+CREATE UNIQUE INDEX tokens_sha256 ON tokens (token_sha256);
+CREATE UNIQUE INDEX tokens_active_name ON tokens (name) WHERE revoked_at IS NULL;
+CREATE INDEX tokens_created ON tokens (created_at, id);
+
+CREATE TABLE series_settings (
+  series     text NOT NULL PRIMARY KEY,
+  config     json NOT NULL,
+  updated_at bigint NOT NULL
+);
+
+CREATE FUNCTION blockwise_reject_mutation() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION '% is append-only (% rejected)', TG_TABLE_NAME, TG_OP
+    USING ERRCODE = 'restrict_violation';
+END
+$$;
+CREATE TRIGGER runs_append_only BEFORE UPDATE OR DELETE ON runs
+  FOR EACH ROW EXECUTE FUNCTION blockwise_reject_mutation();
+CREATE TRIGGER runs_no_truncate BEFORE TRUNCATE ON runs
+  FOR EACH STATEMENT EXECUTE FUNCTION blockwise_reject_mutation();
+CREATE TRIGGER run_raw_append_only BEFORE UPDATE OR DELETE ON run_raw
+  FOR EACH ROW EXECUTE FUNCTION blockwise_reject_mutation();
+CREATE TRIGGER run_raw_no_truncate BEFORE TRUNCATE ON run_raw
+  FOR EACH STATEMENT EXECUTE FUNCTION blockwise_reject_mutation();
+CREATE TRIGGER comparisons_append_only BEFORE UPDATE OR DELETE ON comparisons
+  FOR EACH ROW EXECUTE FUNCTION blockwise_reject_mutation();
+CREATE TRIGGER comparisons_no_truncate BEFORE TRUNCATE ON comparisons
+  FOR EACH STATEMENT EXECUTE FUNCTION blockwise_reject_mutation();
+`,
+  },
+];

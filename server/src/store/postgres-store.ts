@@ -1,0 +1,509 @@
+import type pg from 'pg';
+
+/** The driver, loaded on first open (the CLI bundle must run without `pg` installed). */
+let Driver: typeof pg | undefined;
+import { migrationChecksum, pendingMigrations, type AppliedMigration } from './migrations/migrations.ts';
+import { POSTGRES_MIGRATIONS } from './migrations/postgres.ts';
+import { isSha256Hex } from './idempotency.ts';
+import { isValidId } from './ids.ts';
+import {
+  StoreConfigError,
+  StoreUnavailableError,
+  storeFail,
+  storeOk,
+  type ActiveToken,
+  type Comparison,
+  type CreateTokenInput,
+  type InsertComparisonInput,
+  type InsertRunInput,
+  type InsertRunResult,
+  type ListRunsQuery,
+  type ListSeriesRunsQuery,
+  type QueryObserver,
+  type Run,
+  type RunJson,
+  type RunPage,
+  type RunRaw,
+  type RunStore,
+  type SeriesSettings,
+  type StoreResult,
+  type TokenInfo,
+  type TokenRef,
+} from './run-store.ts';
+import {
+  COMPARISON_COLUMNS,
+  MonotonicClock,
+  RUN_INSERT_COLUMNS,
+  RUN_META_COLUMNS,
+  TOKEN_COLUMNS,
+  TOKEN_TOUCH_INTERVAL_MS,
+  checkSeriesKey,
+  comparisonFromPrepared,
+  comparisonFromRow,
+  int,
+  isSeriesKey,
+  listRunsStatement,
+  pageFromRows,
+  planListRuns,
+  planListSeriesRuns,
+  prepareComparison,
+  prepareRun,
+  prepareToken,
+  runFromRow,
+  runJsonFromRow,
+  RUN_JSON_COLUMNS,
+  runInsertValues,
+  runMetaFromPrepared,
+  runMetaFromRow,
+  serializeJsonObject,
+  seriesSettingsFromRow,
+  tokenFromRow,
+  tokenRefColumn,
+  type ListPlan,
+} from './store-core.ts';
+
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:port/database?…` */
+  url: string;
+  /**
+   * Schema for every table (sets search_path on each pooled connection); tests use a fresh one
+   * per store. It must exist. Default: the server's search_path (normally `public`).
+   */
+  schema?: string;
+  now?: () => number;
+  /** Connections per replica (default 10). */
+  poolMax?: number;
+  /** How long a request waits for a connection before failing with StoreUnavailableError. */
+  connectionTimeoutMs?: number;
+  /** Server-side limit per statement; a stuck query becomes a 503, not a hung request. */
+  statementTimeoutMs?: number;
+  /** Shown in pg_stat_activity. */
+  applicationName?: string;
+  onQuery?: QueryObserver;
+  /** Errors of idle pooled connections (the pool drops them and reconnects on demand). */
+  onConnectionError?: (error: Error) => void;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+type Queryable = pg.Pool | pg.PoolClient;
+type Row = Record<string, unknown>;
+
+/** Node socket errors that mean "the database is not reachable right now". */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+/** node-postgres's own messages for lost or unobtainable connections (they carry no code). */
+const CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Connection timeout|connection error and is not queryable|Query read timeout/i;
+
+/**
+ * Which failures are the database's availability rather than our bug, so the HTTP layer can
+ * answer 503 (+ Retry-After) and clients retry (uploads are idempotent, so retrying is safe even
+ * when a COMMIT's outcome was lost with the connection). SQLSTATE classes: 08 connection
+ * exception, 40 transaction rollback (serialization failure, deadlock), 53 insufficient
+ * resources (disk full, too many connections), 57 operator intervention (shutdown, restart,
+ * statement_timeout).
+ */
+export function isUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (NETWORK_CODES.has(code)) return true;
+    if (/^[0-9A-Z]{5}$/.test(code)) return /^(08|40|53|57)/.test(code);
+  }
+  return typeof message === 'string' && CONNECTION_MESSAGES.test(message);
+}
+
+function translate(error: unknown): unknown {
+  if (error instanceof StoreUnavailableError || !isUnavailable(error)) return error;
+  return new StoreUnavailableError(`PostgreSQL unavailable: ${(error as Error).message}`, { cause: error });
+}
+
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresRunStore> {
+  if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
+    throw new StoreConfigError(
+      `schema must match ${SCHEMA_NAME.source}, got ${JSON.stringify(options.schema)}`,
+    );
+  }
+  // node-postgres lets parameters in the URL override the config object, so a URL `options=`
+  // would silently replace the search_path we set here.
+  if (options.schema !== undefined && /[?&]options=/.test(options.url)) {
+    throw new StoreConfigError(
+      'give the schema either in the URL (options=-c search_path=…) or as an option',
+    );
+  }
+  Driver ??= (await import('pg')).default;
+  const pool = new Driver.Pool({
+    connectionString: options.url,
+    max: options.poolMax ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
+    idleTimeoutMillis: 10_000,
+    keepAlive: true,
+    statement_timeout: options.statementTimeoutMs ?? 30_000,
+    application_name: options.applicationName ?? 'blockwise',
+    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
+  });
+  // An idle pooled connection that dies (database restart, failover, network blip) emits
+  // 'error' on the pool; without a listener that would crash the process. The pool has already
+  // discarded the connection and opens a new one for the next query: that is the reconnect.
+  const onConnectionError = options.onConnectionError ?? (() => {});
+  pool.on('error', onConnectionError);
+  try {
+    await migrate(pool, options.now ?? Date.now, options.onQuery);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw translate(error);
+  }
+  return new PostgresRunStore(pool, new MonotonicClock(options.now), options.onQuery);
+}
+
+async function query(
+  target: Queryable,
+  observe: QueryObserver | undefined,
+  sql: string,
+  params: readonly unknown[] = [],
+): Promise<Row[]> {
+  observe?.({ sql, params });
+  const result = await target.query<Row>(sql, params as unknown[]);
+  return result.rows;
+}
+
+/**
+ * Runs `body` in one transaction on one pooled connection: COMMIT, or ROLLBACK on any error. A
+ * connection whose ROLLBACK fails is broken and is destroyed instead of returned to the pool.
+ */
+async function inTransaction<T>(
+  pool: pg.Pool,
+  observe: QueryObserver | undefined,
+  body: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await query(client, observe, 'BEGIN');
+    const result = await body(client);
+    await query(client, observe, 'COMMIT');
+    return result;
+  } catch (error) {
+    try {
+      await client.query('ROLLBACK');
+    } catch (rollbackError) {
+      broken = rollbackError as Error;
+    }
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * Applies pending migrations in one transaction. `pg_advisory_xact_lock` makes N replicas that
+ * start together queue up: the first applies the migrations, the others then find nothing to
+ * do. The lock is taken before even `CREATE TABLE IF NOT EXISTS schema_migrations`, which
+ * itself races (two concurrent creates fail on pg_type's unique index). The lock is released at
+ * COMMIT/ROLLBACK, also when the connection dies. DDL is transactional in PostgreSQL, so a
+ * failing migration leaves the previous schema untouched.
+ */
+async function migrate(pool: pg.Pool, now: () => number, observe: QueryObserver | undefined): Promise<void> {
+  await inTransaction(pool, observe, async (client) => {
+    await query(
+      client,
+      observe,
+      "SELECT pg_advisory_xact_lock(hashtextextended('blockwise.schema_migrations', 0))",
+    );
+    // Schema changes on a large archive may legitimately take longer than a request.
+    await query(client, observe, 'SET LOCAL statement_timeout = 0');
+    await query(
+      client,
+      observe,
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+  version    integer NOT NULL PRIMARY KEY,
+  name       text    NOT NULL,
+  checksum   text    NOT NULL,
+  applied_at bigint  NOT NULL
+)`,
+    );
+    const applied = (await query(
+      client,
+      observe,
+      'SELECT version, name, checksum FROM schema_migrations ORDER BY version',
+    )) as unknown as AppliedMigration[];
+    for (const migration of pendingMigrations(POSTGRES_MIGRATIONS, applied)) {
+      await query(client, observe, migration.sql);
+      await query(
+        client,
+        observe,
+        'INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES ($1, $2, $3, $4)',
+        [migration.version, migration.name, migrationChecksum(migration), now()],
+      );
+    }
+  });
+}
+
+/**
+ * RunStore on a node-postgres Pool. Stateless: any number of replicas can share the database.
+ * Every statement is parameterized (the only interpolated SQL fragments are fixed column names).
+ */
+export class PostgresRunStore implements RunStore {
+  readonly dialect = 'postgres' as const;
+  readonly #pool: pg.Pool;
+  readonly #clock: MonotonicClock;
+  readonly #observe: QueryObserver | undefined;
+  #closed = false;
+
+  constructor(pool: pg.Pool, clock: MonotonicClock, observe?: QueryObserver) {
+    this.#pool = pool;
+    this.#clock = clock;
+    this.#observe = observe;
+  }
+
+  #query(sql: string, params: readonly unknown[] = [], target: Queryable = this.#pool): Promise<Row[]> {
+    return query(target, this.#observe, sql, params);
+  }
+
+  async #guard<T>(body: () => Promise<T>): Promise<T> {
+    try {
+      return await body();
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  insertRun(input: InsertRunInput): Promise<InsertRunResult> {
+    return this.#guard(async () => {
+      const run = prepareRun(input, this.#clock);
+      const placeholders = RUN_INSERT_COLUMNS.map((_, index) => `$${index + 1}`).join(', ');
+      // Concurrent identical uploads: the second INSERT waits on the first one's uncommitted
+      // unique-index entry; when that commits, DO NOTHING returns no row and we read the winner
+      // (READ COMMITTED: the next statement sees the committed row). If the first rolls back,
+      // the second inserts. Either way exactly one run exists.
+      const created = await inTransaction(this.#pool, this.#observe, async (client) => {
+        const inserted = await this.#query(
+          `INSERT INTO runs (${RUN_INSERT_COLUMNS.join(', ')}) VALUES (${placeholders}) ` +
+            'ON CONFLICT (idempotency_key) DO NOTHING RETURNING id',
+          runInsertValues(run),
+          client,
+        );
+        if (inserted.length === 0) return false;
+        await this.#query(
+          'INSERT INTO run_raw (run_id, bytes) VALUES ($1, $2)',
+          [run.id, run.rawBytes],
+          client,
+        );
+        return true;
+      });
+      if (created) return { run: runMetaFromPrepared(run), created: true };
+      const [existing] = await this.#query(
+        `SELECT ${RUN_META_COLUMNS} FROM runs WHERE idempotency_key = $1`,
+        [run.idempotencyKey],
+      );
+      if (!existing) throw new Error('idempotency conflict without a matching run');
+      return { run: runMetaFromRow(existing), created: false };
+    });
+  }
+
+  getRun(id: string): Promise<Run | null> {
+    return this.#guard(async () => {
+      if (!isValidId(id)) return null;
+      const [row] = await this.#query(`SELECT ${RUN_META_COLUMNS}, report FROM runs WHERE id = $1`, [id]);
+      return row ? runFromRow(row) : null;
+    });
+  }
+
+  getRunJson(id: string): Promise<RunJson | null> {
+    return this.#guard(async () => {
+      if (!isValidId(id)) return null;
+      // `json` keeps the text as sent; ::text returns it without node-postgres parsing it.
+      const [row] = await this.#query(
+        `SELECT ${RUN_JSON_COLUMNS}, summary::text AS summary_json, report::text AS report_json FROM runs WHERE id = $1`,
+        [id],
+      );
+      return row ? runJsonFromRow(row) : null;
+    });
+  }
+
+  getRunRaw(id: string): Promise<RunRaw | null> {
+    return this.#guard(async () => {
+      if (!isValidId(id)) return null;
+      const [row] = await this.#query(
+        'SELECT runs.media_type, runs.file_name, runs.raw_sha256, run_raw.bytes ' +
+          'FROM runs JOIN run_raw ON run_raw.run_id = runs.id WHERE runs.id = $1',
+        [id],
+      );
+      if (!row) return null;
+      return {
+        bytes: row.bytes as Buffer,
+        mediaType: row.media_type as string,
+        fileName: (row.file_name as string | null) ?? null,
+        sha256: row.raw_sha256 as string,
+      };
+    });
+  }
+
+  #list(plan: StoreResult<ListPlan>): Promise<StoreResult<RunPage>> {
+    return this.#guard(async () => {
+      if (!plan.ok) return plan;
+      const { sql, params } = listRunsStatement(plan.value, (position) => `$${position}`);
+      return storeOk(pageFromRows(await this.#query(sql, params), plan.value.limit));
+    });
+  }
+
+  listRuns(query: ListRunsQuery = {}): Promise<StoreResult<RunPage>> {
+    return this.#list(planListRuns(query));
+  }
+
+  listSeriesRuns(query: ListSeriesRunsQuery): Promise<StoreResult<RunPage>> {
+    return this.#list(planListSeriesRuns(query));
+  }
+
+  insertComparison(input: InsertComparisonInput): Promise<StoreResult<Comparison>> {
+    return this.#guard(async () => {
+      const prepared = prepareComparison(input, this.#clock);
+      if (!prepared.ok) return prepared;
+      const comparison = prepared.value;
+      // One round trip for all ids (primary-key probes). No transaction needed between the
+      // check and the insert: runs are never deleted (triggers), so the check cannot go stale.
+      const found = await this.#query('SELECT id FROM runs WHERE id = ANY($1::text[])', [comparison.runIds]);
+      const existing = new Set(found.map((row) => row.id as string));
+      const missing = comparison.runIds.findIndex((id) => !existing.has(id));
+      if (missing >= 0) return storeFail('unknown_run', 'no such run', `runIds.${missing}`);
+      await this.#query(
+        `INSERT INTO comparisons (${COMPARISON_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          comparison.id,
+          comparison.createdAt,
+          comparison.title,
+          comparison.runIdsJson,
+          comparison.planJson,
+          comparison.resultJson,
+          comparison.priceTableDate,
+          comparison.analysisVersion,
+        ],
+      );
+      return storeOk(comparisonFromPrepared(comparison));
+    });
+  }
+
+  getComparison(id: string): Promise<Comparison | null> {
+    return this.#guard(async () => {
+      if (!isValidId(id)) return null;
+      const [row] = await this.#query(`SELECT ${COMPARISON_COLUMNS} FROM comparisons WHERE id = $1`, [id]);
+      return row ? comparisonFromRow(row) : null;
+    });
+  }
+
+  createToken(input: CreateTokenInput): Promise<StoreResult<TokenInfo>> {
+    return this.#guard(async () => {
+      const token = prepareToken(input, this.#clock);
+      // No conflict target: both unique indexes (digest, active name) turn into "no row".
+      const inserted = await this.#query(
+        `INSERT INTO tokens (id, name, token_sha256, created_at) VALUES ($1, $2, $3, $4) ` +
+          `ON CONFLICT DO NOTHING RETURNING ${TOKEN_COLUMNS}`,
+        [token.id, token.name, token.tokenSha256, token.createdAt],
+      );
+      const [row] = inserted;
+      if (row) return storeOk(tokenFromRow(row));
+      const nameTaken = await this.#query(
+        'SELECT 1 AS taken FROM tokens WHERE name = $1 AND revoked_at IS NULL',
+        [token.name],
+      );
+      return nameTaken.length > 0
+        ? storeFail('token_name_taken', 'an active token already has this name', 'name')
+        : storeFail('token_hash_taken', 'this token is already registered', 'tokenSha256');
+    });
+  }
+
+  findActiveTokenByHash(tokenSha256: string): Promise<ActiveToken | null> {
+    return this.#guard(async () => {
+      if (!isSha256Hex(tokenSha256)) return null;
+      const [row] = await this.#query(
+        `SELECT ${TOKEN_COLUMNS}, token_sha256 FROM tokens WHERE token_sha256 = $1 AND revoked_at IS NULL`,
+        [tokenSha256],
+      );
+      return row ? { ...tokenFromRow(row), tokenSha256: row.token_sha256 as string } : null;
+    });
+  }
+
+  listTokens(): Promise<TokenInfo[]> {
+    return this.#guard(async () =>
+      (await this.#query(`SELECT ${TOKEN_COLUMNS} FROM tokens ORDER BY created_at, id`)).map(tokenFromRow),
+    );
+  }
+
+  revokeToken(ref: TokenRef): Promise<StoreResult<TokenInfo>> {
+    return this.#guard(async () => {
+      const target = tokenRefColumn(ref);
+      const notFound = storeFail('token_not_found', 'no active token matches', target?.column ?? 'ref');
+      if (!target) return notFound;
+      const [row] = await this.#query(
+        `UPDATE tokens SET revoked_at = $1 WHERE ${target.column} = $2 AND revoked_at IS NULL RETURNING ${TOKEN_COLUMNS}`,
+        [this.#clock.next(), target.value],
+      );
+      return row ? storeOk(tokenFromRow(row)) : notFound;
+    });
+  }
+
+  countActiveTokens(): Promise<number> {
+    return this.#guard(async () => {
+      const [row] = await this.#query('SELECT count(*) AS active FROM tokens WHERE revoked_at IS NULL');
+      return int(row?.active, 'active');
+    });
+  }
+
+  markTokenUsed(id: string): Promise<void> {
+    return this.#guard(async () => {
+      if (!isValidId(id)) return;
+      const now = this.#clock.next();
+      await this.#query(
+        'UPDATE tokens SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at <= $3)',
+        [now, id, now - TOKEN_TOUCH_INTERVAL_MS],
+      );
+    });
+  }
+
+  getSeriesSettings(series: string): Promise<SeriesSettings | null> {
+    return this.#guard(async () => {
+      if (!isSeriesKey(series)) return null;
+      const [row] = await this.#query(
+        'SELECT series, config, updated_at FROM series_settings WHERE series = $1',
+        [series],
+      );
+      return row ? seriesSettingsFromRow(row) : null;
+    });
+  }
+
+  putSeriesSettings(series: string, config: object): Promise<SeriesSettings> {
+    return this.#guard(async () => {
+      const key = checkSeriesKey(series);
+      const configJson = serializeJsonObject(config, 'config');
+      const [row] = await this.#query(
+        'INSERT INTO series_settings (series, config, updated_at) VALUES ($1, $2, $3) ' +
+          'ON CONFLICT (series) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at ' +
+          'RETURNING series, config, updated_at',
+        [key, configJson, this.#clock.next()],
+      );
+      if (!row) throw new Error('upsert returned no row');
+      return seriesSettingsFromRow(row);
+    });
+  }
+
+  ping(): Promise<void> {
+    return this.#guard(async () => {
+      await this.#query('SELECT 1 AS ok');
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#pool.end();
+  }
+}

@@ -1,0 +1,548 @@
+/**
+ * What both store implementations share: input checks, hashing, the clock, the list-query SQL
+ * and row decoding. Keeping it in one place is what makes the two dialects behave the same; each
+ * implementation only adds its driver, its transactions and its placeholders (`?` vs `$n`).
+ */
+import { decodeCursor, encodeCursor, type RunPosition } from './cursor.ts';
+import { idempotencyKeyFromDigest, isSha256Hex, sha256Hex } from './idempotency.ts';
+import { isValidId, newId } from './ids.ts';
+import {
+  LIST_LIMIT,
+  RUN_KINDS,
+  RunLabelsSchema,
+  StoreInputError,
+  isStorableText,
+  storeFail,
+  storeOk,
+  type Comparison,
+  type CreateTokenInput,
+  type InsertComparisonInput,
+  type InsertRunInput,
+  type JsonObject,
+  type ListRunsQuery,
+  type ListSeriesRunsQuery,
+  type Run,
+  type RunJson,
+  type RunLabels,
+  type RunMeta,
+  type RunPage,
+  type SeriesSettings,
+  type StoreResult,
+  type TokenInfo,
+} from './run-store.ts';
+
+// ── Clock ────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Hands out createdAt values (ms epoch) that never go backwards within one store instance, even
+ * when the wall clock is stepped back (NTP): a run stored later never sorts before one stored
+ * earlier by the same process. Values repeat (many uploads per ms, several replicas), which is
+ * why every ordering and cursor also carries the id as a tie-breaker.
+ */
+export class MonotonicClock {
+  #last = 0;
+  constructor(private readonly wallClock: () => number = Date.now) {}
+
+  next(): number {
+    const now = Math.floor(this.wallClock());
+    if (!Number.isSafeInteger(now) || now < 0) throw new TypeError(`clock returned ${now}`);
+    this.#last = Math.max(this.#last, now);
+    return this.#last;
+  }
+}
+
+// ── Input checks (bugs at the edge → StoreInputError) ───────────────────────────────────────
+
+function text(value: unknown, path: string, options: { max?: number; allowEmpty?: boolean } = {}): string {
+  if (typeof value !== 'string') throw new StoreInputError('expected a string', path);
+  if (!options.allowEmpty && value.length === 0) throw new StoreInputError('must not be empty', path);
+  if (options.max !== undefined && value.length > options.max) {
+    throw new StoreInputError(`longer than ${options.max} characters`, path);
+  }
+  if (!isStorableText(value)) throw new StoreInputError('contains U+0000 or a lone surrogate', path);
+  return value;
+}
+
+function nullableText(value: unknown, path: string): string | null {
+  return value === null || value === undefined ? null : text(value, path);
+}
+
+/**
+ * Serializes an opaque payload. Stored as JSON text (SQLite) / `json` (PostgreSQL), both of which
+ * keep the text exactly as written: key order, and strings with U+0000 or lone surrogates (which
+ * JSON.stringify escapes and jsonb would refuse) — a fio job name is user input.
+ */
+export function serializeJsonObject(value: unknown, path: string): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new StoreInputError('expected a JSON object', path);
+  }
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch (error) {
+    throw new StoreInputError(`not serializable as JSON (${(error as Error).message})`, path);
+  }
+  if (typeof json !== 'string' || !json.startsWith('{')) {
+    throw new StoreInputError('does not serialize to a JSON object', path);
+  }
+  return json;
+}
+
+function checkLabels(labels: unknown): RunLabels {
+  const tags = (labels as { tags?: unknown } | null)?.tags;
+  for (const [value, path] of [
+    [labels, 'labels'],
+    [tags, 'labels.tags'],
+  ] as const) {
+    if (typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__')) {
+      throw new StoreInputError('reserved key __proto__', path);
+    }
+  }
+  const parsed = RunLabelsSchema.safeParse(labels);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = ['labels', ...(issue?.path ?? [])].map(String).join('.');
+    throw new StoreInputError(issue?.message ?? 'invalid labels', path);
+  }
+  return parsed.data;
+}
+
+// ── Runs ─────────────────────────────────────────────────────────────────────────────────────
+
+/** A run ready to insert: validated, hashed, serialized. Built outside any transaction. */
+export interface PreparedRun {
+  id: string;
+  createdAt: number;
+  idempotencyKey: string;
+  labels: RunLabels;
+  rawBytes: Buffer;
+  rawSha256: string;
+  mediaType: string;
+  fileName: string | null;
+  analysisVersion: string;
+  fioVersion: string | null;
+  labelsJson: string;
+  summaryJson: string;
+  reportJson: string;
+}
+
+export function prepareRun(input: InsertRunInput, clock: MonotonicClock): PreparedRun {
+  if (!(input.rawBytes instanceof Uint8Array)) throw new StoreInputError('expected bytes', 'rawBytes');
+  const rawBytes = Buffer.from(input.rawBytes.buffer, input.rawBytes.byteOffset, input.rawBytes.byteLength);
+  const labels = checkLabels(input.labels);
+  const rawSha256 = sha256Hex(rawBytes);
+  const idempotencyKey = input.idempotencyKey ?? idempotencyKeyFromDigest(rawSha256, labels);
+  if (!isSha256Hex(idempotencyKey)) {
+    throw new StoreInputError('expected a lowercase hex SHA-256', 'idempotencyKey');
+  }
+  return {
+    id: newId(),
+    createdAt: clock.next(),
+    idempotencyKey,
+    labels,
+    rawBytes,
+    rawSha256,
+    mediaType: text(input.mediaType, 'mediaType', { max: 255 }),
+    fileName: nullableText(input.fileName, 'fileName'),
+    analysisVersion: text(input.analysisVersion, 'analysisVersion', { max: 255 }),
+    fioVersion: nullableText(input.fioVersion, 'fioVersion'),
+    labelsJson: JSON.stringify(labels),
+    summaryJson: serializeJsonObject(input.summary, 'summary'),
+    reportJson: serializeJsonObject(input.report, 'report'),
+  };
+}
+
+/**
+ * `INSERT INTO runs` columns, in the order of runInsertValues. The indexed label columns are
+ * copies of labels.series/branch/instanceType/kind: the filters and their indexes need plain
+ * columns, and the labels document stays the source returned to clients.
+ */
+export const RUN_INSERT_COLUMNS = [
+  'id',
+  'created_at',
+  'idempotency_key',
+  'series',
+  'branch',
+  'instance_type',
+  'kind',
+  'raw_sha256',
+  'raw_size',
+  'media_type',
+  'file_name',
+  'analysis_version',
+  'fio_version',
+  'labels',
+  'summary',
+  'report',
+] as const;
+
+export function runInsertValues(run: PreparedRun): unknown[] {
+  return [
+    run.id,
+    run.createdAt,
+    run.idempotencyKey,
+    run.labels.series ?? null,
+    run.labels.branch ?? null,
+    run.labels.instanceType ?? null,
+    run.labels.kind ?? null,
+    run.rawSha256,
+    run.rawBytes.byteLength,
+    run.mediaType,
+    run.fileName,
+    run.analysisVersion,
+    run.fioVersion,
+    run.labelsJson,
+    run.summaryJson,
+    run.reportJson,
+  ];
+}
+
+/** The RunMeta of a run just inserted, equal to what a later read returns. */
+export function runMetaFromPrepared(run: PreparedRun): RunMeta {
+  return {
+    id: run.id,
+    createdAt: run.createdAt,
+    rawSha256: run.rawSha256,
+    rawSize: run.rawBytes.byteLength,
+    mediaType: run.mediaType,
+    fileName: run.fileName,
+    labels: JSON.parse(run.labelsJson) as RunLabels,
+    summary: JSON.parse(run.summaryJson) as JsonObject,
+    analysisVersion: run.analysisVersion,
+    fioVersion: run.fioVersion,
+    idempotencyKey: run.idempotencyKey,
+  };
+}
+
+/** Columns of RunMeta. Lists select these and never `report` (can be MBs) or the raw bytes. */
+export const RUN_META_COLUMNS =
+  'id, created_at, raw_sha256, raw_size, media_type, file_name, labels, summary, analysis_version, fio_version, idempotency_key';
+
+type Row = Record<string, unknown>;
+
+/** SQLite returns INTEGER as number; node-postgres returns BIGINT as a decimal string. */
+export function int(value: unknown, column: string): number {
+  const n = typeof value === 'string' || typeof value === 'bigint' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new TypeError(`${column}: not an integer`);
+  return n;
+}
+
+function nullableInt(value: unknown, column: string): number | null {
+  return value === null || value === undefined ? null : int(value, column);
+}
+
+/** SQLite returns JSON columns as text; node-postgres parses json/jsonb itself. */
+function json(value: unknown, column: string): unknown {
+  if (typeof value === 'string') return JSON.parse(value);
+  if (typeof value === 'object' && value !== null) return value;
+  throw new TypeError(`${column}: not JSON`);
+}
+
+function str(value: unknown, column: string): string {
+  if (typeof value !== 'string') throw new TypeError(`${column}: not text`);
+  return value;
+}
+
+function nullableStr(value: unknown, column: string): string | null {
+  return value === null || value === undefined ? null : str(value, column);
+}
+
+export function runMetaFromRow(row: Row): RunMeta {
+  return {
+    id: str(row.id, 'id'),
+    createdAt: int(row.created_at, 'created_at'),
+    rawSha256: str(row.raw_sha256, 'raw_sha256'),
+    rawSize: int(row.raw_size, 'raw_size'),
+    mediaType: str(row.media_type, 'media_type'),
+    fileName: nullableStr(row.file_name, 'file_name'),
+    labels: json(row.labels, 'labels') as RunLabels,
+    summary: json(row.summary, 'summary') as JsonObject,
+    analysisVersion: str(row.analysis_version, 'analysis_version'),
+    fioVersion: nullableStr(row.fio_version, 'fio_version'),
+    idempotencyKey: str(row.idempotency_key, 'idempotency_key'),
+  };
+}
+
+export function runFromRow(row: Row): Run {
+  return { ...runMetaFromRow(row), report: json(row.report, 'report') as JsonObject };
+}
+
+/** Columns of RunJson besides the two documents, which each dialect selects as text. */
+export const RUN_JSON_COLUMNS =
+  'id, created_at, raw_sha256, raw_size, media_type, file_name, labels, analysis_version, fio_version, idempotency_key';
+
+/** A row with `summary_json` and `report_json` selected as text. */
+export function runJsonFromRow(row: Row): RunJson {
+  return {
+    id: str(row.id, 'id'),
+    createdAt: int(row.created_at, 'created_at'),
+    rawSha256: str(row.raw_sha256, 'raw_sha256'),
+    rawSize: int(row.raw_size, 'raw_size'),
+    mediaType: str(row.media_type, 'media_type'),
+    fileName: nullableStr(row.file_name, 'file_name'),
+    labels: json(row.labels, 'labels') as RunLabels,
+    analysisVersion: str(row.analysis_version, 'analysis_version'),
+    fioVersion: nullableStr(row.fio_version, 'fio_version'),
+    idempotencyKey: str(row.idempotency_key, 'idempotency_key'),
+    summaryJson: str(row.summary_json, 'summary'),
+    reportJson: str(row.report_json, 'report'),
+  };
+}
+
+// ── Listing ──────────────────────────────────────────────────────────────────────────────────
+
+/** Filter → column, in the fixed order the SQL is built in (one statement text per combination). */
+const FILTER_COLUMNS = [
+  ['series', 'series'],
+  ['branch', 'branch'],
+  ['instanceType', 'instance_type'],
+  ['kind', 'kind'],
+] as const;
+
+export interface ListPlan {
+  filters: Array<{ column: string; value: string }>;
+  limit: number;
+  after: RunPosition | null;
+}
+
+function checkLimit(limit: unknown): StoreResult<number> {
+  if (limit === undefined) return storeOk(LIST_LIMIT.default);
+  if (
+    typeof limit !== 'number' ||
+    !Number.isInteger(limit) ||
+    limit < LIST_LIMIT.min ||
+    limit > LIST_LIMIT.max
+  ) {
+    return storeFail(
+      'invalid_limit',
+      `limit must be an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`,
+      'limit',
+    );
+  }
+  return storeOk(limit);
+}
+
+function checkFilter(name: string, value: unknown): StoreResult<string> {
+  if (
+    typeof value !== 'string' ||
+    value.length === 0 ||
+    value.length > 256 ||
+    !isStorableText(value) ||
+    (name === 'kind' && !(RUN_KINDS as readonly string[]).includes(value))
+  ) {
+    const expected = name === 'kind' ? `one of ${RUN_KINDS.join(', ')}` : 'a non-empty label value';
+    return storeFail('invalid_filter', `${name} must be ${expected}`, name);
+  }
+  return storeOk(value);
+}
+
+function plan(
+  source: Record<string, unknown>,
+  names: ReadonlyArray<(typeof FILTER_COLUMNS)[number][0]>,
+  limit: unknown,
+  cursor: unknown,
+  cursorPath: string,
+): StoreResult<ListPlan> {
+  const filters: ListPlan['filters'] = [];
+  for (const [name, column] of FILTER_COLUMNS) {
+    if (!names.includes(name) || source[name] === undefined) continue;
+    const value = checkFilter(name, source[name]);
+    if (!value.ok) return value;
+    filters.push({ column, value: value.value });
+  }
+  const checkedLimit = checkLimit(limit);
+  if (!checkedLimit.ok) return checkedLimit;
+  let after: RunPosition | null = null;
+  if (cursor !== undefined) {
+    const decoded = decodeCursor(cursor, cursorPath);
+    if (!decoded.ok) return decoded;
+    after = decoded.value;
+  }
+  return storeOk({ filters, limit: checkedLimit.value, after });
+}
+
+export function planListRuns(query: ListRunsQuery = {}): StoreResult<ListPlan> {
+  const source = query as Record<string, unknown>;
+  return plan(source, ['series', 'branch', 'instanceType', 'kind'], query.limit, query.cursor, 'cursor');
+}
+
+export function planListSeriesRuns(query: ListSeriesRunsQuery): StoreResult<ListPlan> {
+  const source = query as unknown as Record<string, unknown>;
+  if (source.series === undefined) return storeFail('invalid_filter', 'series is required', 'series');
+  return plan(source, ['series', 'branch'], query.limit, query.before, 'before');
+}
+
+/**
+ * The one list statement, for both dialects. Index-backed for every filter combination (see the
+ * migrations): equality on the leading column(s) of an index ending in (created_at, id), the
+ * cursor as a row-value range on those two columns, and an ORDER BY the index already has — so
+ * the database reads `limit + 1` index entries and never sorts (asserted by the EXPLAIN tests).
+ * `limit + 1` rows tell whether another page exists without a COUNT.
+ */
+export function listRunsStatement(
+  listPlan: ListPlan,
+  placeholder: (position: number) => string,
+): { sql: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const bind = (value: unknown) => {
+    params.push(value);
+    return placeholder(params.length);
+  };
+  for (const filter of listPlan.filters) where.push(`${filter.column} = ${bind(filter.value)}`);
+  if (listPlan.after) {
+    where.push(`(created_at, id) < (${bind(listPlan.after.createdAt)}, ${bind(listPlan.after.id)})`);
+  }
+  const sql =
+    `SELECT ${RUN_META_COLUMNS} FROM runs` +
+    (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '') +
+    ` ORDER BY created_at DESC, id DESC LIMIT ${bind(listPlan.limit + 1)}`;
+  return { sql, params };
+}
+
+export function pageFromRows(rows: readonly Row[], limit: number): RunPage {
+  const items = rows.slice(0, limit).map(runMetaFromRow);
+  const last = items[items.length - 1];
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+// ── Comparisons ──────────────────────────────────────────────────────────────────────────────
+
+export interface PreparedComparison {
+  id: string;
+  createdAt: number;
+  title: string | null;
+  runIds: string[];
+  runIdsJson: string;
+  planJson: string | null;
+  resultJson: string;
+  priceTableDate: string;
+  analysisVersion: string;
+}
+
+export function prepareComparison(
+  input: InsertComparisonInput,
+  clock: MonotonicClock,
+): StoreResult<PreparedComparison> {
+  const runIds: unknown = input.runIds;
+  // Zero runs is valid: a planning session of typed-in numbers only (its plan is the content).
+  if (!Array.isArray(runIds) || (runIds.length === 0 && (input.plan === null || input.plan === undefined))) {
+    return storeFail('invalid_run_ids', 'a comparison needs at least one run or a plan', 'runIds');
+  }
+  const seen = new Set<string>();
+  for (const [index, id] of runIds.entries()) {
+    if (!isValidId(id)) return storeFail('unknown_run', 'not a run id', `runIds.${index}`);
+    if (seen.has(id)) return storeFail('invalid_run_ids', 'the same run appears twice', `runIds.${index}`);
+    seen.add(id);
+  }
+  const ids = [...seen];
+  return storeOk({
+    id: newId(),
+    createdAt: clock.next(),
+    title: nullableText(input.title, 'title'),
+    runIds: ids,
+    runIdsJson: JSON.stringify(ids),
+    planJson:
+      input.plan === null || input.plan === undefined ? null : serializeJsonObject(input.plan, 'plan'),
+    resultJson: serializeJsonObject(input.result, 'result'),
+    priceTableDate: text(input.priceTableDate, 'priceTableDate', { max: 255 }),
+    analysisVersion: text(input.analysisVersion, 'analysisVersion', { max: 255 }),
+  });
+}
+
+export function comparisonFromPrepared(comparison: PreparedComparison): Comparison {
+  return {
+    id: comparison.id,
+    createdAt: comparison.createdAt,
+    title: comparison.title,
+    runIds: [...comparison.runIds],
+    plan: comparison.planJson === null ? null : (JSON.parse(comparison.planJson) as JsonObject),
+    result: JSON.parse(comparison.resultJson) as JsonObject,
+    priceTableDate: comparison.priceTableDate,
+    analysisVersion: comparison.analysisVersion,
+  };
+}
+
+export const COMPARISON_COLUMNS =
+  'id, created_at, title, run_ids, plan, result, price_table_date, analysis_version';
+
+export function comparisonFromRow(row: Row): Comparison {
+  return {
+    id: str(row.id, 'id'),
+    createdAt: int(row.created_at, 'created_at'),
+    title: nullableStr(row.title, 'title'),
+    runIds: json(row.run_ids, 'run_ids') as string[],
+    plan: row.plan === null || row.plan === undefined ? null : (json(row.plan, 'plan') as JsonObject),
+    result: json(row.result, 'result') as JsonObject,
+    priceTableDate: str(row.price_table_date, 'price_table_date'),
+    analysisVersion: str(row.analysis_version, 'analysis_version'),
+  };
+}
+
+// ── Tokens ───────────────────────────────────────────────────────────────────────────────────
+
+/** Writes to last_used_at at most this often per token: token checks stay reads. */
+export const TOKEN_TOUCH_INTERVAL_MS = 60_000;
+
+export function prepareToken(
+  input: CreateTokenInput,
+  clock: MonotonicClock,
+): { id: string; name: string; tokenSha256: string; createdAt: number } {
+  if (!isSha256Hex(input.tokenSha256)) {
+    throw new StoreInputError('expected a lowercase hex SHA-256 of the token', 'tokenSha256');
+  }
+  return {
+    id: newId(),
+    name: text(input.name, 'name', { max: 256 }),
+    tokenSha256: input.tokenSha256,
+    createdAt: clock.next(),
+  };
+}
+
+/** Token columns clients may see: never the digest. */
+export const TOKEN_COLUMNS = 'id, name, created_at, revoked_at, last_used_at';
+
+export function tokenFromRow(row: Row): TokenInfo {
+  return {
+    id: str(row.id, 'id'),
+    name: str(row.name, 'name'),
+    createdAt: int(row.created_at, 'created_at'),
+    revokedAt: nullableInt(row.revoked_at, 'revoked_at'),
+    lastUsedAt: nullableInt(row.last_used_at, 'last_used_at'),
+  };
+}
+
+/** Which column and value a TokenRef selects, or null when it cannot match any token. */
+export function tokenRefColumn(ref: unknown): { column: 'id' | 'name'; value: string } | null {
+  if (typeof ref !== 'object' || ref === null) throw new StoreInputError('expected {id} or {name}', 'ref');
+  const { id, name } = ref as { id?: unknown; name?: unknown };
+  if (id !== undefined) return isValidId(id) ? { column: 'id', value: id } : null;
+  if (typeof name === 'string') {
+    return name.length > 0 && name.length <= 256 && isStorableText(name)
+      ? { column: 'name', value: name }
+      : null;
+  }
+  throw new StoreInputError('expected {id} or {name}', 'ref');
+}
+
+// ── Series settings ──────────────────────────────────────────────────────────────────────────
+
+/** Whether `series` can be a stored series key (same bounds as the indexed label). */
+export function isSeriesKey(series: unknown): series is string {
+  return typeof series === 'string' && series.length > 0 && series.length <= 256 && isStorableText(series);
+}
+
+export function checkSeriesKey(series: unknown): string {
+  if (!isSeriesKey(series)) {
+    throw new StoreInputError('expected a non-empty series name of at most 256 characters', 'series');
+  }
+  return series;
+}
+
+export function seriesSettingsFromRow(row: Row): SeriesSettings {
+  return {
+    series: str(row.series, 'series'),
+    config: json(row.config, 'config') as JsonObject,
+    updatedAt: int(row.updated_at, 'updated_at'),
+  };
+}
