@@ -1,0 +1,127 @@
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
+import { LoadingState } from '../components/States.tsx';
+import { Link, paths, useLocation, useRoute, type Route } from './router.tsx';
+import { SessionProvider } from './session/SessionProvider.tsx';
+
+// Every page is its own chunk: a share link does not download the planning forms, and the
+// planning page's first paint needs neither Recharts nor the AWS catalog.
+const PlanPage = lazy(() => import('./routes/PlanPage.tsx'));
+const SharePage = lazy(() => import('./routes/SharePage.tsx'));
+const RunsPage = lazy(() => import('./routes/RunsPage.tsx'));
+const RunPage = lazy(() => import('./routes/RunPage.tsx'));
+const HistoryPage = lazy(() => import('./routes/HistoryPage.tsx'));
+const HistorySeriesPage = lazy(() => import('./routes/HistorySeriesPage.tsx'));
+
+function NotFound({ path }: { path: string }) {
+  return (
+    <div className="page">
+      <h1 tabIndex={-1} id="page-title">
+        Page not found
+      </h1>
+      <p>
+        Nothing lives at <code>{path}</code>. <Link to={paths.plan()}>Start a planning session</Link> or{' '}
+        <Link to={paths.runs()}>browse the archive</Link>.
+      </p>
+    </div>
+  );
+}
+
+function Page({ route }: { route: Route }) {
+  switch (route.name) {
+    case 'plan':
+      return <PlanPage />;
+    case 'share':
+      return <SharePage key={route.id} id={route.id} />;
+    case 'runs':
+      return <RunsPage />;
+    case 'run':
+      return <RunPage key={route.id} id={route.id} />;
+    case 'history':
+      return <HistoryPage />;
+    case 'history-series':
+      return <HistorySeriesPage key={route.series} series={route.series} />;
+    case 'not-found':
+      return <NotFound path={route.path} />;
+  }
+}
+
+/** After an in-app navigation, focus moves to the new page's heading (screen readers announce it). */
+function useFocusOnNavigate(pathname: string) {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const id = window.setTimeout(
+      () => document.getElementById('page-title')?.focus({ preventScroll: false }),
+      0,
+    );
+    return () => window.clearTimeout(id);
+  }, [pathname]);
+}
+
+function Shell() {
+  const route = useRoute();
+  const { pathname } = useLocation();
+  useFocusOnNavigate(pathname);
+  const current = (name: Route['name'] | Route['name'][]) =>
+    (Array.isArray(name) ? name : [name]).includes(route.name) ? ('page' as const) : undefined;
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="app-header">
+        <Link to={paths.plan()} className="brand">
+          <span className="brand__mark" aria-hidden="true">
+            ▦
+          </span>
+          Blockwise
+        </Link>
+        <nav aria-label="Main">
+          <ul className="nav">
+            <li>
+              <Link to={paths.plan()} aria-current={current('plan')}>
+                Plan
+              </Link>
+            </li>
+            <li>
+              <Link to={paths.runs()} aria-current={current(['runs', 'run'])}>
+                Archive
+              </Link>
+            </li>
+            <li>
+              <Link to={paths.history()} aria-current={current(['history', 'history-series'])}>
+                History
+              </Link>
+            </li>
+          </ul>
+        </nav>
+      </header>
+      <main id="main" className="app-main" tabIndex={-1}>
+        <ErrorBoundary what="this page" resetKey={pathname}>
+          <Suspense fallback={<LoadingState label="Loading…" />}>
+            <Page route={route} />
+          </Suspense>
+        </ErrorBoundary>
+      </main>
+      <footer className="app-footer">
+        <p>
+          Blockwise — what storage to buy on AWS, and why. Every number names its unit; every price its
+          region, date and source. Instance limits: AWS DescribeInstanceTypes and instance-type docs; EBS
+          prices: AWS Price List.
+        </p>
+      </footer>
+    </>
+  );
+}
+
+export function App() {
+  return (
+    <SessionProvider>
+      <Shell />
+    </SessionProvider>
+  );
+}

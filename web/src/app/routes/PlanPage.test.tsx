@@ -1,0 +1,72 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES } from '../../test/fixtures.ts';
+import { SessionProvider } from '../session/SessionProvider.tsx';
+import PlanPage from './PlanPage.tsx';
+
+function renderPage() {
+  render(
+    <SessionProvider>
+      <PlanPage />
+    </SessionProvider>,
+  );
+  return userEvent.setup();
+}
+
+describe('PlanPage', () => {
+  it('starts empty, with a designed empty state', () => {
+    renderPage();
+    expect(screen.getByRole('heading', { level: 1, name: 'Planning session' })).toBeDefined();
+    expect(screen.getByText('Add data to start')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Save & share' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('the typed-in form takes focus when it opens and gives it back when it closes', async () => {
+    const user = renderPage();
+    await user.click(screen.getByRole('button', { name: 'Type in metrics…' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('Label (optional)'));
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Type in metrics…' }));
+  });
+
+  it('a bad file shows which file and why; the good one is planned', async () => {
+    const user = renderPage();
+    const input = document.querySelector<HTMLInputElement>('input[type=file]')!;
+    await user.upload(input, [
+      new File([FIXTURES.errorOnly], 'windows-error.json', { type: 'application/json' }),
+      new File([FIXTURES.grouped], 'grouped.json', { type: 'application/json' }),
+    ]);
+    const alert = await screen.findByText(/could not be read/);
+    expect(alert.closest('[role=alert]')!.textContent).toMatch(
+      /windows-error\.json could not be read: no fio JSON/,
+    );
+    expect(await screen.findByRole('region', { name: 'I/O profile' }, { timeout: 5000 })).toBeDefined();
+    expect(screen.getByText(/read: 10,267 IOPS/)).toBeDefined();
+  });
+
+  it('typed-in metrics → profile, what binds and right-sizing', async () => {
+    const user = renderPage();
+    await user.click(screen.getByRole('button', { name: 'Type in metrics…' }));
+    await user.type(screen.getByLabelText('Peak read IOPS'), '3043');
+    await user.type(screen.getByLabelText('Peak read throughput'), '188');
+    await user.type(screen.getByLabelText('Peak write IOPS'), '6018');
+    await user.type(screen.getByLabelText('Peak write throughput'), '381');
+    await user.click(screen.getByRole('button', { name: 'Add typed-in metrics' }));
+    const profile = await screen.findByRole('region', { name: 'I/O profile' }, { timeout: 5000 });
+    expect(within(profile).getByText('Read share of operations')).toBeDefined();
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Right-size & what-if' })).toBeDefined());
+    // The instance for the plan, through the combobox.
+    await user.type(screen.getByRole('combobox', { name: 'Instance type for the plan' }), 'r5d.4xlarge');
+    await user.tab();
+    await user.click(screen.getByRole('button', { name: '+ gp3' }));
+    expect(await screen.findByRole('tab', { name: /gp3 1000 GiB/ })).toBeDefined();
+    expect(screen.getByText(/Bottleneck:/).closest('.callout')!.textContent).toMatch(
+      /Volume throughput binds at 455\.2%/,
+    );
+    // A link can carry this session (typed-in numbers only).
+    expect(
+      screen.getByRole('button', { name: 'Share as a link without saving' }).hasAttribute('disabled'),
+    ).toBe(false);
+  });
+});

@@ -1,0 +1,112 @@
+import { ANALYSIS_VERSION, type Comparison } from '@blockwise/shared';
+import { buildComparison, summarizeRun } from '@blockwise/shared/catalog';
+import { render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fixtureReport } from '../../test/fixtures.ts';
+import { SessionProvider } from '../session/SessionProvider.tsx';
+import SharePage from './SharePage.tsx';
+
+const ID = 'CCCCCCCCCCCCCCCCCCCCCC';
+
+function stored(): Comparison {
+  const ebs = fixtureReport('grouped');
+  const nvme = fixtureReport('raid5');
+  const le = {
+    name: '<img src=x onerror=alert(1)> gp3',
+    kind: 'ebs' as const,
+    instanceType: 'r6id.4xlarge',
+    volumeType: 'gp3' as const,
+    volumeSizeGiB: 1000,
+    volumeIops: 16_000,
+    volumeThroughputMiBps: 1000,
+  };
+  const ln = { name: 'r6id nvme', kind: 'nvme' as const, instanceType: 'r6id.4xlarge' };
+  const plan = {
+    version: 1 as const,
+    observed: [],
+    profileRef: 'run:AAAAAAAAAAAAAAAAAAAAA1',
+    instanceType: 'r6id.4xlarge',
+    candidates: [{ type: 'gp3' as const, sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000, count: 1 }],
+    headroom: 0.25,
+    region: 'eu-central-1',
+    rateOverrides: null,
+    nodes: 4,
+    gp3Generation: 'current' as const,
+    syncCommits: false,
+    residency: 'high' as const,
+    datasetGiB: null,
+  };
+  const result = buildComparison(
+    [
+      { id: 'AAAAAAAAAAAAAAAAAAAAA1', labels: le, report: ebs, summary: summarizeRun(ebs, le) },
+      { id: 'AAAAAAAAAAAAAAAAAAAAA2', labels: ln, report: nvme, summary: summarizeRun(nvme, ln) },
+    ],
+    plan,
+  );
+  if (!result.ok) throw new Error(result.error.message);
+  return {
+    id: ID,
+    url: `/c/${ID}`,
+    createdAt: '2026-11-20T10:00:00.000Z',
+    title: 'pg: r6i gp3 vs r6id NVMe',
+    runIds: ['AAAAAAAAAAAAAAAAAAAAA1', 'AAAAAAAAAAAAAAAAAAAAA2'],
+    plan,
+    result: result.value,
+    priceTableDate: result.value.rates.date,
+    analysisVersion: ANALYSIS_VERSION,
+  };
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('SharePage', () => {
+  it('renders exactly the stored result, read-only', async () => {
+    const comparison = stored();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(comparison), { status: 200 })),
+    );
+    render(
+      <SessionProvider>
+        <SharePage id={ID} />
+      </SessionProvider>,
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'pg: r6i gp3 vs r6id NVMe' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Open as a new planning session' })).toBeDefined();
+    // Labels from uploads are text, never HTML.
+    expect(screen.getAllByText(/<img src=x onerror=alert\(1\)> gp3/).length).toBeGreaterThan(0);
+    expect(document.querySelector('img')).toBeNull();
+    // The stored plans, in the stored order, as tabs.
+    const tabs = within(screen.getByRole('tablist', { name: 'Configurations' })).getAllByRole('tab');
+    expect(tabs.map((t) => t.textContent)).toEqual(
+      expect.arrayContaining([expect.stringContaining(comparison.result.plans[0]!.title)]),
+    );
+    // Price date and source as stored.
+    const rates = screen.getByRole('region', { name: 'Rate card' });
+    expect(within(rates).getByText(comparison.result.rates.date)).toBeDefined();
+    expect(within(rates).getByText(comparison.result.rates.source)).toBeDefined();
+    // Read-only: no what-if controls, no rate editor.
+    expect(screen.queryByText('Candidate volumes')).toBeNull();
+    expect(screen.queryByRole('combobox', { name: /Price region/ })).toBeNull();
+    // The stored bottleneck sentence appears as stored.
+    expect(screen.getByText(comparison.result.plans[0]!.plan.bottleneck!.explanation)).toBeDefined();
+  });
+
+  it('a link to nothing: a clear message, not a crash', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ error: { code: 'comparison_not_found', message: 'gone' } }), {
+            status: 404,
+          }),
+      ),
+    );
+    render(
+      <SessionProvider>
+        <SharePage id={ID} />
+      </SessionProvider>,
+    );
+    expect(await screen.findByText('This link does not point to a comparison')).toBeDefined();
+  });
+});

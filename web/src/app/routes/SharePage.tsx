@@ -1,0 +1,158 @@
+import { ANALYSIS_VERSION, type Comparison } from '@blockwise/shared';
+import { useState } from 'react';
+import { Region } from '../../components/Region.tsx';
+import { ErrorState, LoadingState } from '../../components/States.tsx';
+import { ExportMenu } from '../../features/export/components/ExportMenu.tsx';
+import { RunsTable } from '../../features/archive/components/RunsTable.tsx';
+import { RateMeta } from '../../features/right-size/components/RateCardPanel.tsx';
+import { storedWaste } from '../../features/right-size/right-size-view.ts';
+import { useComparison } from '../../features/share/api/comparison.ts';
+import { describeApiError } from '../../lib/api-client.ts';
+import { ComparisonView } from '../ComparisonView.tsx';
+import { navigate, paths } from '../router.tsx';
+import { useSession } from '../session/SessionProvider.tsx';
+import { usePageTitle } from './use-page-title.ts';
+
+function SharedComparison({ comparison }: { comparison: Comparison }) {
+  const { openComparison } = useSession();
+  const [opening, setOpening] = useState<'idle' | 'opening' | { error: string }>('idle');
+  const { result } = comparison;
+  const title = comparison.title ?? 'Shared comparison';
+  usePageTitle(title);
+
+  const open = async () => {
+    setOpening('opening');
+    try {
+      await openComparison(comparison);
+      navigate(paths.plan());
+    } catch (error) {
+      setOpening({ error: describeApiError(error) });
+    }
+  };
+
+  return (
+    <div className="page">
+      <header className="page-head">
+        <div>
+          <p className="page-head__kicker">Shared comparison · read-only</p>
+          <h1 tabIndex={-1} id="page-title">
+            {title}
+          </h1>
+          <dl className="facts facts--inline">
+            <div>
+              <dt>Created</dt>
+              <dd>
+                <time dateTime={comparison.createdAt}>{new Date(comparison.createdAt).toUTCString()}</time>
+              </dd>
+            </div>
+            <div>
+              <dt>Analysis version</dt>
+              <dd>{comparison.analysisVersion}</dd>
+            </div>
+            <div>
+              <dt>Prices as of</dt>
+              <dd>{comparison.priceTableDate}</dd>
+            </div>
+            <div>
+              <dt>Region</dt>
+              <dd>{result.rates.region ?? 'custom rates'}</dd>
+            </div>
+          </dl>
+        </div>
+        <div className="page-head__actions">
+          <button type="button" className="btn btn--primary" onClick={open} disabled={opening === 'opening'}>
+            {opening === 'opening' ? 'Opening…' : 'Open as a new planning session'}
+          </button>
+          <ExportMenu
+            result={result}
+            session={comparison.plan}
+            analysisVersion={comparison.analysisVersion}
+            title={title}
+          />
+        </div>
+      </header>
+      {typeof opening === 'object' ? (
+        <p className="banner banner--error" role="alert">
+          Could not open it as a planning session: {opening.error}
+        </p>
+      ) : null}
+      <p className="banner banner--info">
+        These results were computed once, when the link was created, and never change: later uploads, price
+        updates or rule changes do not alter them.
+        {comparison.analysisVersion !== ANALYSIS_VERSION
+          ? ` This app now runs analysis version ${ANALYSIS_VERSION}; open it as a planning session to recompute.`
+          : ''}
+      </p>
+      {result.runs.length > 0 ? (
+        <Region title="Runs" description="The fio results this comparison was computed from." id="runs">
+          <RunsTable
+            items={result.runs.map((r) => ({
+              id: r.id,
+              labels: r.labels,
+              fioVersion: r.fioVersion,
+              headline: r.summary.headline,
+            }))}
+            caption="Runs in this comparison"
+          />
+        </Region>
+      ) : null}
+      {result.plans.length > 0 ? (
+        <ComparisonView
+          result={result}
+          focusPercentile="99"
+          wasteFor={(i) => {
+            const candidate = comparison.plan?.candidates[i];
+            const plan = result.plans[i]?.plan;
+            return candidate && plan ? storedWaste(plan, candidate.type) : [];
+          }}
+          rates={<RateMeta rates={result.rates} />}
+        />
+      ) : (
+        <Region title="Plans" id="plans">
+          <p>This comparison holds runs without a configuration to plan for.</p>
+          <RateMeta rates={result.rates} />
+        </Region>
+      )}
+    </div>
+  );
+}
+
+/** `/c/:id`: exactly the stored result of a comparison, read-only. */
+export default function SharePage({ id }: { id: string }) {
+  const state = useComparison(id);
+  usePageTitle('Shared comparison');
+  if (state.status === 'loading') {
+    return (
+      <div className="page">
+        <h1 tabIndex={-1} id="page-title">
+          Shared comparison
+        </h1>
+        <LoadingState label="Loading the shared comparison…" />
+      </div>
+    );
+  }
+  if (state.status === 'error') {
+    const missing = state.code === 'comparison_not_found' || state.code === 'not_found';
+    return (
+      <div className="page">
+        <h1 tabIndex={-1} id="page-title">
+          Shared comparison
+        </h1>
+        <ErrorState
+          title={missing ? 'This link does not point to a comparison' : 'The comparison could not be loaded'}
+          message={
+            missing
+              ? 'Check that the link was copied completely. Comparison ids are 22 characters long.'
+              : state.error
+          }
+          {...(missing ? {} : { onRetry: state.reload })}
+        >
+          <p>
+            <a href={paths.plan()}>Start a new planning session</a>
+          </p>
+        </ErrorState>
+      </div>
+    );
+  }
+  return <SharedComparison comparison={state.data} />;
+}

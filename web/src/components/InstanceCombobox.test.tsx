@@ -1,0 +1,118 @@
+import { listInstanceTypes } from '@blockwise/shared/catalog';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { InstanceCombobox, MAX_OPTIONS, filterInstanceTypes } from './InstanceCombobox.tsx';
+
+const types = listInstanceTypes();
+
+function Harness({ onChange = () => {} }: { onChange?: (v: string | null) => void }) {
+  const [value, setValue] = useState<string | null>(null);
+  return (
+    <>
+      <InstanceCombobox
+        label="Instance type"
+        value={value}
+        types={types}
+        onChange={(v) => {
+          setValue(v);
+          onChange(v);
+        }}
+      />
+      <p>chosen: {value ?? 'none'}</p>
+      <button type="button">elsewhere</button>
+    </>
+  );
+}
+
+describe('filterInstanceTypes', () => {
+  it('searches all 1,390 types, prefix matches first', () => {
+    expect(types.length).toBe(1390);
+    const r = filterInstanceTypes(types, 'R5D.4X');
+    expect(r[0]!.instanceType).toBe('r5d.4xlarge');
+    const sub = filterInstanceTypes(types, '4xlarge');
+    expect(sub.length).toBeGreaterThan(50);
+    expect(sub.every((t) => t.instanceType.includes('4xlarge'))).toBe(true);
+  });
+});
+
+describe('InstanceCombobox (keyboard, WAI-ARIA combobox)', () => {
+  it('opens with ArrowDown, moves with arrows, picks with Enter', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    render(<Harness onChange={onChange} />);
+    const input = screen.getByRole('combobox', { name: 'Instance type' });
+    expect(input.getAttribute('aria-expanded')).toBe('false');
+
+    await user.click(input);
+    await user.keyboard('r6id.4x');
+    expect(input.getAttribute('aria-expanded')).toBe('true');
+    const listbox = screen.getByRole('listbox');
+    expect(listbox.id).toBe(input.getAttribute('aria-controls'));
+    expect(screen.getAllByRole('option')[0]!.textContent).toContain('r6id.4xlarge');
+
+    await user.keyboard('{ArrowDown}');
+    const first = screen.getAllByRole('option')[0]!;
+    expect(input.getAttribute('aria-activedescendant')).toBe(first.id);
+    expect(first.getAttribute('aria-selected')).toBe('true');
+
+    await user.keyboard('{Enter}');
+    expect(onChange).toHaveBeenLastCalledWith('r6id.4xlarge');
+    expect(screen.getByText('chosen: r6id.4xlarge')).toBeDefined();
+    expect(input.getAttribute('aria-expanded')).toBe('false');
+    // The chosen type's limits are shown with their units.
+    expect(
+      screen.getByText(/EBS 5,000 Mbps \/ 20,000 IOPS \(burst 10,000 Mbps \/ 40,000 IOPS\)/),
+    ).toBeDefined();
+  });
+
+  it('ArrowUp wraps to the last option; Escape closes, then clears', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    const input = screen.getByRole('combobox', { name: 'Instance type' });
+    await user.click(input);
+    await user.keyboard('m5.');
+    await user.keyboard('{ArrowDown}{ArrowUp}');
+    const options = screen.getAllByRole('option');
+    expect(input.getAttribute('aria-activedescendant')).toBe(options.at(-1)!.id);
+    await user.keyboard('{Escape}');
+    expect(input.getAttribute('aria-expanded')).toBe('false');
+    expect((input as HTMLInputElement).value).toBe('m5.');
+    await user.keyboard('{Escape}');
+    expect((input as HTMLInputElement).value).toBe('');
+  });
+
+  it('caps the list and says how many more match', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    await user.click(screen.getByRole('combobox', { name: 'Instance type' }));
+    await user.keyboard('{ArrowDown}');
+    expect(screen.getAllByRole('option')).toHaveLength(MAX_OPTIONS);
+    expect(screen.getByText(/Showing 50 of 1,390 matches/)).toBeDefined();
+  });
+
+  it('accepts an exact name typed in, and explains an unknown one on blur', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    const input = screen.getByRole('combobox', { name: 'Instance type' });
+    await user.click(input);
+    await user.keyboard('m5.8xlarge');
+    await user.tab();
+    expect(screen.getByText('chosen: m5.8xlarge')).toBeDefined();
+
+    await user.clear(input);
+    await user.type(input, 'r5x.huge');
+    await user.tab();
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText(/not one of the 1,390 instance types/)).toBeDefined();
+  });
+
+  it('says the catalog is loading instead of showing an empty list', async () => {
+    const user = userEvent.setup();
+    render(<InstanceCombobox label="Instance type" value={null} types={null} onChange={() => {}} />);
+    await user.click(screen.getByRole('combobox', { name: 'Instance type' }));
+    await user.keyboard('{ArrowDown}');
+    expect(screen.getByText('Loading the instance catalog…')).toBeDefined();
+  });
+});

@@ -1,0 +1,133 @@
+import type { ComparisonResult } from '@blockwise/shared';
+import { buildComparison, summarizeRun } from '@blockwise/shared/catalog';
+import { describe, expect, it } from 'vitest';
+import { downsampleRows } from '../../lib/downsample.ts';
+import { fixtureReport } from '../../test/fixtures.ts';
+import {
+  cliffPoints,
+  latencyRows,
+  pickPair,
+  rateRows,
+  runViews,
+  seriesOf,
+  type RunView,
+} from './compare-rows.ts';
+
+const MiB = 1024 * 1024;
+
+/** The seed's r6id.4xlarge numbers as two stored runs (EBS gp3 vs NVMe). */
+function seedRuns(): RunView[] {
+  const headline = (r: number, w: number, ri: number, wi: number, read?: Record<string, number>) => ({
+    readIops: ri,
+    writeIops: wi,
+    readBytesPerSec: r * MiB,
+    writeBytesPerSec: w * MiB,
+    readBlockSizeBytes: null,
+    writeBlockSizeBytes: null,
+    readClatMs: read ?? null,
+    writeClatMs: null,
+    clatApproximate: false,
+    runtimeSec: 900,
+  });
+  return [
+    {
+      id: 'n',
+      title: 'nvme',
+      kind: 'nvme',
+      instanceType: 'r6id.4xlarge',
+      plan: null,
+      headline: headline(286, 581, 4601, 9233, { '50': 61, '90': 92, '99': 120, '99.9': 134, '99.99': 180 }),
+    },
+    {
+      id: 'e',
+      title: 'ebs',
+      kind: 'ebs',
+      instanceType: 'r6id.4xlarge',
+      plan: null,
+      headline: headline(333, 675, 5477, 10_800, {
+        '50': 57,
+        '90': 97,
+        '99': 133,
+        '99.9': 159,
+        '99.99': 900,
+      }),
+    },
+  ];
+}
+
+describe('NVMe vs EBS rows', () => {
+  it('the seed table: EBS +16% bandwidth, +19% / +17% IOPS', () => {
+    const pair = pickPair(seedRuns())!;
+    expect(pair.ebs.id).toBe('e');
+    const { throughput, iops } = rateRows(pair);
+    expect(throughput.map((r) => [r.metric, r.nvme, r.ebs, r.deltaText, r.verdict])).toEqual([
+      ['Read', 286, 333, '+16%', 'EBS +16%'],
+      ['Write', 581, 675, '+16%', 'EBS +16%'],
+    ]);
+    expect(iops.map((r) => r.deltaText)).toEqual(['+19%', '+17%']);
+  });
+
+  it('needs one run of each kind', () => {
+    expect(pickPair(seedRuns().filter((r) => r.kind === 'ebs'))).toBeNull();
+  });
+
+  it('latency rows from p50 up, log ticks by decade, a cliff marked', () => {
+    const runs = seedRuns();
+    const series = [
+      { ...seriesOf(runs[0]!, 'read', 'nvme', '#000'), cliffs: [] },
+      {
+        ...seriesOf(runs[1]!, 'read', 'ebs', '#111'),
+        cliffs: [{ from: '99.9', to: '99.99', fromMs: 159, toMs: 900, ratio: 5.66 }],
+      },
+    ];
+    const { rows, keys, ticks, domain } = latencyRows(series);
+    expect(rows.map((r) => r.label)).toEqual(['p50', 'p90', 'p99', 'p99.9', 'p99.99']);
+    expect(keys).toEqual(['nvme', 'ebs']);
+    expect(rows[4]).toMatchObject({ ebs: 900, nvme: 180 });
+    expect(ticks).toEqual([10, 100, 1000]);
+    expect(domain).toEqual([10, 1000]);
+    expect(cliffPoints(series)).toEqual([
+      { key: 'ebs', label: 'p99.99', ms: 900, text: 'ebs: p99.9 → p99.99 jumps ×5.7' },
+    ]);
+  });
+
+  it('a stored comparison of real fio files: runs, verdicts and cliffs come from the stored plans', () => {
+    const ebs = fixtureReport('grouped');
+    const nvme = fixtureReport('raid5');
+    const labelsE = {
+      name: 'ebs run',
+      kind: 'ebs' as const,
+      instanceType: 'r6id.4xlarge',
+      volumeType: 'gp3' as const,
+      volumeSizeGiB: 1000,
+    };
+    const labelsN = { name: 'nvme run', kind: 'nvme' as const, instanceType: 'r6id.4xlarge' };
+    const result = buildComparison(
+      [
+        { id: 'AAAAAAAAAAAAAAAAAAAAAA', labels: labelsE, report: ebs, summary: summarizeRun(ebs, labelsE) },
+        { id: 'BBBBBBBBBBBBBBBBBBBBBB', labels: labelsN, report: nvme, summary: summarizeRun(nvme, labelsN) },
+      ],
+      null,
+    );
+    if (!result.ok) throw new Error(result.error.message);
+    const views = runViews(result.value as ComparisonResult);
+    expect(views.map((v) => [v.title, v.kind])).toEqual([
+      ['ebs run', 'ebs'],
+      ['nvme run', 'nvme'],
+    ]);
+    const s = seriesOf(views[0]!, 'read', 'ebs', '#000');
+    expect(s.verdicts.map((v) => v.percentile)).toEqual(['50', '99', '99.9', '99.99']);
+    expect(s.cliffs).toEqual(views[0]!.plan!.latency.read!.cliffs);
+    expect(result.value.latency?.overall).toBeDefined();
+  });
+
+  it('never more than 2,000 rows reach the chart', () => {
+    const many: Record<string, number> = {};
+    for (let i = 0; i < 5000; i += 1) many[String(50 + (i * 49.99) / 5000)] = 1 + i;
+    const { rows } = latencyRows([
+      { key: 'a', name: 'a', color: '#000', percentiles: many, cliffs: [], verdicts: [], approximate: false },
+    ]);
+    expect(rows.length).toBeLessThanOrEqual(2000);
+    expect(downsampleRows(rows, ['a']).length).toBe(rows.length);
+  });
+});

@@ -1,0 +1,181 @@
+import {
+  compareRates,
+  sortedPercentiles,
+  type Cliff,
+  type ComparisonResult,
+  type LatencyVerdict,
+  type PlanResult,
+  type RunHeadline,
+  type RunLabels,
+} from '@blockwise/shared';
+import { downsampleRows } from '../../lib/downsample.ts';
+import { fmtDelta, fmtPercentile } from '../../lib/format.ts';
+
+/**
+ * NVMe vs EBS: chart rows from stored run summaries (the same in the planning page and a share
+ * view). Deltas come from the domain's `compareRates`; latency verdicts and cliffs are the ones
+ * each run's plan stored (`judgeLatency`, `detectCliffs`).
+ */
+
+export type RunView = {
+  id: string;
+  title: string;
+  kind: RunLabels['kind'] | null;
+  instanceType: string | null;
+  headline: RunHeadline;
+  plan: PlanResult | null;
+};
+
+export function runViews(result: ComparisonResult, names: Record<string, string> = {}): RunView[] {
+  return result.runs.map((r, i) => ({
+    id: r.id,
+    title: r.labels.name ?? names[r.id] ?? `run ${i + 1}`,
+    kind: r.labels.kind ?? null,
+    instanceType: r.labels.instanceType ?? null,
+    headline: r.summary.headline,
+    plan: r.summary.plan,
+  }));
+}
+
+export type Pair = { ebs: RunView; nvme: RunView };
+
+/** The runs to compare: the chosen ids, else the first EBS and the first NVMe run. */
+export function pickPair(runs: readonly RunView[], chosen?: { ebs?: string; nvme?: string }): Pair | null {
+  const ebsRuns = runs.filter((r) => r.kind === 'ebs');
+  const nvmeRuns = runs.filter((r) => r.kind === 'nvme');
+  const ebs = ebsRuns.find((r) => r.id === chosen?.ebs) ?? ebsRuns[0];
+  const nvme = nvmeRuns.find((r) => r.id === chosen?.nvme) ?? nvmeRuns[0];
+  return ebs && nvme ? { ebs, nvme } : null;
+}
+
+export type RateRow = {
+  metric: string;
+  unit: 'MiB/s' | 'IOPS';
+  ebs: number;
+  nvme: number;
+  delta: number | null;
+  deltaText: string;
+  /** "EBS +16%" / "NVMe ahead by 24%" / "equal": the sentence a reviewer reads. */
+  verdict: string;
+};
+
+const METRIC_TEXT = {
+  'read-throughput': 'Read',
+  'write-throughput': 'Write',
+  'read-iops': 'Read',
+  'write-iops': 'Write',
+} as const;
+
+export function rateRows(pair: Pair): { throughput: RateRow[]; iops: RateRow[] } {
+  const rows = compareRates(pair.ebs.headline, pair.nvme.headline).map((r): RateRow => {
+    const deltaText = fmtDelta(r.delta);
+    const verdict =
+      r.delta === null
+        ? 'no NVMe I/O to compare'
+        : r.faster === 'equal'
+          ? 'equal'
+          : r.faster === 'ebs'
+            ? `EBS ${deltaText}`
+            : `NVMe ahead (EBS ${deltaText})`;
+    return {
+      metric: METRIC_TEXT[r.metric],
+      unit: r.unit,
+      ebs: r.ebs,
+      nvme: r.nvme,
+      delta: r.delta,
+      deltaText,
+      verdict,
+    };
+  });
+  return { throughput: rows.filter((r) => r.unit === 'MiB/s'), iops: rows.filter((r) => r.unit === 'IOPS') };
+}
+
+export type LatencySeries = {
+  key: string;
+  name: string;
+  color: string;
+  percentiles: Record<string, number> | null;
+  cliffs: readonly Cliff[];
+  verdicts: readonly LatencyVerdict[];
+  approximate: boolean;
+};
+
+export type LatencyRow = { percentile: string; label: string } & Record<string, number | string | null>;
+
+/** Percentiles from p50 up: the tail is what separates storage options. */
+export const MIN_PERCENTILE = 50;
+
+/**
+ * One row per percentile (p50 … p99.99) with a column per series, in ms. Values ≤ 0 cannot sit
+ * on a log axis and are left out (a gap, not a made-up number). At most 2,000 rows.
+ */
+export function latencyRows(series: readonly LatencySeries[]): {
+  rows: LatencyRow[];
+  keys: string[];
+  ticks: number[];
+  domain: [number, number] | null;
+} {
+  const keys = series.filter((s) => s.percentiles).map((s) => s.key);
+  const byPercentile = new Map<string, LatencyRow>();
+  let min = Infinity;
+  let max = 0;
+  for (const s of series) {
+    if (!s.percentiles) continue;
+    for (const [p, ms] of sortedPercentiles(s.percentiles)) {
+      if (Number(p) < MIN_PERCENTILE) continue;
+      const row = byPercentile.get(p) ?? { percentile: p, label: fmtPercentile(p) };
+      if (ms > 0) {
+        row[s.key] = ms;
+        min = Math.min(min, ms);
+        max = Math.max(max, ms);
+      } else row[s.key] = null;
+      byPercentile.set(p, row);
+    }
+  }
+  const rows = [...byPercentile.values()].sort((a, b) => Number(a.percentile) - Number(b.percentile));
+  for (const row of rows) for (const k of keys) if (!(k in row)) row[k] = null;
+  if (!(max > 0)) return { rows, keys, ticks: [], domain: null };
+  // Log axis: whole decades around the data, a tick per decade.
+  const lo = 10 ** Math.floor(Math.log10(min));
+  const hi = 10 ** Math.ceil(Math.log10(max));
+  const ticks: number[] = [];
+  for (let t = lo; t <= hi * 1.0001; t *= 10) ticks.push(Number(t.toPrecision(1)));
+  return { rows: downsampleRows(rows, keys), keys, ticks, domain: [lo, hi === lo ? hi * 10 : hi] };
+}
+
+/** Cliff markers for the chart: the upper end of each jump, on its series. */
+export function cliffPoints(
+  series: readonly LatencySeries[],
+): { key: string; label: string; ms: number; text: string }[] {
+  return series.flatMap((s) =>
+    s.cliffs
+      .filter((c) => Number(c.to) >= MIN_PERCENTILE)
+      .map((c) => ({
+        key: s.key,
+        label: fmtPercentile(c.to),
+        ms: c.toMs,
+        text: `${s.name}: ${fmtPercentile(c.from)} → ${fmtPercentile(c.to)} jumps ×${c.ratio.toFixed(1)}`,
+      })),
+  );
+}
+
+/** The series of a run's direction, from its headline percentiles and its plan's verdicts. */
+export function seriesOf(
+  run: RunView,
+  direction: 'read' | 'write',
+  key: string,
+  color: string,
+  name?: string,
+): LatencySeries {
+  const judged = run.plan?.latency[direction] ?? null;
+  const percentiles = direction === 'read' ? run.headline.readClatMs : run.headline.writeClatMs;
+  return {
+    key,
+    name: name ?? run.title,
+    color,
+    percentiles,
+    cliffs: judged?.cliffs ?? [],
+    verdicts: judged?.verdicts ?? [],
+    approximate: judged?.approximate ?? run.headline.clatApproximate,
+  };
+}

@@ -1,0 +1,299 @@
+import type { LatencyComparison } from '@blockwise/shared';
+import { lazy, useId, useState } from 'react';
+import { ChartFrame } from '../../../components/ChartFrame.tsx';
+import { SelectField } from '../../../components/Field.tsx';
+import { Region } from '../../../components/Region.tsx';
+import { EmptyState } from '../../../components/States.tsx';
+import { Unit } from '../../../components/Unit.tsx';
+import { fmtInt, fmtNum, fmtUsd, fmtUsdPrecise } from '../../../lib/format.ts';
+import { COLORS, SERIES } from '../../../lib/palette.ts';
+import { pickPair, rateRows, seriesOf, type Pair, type RateRow, type RunView } from '../compare-rows.ts';
+import { LatencyPanel } from './LatencyPanel.tsx';
+import { TableScroll } from '../../../components/TableScroll.tsx';
+
+const RatesChart = lazy(() => import('./RatesChart.tsx'));
+
+export type NvmePremiumInfo = {
+  baseType: string;
+  dType: string;
+  usdPerHour: number;
+  usdPerMonth: number;
+} | null;
+
+function RatesTable({
+  rows,
+  unit,
+  pair,
+  caption,
+}: {
+  rows: RateRow[];
+  unit: 'MiB/s' | 'IOPS';
+  pair: Pair;
+  caption: string;
+}) {
+  const f = (v: number) => (unit === 'IOPS' ? fmtInt(v) : fmtNum(v, 1));
+  return (
+    <table className="table table--dense">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Direction</th>
+          <th scope="col" className="num">
+            NVMe ({unit})
+          </th>
+          <th scope="col" className="num">
+            EBS ({unit})
+          </th>
+          <th scope="col" className="num">
+            Delta
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.metric}>
+            <th scope="row">{r.metric}</th>
+            <td className="num">{f(r.nvme)}</td>
+            <td className="num">{f(r.ebs)}</td>
+            <td className="num">{r.verdict}</td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <td colSpan={4} className="cell-note">
+            EBS: {pair.ebs.title} · NVMe: {pair.nvme.title}. Delta = (EBS − NVMe) ÷ NVMe.
+          </td>
+        </tr>
+      </tfoot>
+    </table>
+  );
+}
+
+function CostTable({ pair, premiums }: { pair: Pair; premiums: Record<string, NvmePremiumInfo> }) {
+  const ebsCost = pair.ebs.plan?.cost.current ?? null;
+  const nvmeCost = pair.nvme.plan?.cost.nvme ?? null;
+  const premium = pair.nvme.instanceType ? premiums[pair.nvme.instanceType] : undefined;
+  return (
+    <TableScroll label="Cost per month of each option, and per unit of capability">
+      <table className="table table--dense">
+        <caption>Cost per month of each option, and per unit of capability</caption>
+        <thead>
+          <tr>
+            <th scope="col">Option</th>
+            <th scope="col" className="num">
+              Per month
+            </th>
+            <th scope="col" className="num">
+              Per IOPS-month
+            </th>
+            <th scope="col" className="num">
+              Per MiB/s-month
+            </th>
+            <th scope="col">How it is priced</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <th scope="row">EBS: {pair.ebs.plan?.target?.description ?? pair.ebs.title}</th>
+            {ebsCost ? (
+              <>
+                <td className="num">{fmtUsd(ebsCost.monthlyUsd.total)}</td>
+                <td className="num">{fmtUsdPrecise(ebsCost.usdPerIops)}</td>
+                <td className="num">{fmtUsdPrecise(ebsCost.usdPerMiBps)}</td>
+                <td>
+                  storage {fmtUsd(ebsCost.monthlyUsd.storage)} + IOPS {fmtUsd(ebsCost.monthlyUsd.iops)} +
+                  throughput {fmtUsd(ebsCost.monthlyUsd.throughput)}; per provisioned capability
+                </td>
+              </>
+            ) : (
+              <td colSpan={4}>Label the EBS run with its volume type and size to price it.</td>
+            )}
+          </tr>
+          <tr>
+            <th scope="row">NVMe: {pair.nvme.instanceType ?? pair.nvme.title} instance store</th>
+            {nvmeCost ? (
+              <>
+                <td className="num">{fmtUsd(nvmeCost.monthlyPremiumUsd)}</td>
+                <td className="num">
+                  read {fmtUsdPrecise(nvmeCost.usdPerReadIops)}
+                  <br />
+                  write {fmtUsdPrecise(nvmeCost.usdPerWriteIops)}
+                </td>
+                <td className="num">{fmtUsdPrecise(nvmeCost.usdPerMiBps)}</td>
+                <td>
+                  {premium
+                    ? `the ${premium.dType} premium over ${premium.baseType}: $${premium.usdPerHour}/h × 730 h (us-east-1 on-demand)`
+                    : 'the d-variant’s premium over its base type (us-east-1 on-demand, 730 h)'}
+                  ; per IOPS on AWS’s 4 KiB spec, per MiB/s on what was measured. Ephemeral: data is lost on
+                  stop/terminate.
+                </td>
+              </>
+            ) : (
+              <td colSpan={4}>
+                {pair.nvme.instanceType
+                  ? `No d-variant price pair for ${pair.nvme.instanceType} in the catalog.`
+                  : 'Label the NVMe run with its instance type to price the instance store.'}
+              </td>
+            )}
+          </tr>
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+function describeRun(run: RunView): string {
+  const config = [
+    run.kind === 'ebs' ? run.plan?.target?.description : null,
+    run.instanceType ? `on ${run.instanceType}` : null,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return config ? `${run.title} (${config})` : run.title;
+}
+
+/** NVMe vs EBS: bandwidth and IOPS side by side with deltas, latency percentiles, and cost. */
+export function ComparePanel({
+  runs,
+  latency,
+  premiums = {},
+}: {
+  runs: RunView[];
+  latency: LatencyComparison | null;
+  premiums?: Record<string, NvmePremiumInfo>;
+}) {
+  const id = useId();
+  const [chosen, setChosen] = useState<{ ebs?: string; nvme?: string }>({});
+  const pair = pickPair(runs, chosen);
+  const withLatency = runs.filter((r) => r.headline.readClatMs || r.headline.writeClatMs);
+
+  if (!pair) {
+    return (
+      <>
+        <EmptyState title="Nothing to compare yet">
+          <p>
+            Label one fio run as <strong>NVMe instance store</strong> and another as{' '}
+            <strong>EBS volume</strong> (same fio job, same instance generation) to compare bandwidth, IOPS,
+            latency and cost.
+          </p>
+        </EmptyState>
+        {withLatency.length > 0 ? (
+          <Region title="Latency of your runs" level={3}>
+            <LatencyPanel
+              title="Latency of your runs"
+              seriesFor={(d) =>
+                withLatency.map((r, i) => seriesOf(r, d, `s${i}`, SERIES[i % SERIES.length]!))
+              }
+            />
+          </Region>
+        ) : null}
+      </>
+    );
+  }
+
+  const { throughput, iops } = rateRows(pair);
+  const ebsRuns = runs.filter((r) => r.kind === 'ebs');
+  const nvmeRuns = runs.filter((r) => r.kind === 'nvme');
+  // The stored comparison is about reads when both runs read, else writes (latencyBetweenKinds).
+  const comparisonDirection =
+    pair.ebs.headline.readClatMs && pair.nvme.headline.readClatMs
+      ? 'read'
+      : pair.ebs.headline.writeClatMs && pair.nvme.headline.writeClatMs
+        ? 'write'
+        : null;
+  const storedPairIsFirst = pair.ebs.id === ebsRuns[0]?.id && pair.nvme.id === nvmeRuns[0]?.id;
+
+  return (
+    <div className="compare">
+      {ebsRuns.length > 1 || nvmeRuns.length > 1 ? (
+        <div className="field-row">
+          <SelectField
+            id={`${id}-ebs`}
+            label="EBS run"
+            value={pair.ebs.id}
+            onChange={(e) => setChosen((c) => ({ ...c, ebs: e.target.value }))}
+          >
+            {ebsRuns.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.title}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            id={`${id}-nvme`}
+            label="NVMe run"
+            value={pair.nvme.id}
+            onChange={(e) => setChosen((c) => ({ ...c, nvme: e.target.value }))}
+          >
+            {nvmeRuns.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.title}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+      ) : null}
+      <p className="compare__legend">
+        <span className="legend-item">
+          <span className="swatch swatch--nvme" aria-hidden="true" /> NVMe: {describeRun(pair.nvme)}
+        </span>
+        <span className="legend-item">
+          <span className="swatch swatch--ebs" aria-hidden="true" /> EBS: {describeRun(pair.ebs)}
+        </span>
+      </p>
+      <div className="grid-2">
+        <ChartFrame
+          title="Bandwidth: NVMe vs EBS"
+          caption={
+            <>
+              Throughput in <Unit unit="MiB/s" />; labels show EBS’s delta
+            </>
+          }
+          height={260}
+          table={<RatesTable rows={throughput} unit="MiB/s" pair={pair} caption="Bandwidth: NVMe vs EBS" />}
+        >
+          <RatesChart
+            rows={throughput}
+            unit="MiB/s"
+            ebsName={pair.ebs.title}
+            nvmeName={pair.nvme.title}
+            title="Bandwidth"
+          />
+        </ChartFrame>
+        <ChartFrame
+          title="IOPS: NVMe vs EBS"
+          caption={
+            <>
+              <Unit unit="IOPS" /> as fio measured them; labels show EBS’s delta
+            </>
+          }
+          height={260}
+          table={<RatesTable rows={iops} unit="IOPS" pair={pair} caption="IOPS: NVMe vs EBS" />}
+        >
+          <RatesChart
+            rows={iops}
+            unit="IOPS"
+            ebsName={pair.ebs.title}
+            nvmeName={pair.nvme.title}
+            title="IOPS"
+          />
+        </ChartFrame>
+      </div>
+      <Region title="Latency: NVMe vs EBS" level={3} resetKey={`${pair.ebs.id}|${pair.nvme.id}`}>
+        <LatencyPanel
+          title="NVMe vs EBS"
+          seriesFor={(d) => [
+            seriesOf(pair.nvme, d, 'nvme', COLORS.nvme, `NVMe: ${pair.nvme.title}`),
+            seriesOf(pair.ebs, d, 'ebs', COLORS.ebs, `EBS: ${pair.ebs.title}`),
+          ]}
+          comparison={storedPairIsFirst ? latency : null}
+          comparisonDirection={comparisonDirection}
+        />
+      </Region>
+      <Region title="Cost: NVMe vs EBS" level={3}>
+        <CostTable pair={pair} premiums={premiums} />
+      </Region>
+    </div>
+  );
+}

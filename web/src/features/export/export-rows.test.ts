@@ -1,0 +1,48 @@
+import { buildComparison, summarizeRun } from '@blockwise/shared/catalog';
+import { describe, expect, it } from 'vitest';
+import { fixtureReport } from '../../test/fixtures.ts';
+import { CSV_HEADER, exportCsv, exportRows } from './export-rows.ts';
+
+function comparison() {
+  const report = fixtureReport('grouped');
+  const labels = {
+    name: '=cmd|" /C calc"!A0',
+    kind: 'ebs' as const,
+    instanceType: 'r5d.4xlarge',
+    volumeType: 'gp3' as const,
+    volumeSizeGiB: 1000,
+    volumeIops: 16_000,
+    volumeThroughputMiBps: 1000,
+  };
+  const r = buildComparison(
+    [{ id: 'AAAAAAAAAAAAAAAAAAAAAA', labels, report, summary: summarizeRun(report, labels) }],
+    null,
+  );
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+describe('CSV / JSON export', () => {
+  it('one row per number with its unit; labels from uploads are defused', () => {
+    const result = comparison();
+    const rows = exportRows(result);
+    expect(rows.find((r) => r[2] === 'read IOPS')).toEqual([
+      'run',
+      '=cmd|" /C calc"!A0 (ebs)',
+      'read IOPS',
+      result.runs[0]!.summary.headline.readIops,
+      'IOPS',
+    ]);
+    const bw = rows.find((r) => r[0] === 'limit' && r[2] === 'Instance EBS bandwidth capacity')!;
+    expect(bw[4]).toBe('MiB/s');
+    expect(bw[5]).toMatch(/AWS quotes 4750 Mbps/);
+    const csv = exportCsv(result);
+    const lines = csv.split('\r\n');
+    expect(lines[0]).toBe(CSV_HEADER.join(','));
+    // The formula is written as text: a leading quote, inside RFC 4180 quoting.
+    expect(lines[2]).toBe(
+      `run,"'=cmd|"" /C calc""!A0 (ebs)",read IOPS,${result.runs[0]!.summary.headline.readIops},IOPS,`,
+    );
+    expect(lines.some((l) => /^[^']*,=/.test(l))).toBe(false);
+  });
+});

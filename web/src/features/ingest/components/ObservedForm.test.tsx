@@ -1,0 +1,115 @@
+import { profileFromObserved, type ObservedMetrics } from '@blockwise/shared';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { ObservedForm } from './ObservedForm.tsx';
+
+async function fill(user: ReturnType<typeof userEvent.setup>, label: string | RegExp, value: string) {
+  const field = screen.getByLabelText(label);
+  await user.clear(field);
+  await user.type(field, value);
+}
+
+describe('ObservedForm', () => {
+  it('adds the seed’s write-heavy profile with a unit per direction', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn<(m: ObservedMetrics) => void>();
+    render(<ObservedForm onSubmit={onSubmit} />);
+
+    await fill(user, 'Label (optional)', 'nosql primary, 90-day peak');
+    await fill(user, 'Peak read IOPS', '3,043');
+    await fill(user, 'Peak read throughput', '188');
+    await fill(user, 'Peak write IOPS', '10000');
+    await fill(user, 'Peak write throughput', '4195');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Writes throughput unit' }), 'Mbps');
+    // The block size follows the typing: 4,195 Mbps ÷ 10,000 IOPS ≈ 51 KiB, medium I/O.
+    expect(screen.getByText(/≈ 51\.2 KiB per I\/O .* medium I\/O/)).toBeDefined();
+    await fill(user, 'Reads p99 latency in milliseconds', '133');
+    await user.click(screen.getByRole('button', { name: 'Add typed-in metrics' }));
+
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    const metrics = onSubmit.mock.calls[0]![0];
+    expect(metrics).toEqual({
+      label: 'nosql primary, 90-day peak',
+      read: { iops: 3043, throughput: 188, throughputUnit: 'MiB/s', latencyMs: { '99': 133 } },
+      write: { iops: 10000, throughput: 4195, throughputUnit: 'Mbps' },
+    });
+    // What the form produced is what the domain accepts.
+    const profile = profileFromObserved(metrics);
+    expect(profile.ok).toBe(true);
+    if (profile.ok) expect(profile.value.write.bytesPerSec).toBe((4195 * 1e6) / 8);
+    // The form is cleared for the next entry.
+    expect((screen.getByLabelText('Peak read IOPS') as HTMLInputElement).value).toBe('');
+  });
+
+  it('offers every throughput unit, and says what each means', async () => {
+    render(<ObservedForm onSubmit={() => {}} />);
+    const select = screen.getByRole('combobox', { name: 'Reads throughput unit' });
+    const units = within(select)
+      .getAllByRole('option')
+      .map((o) => o.textContent);
+    expect(units).toEqual(['B/s', 'KiB/s', 'KB/s', 'MiB/s', 'MB/s', 'GiB/s', 'GB/s', 'Mbps', 'Gbps']);
+    expect(screen.getAllByText(/mebibytes per second/).length).toBeGreaterThan(0);
+  });
+
+  it('explains missing and malformed numbers next to their fields', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn();
+    render(<ObservedForm onSubmit={onSubmit} />);
+    await fill(user, 'Peak read IOPS', '12k');
+    await fill(user, 'Peak write IOPS', '100');
+    await fill(user, 'Peak write throughput', '5');
+    await fill(user, 'Writes p99.9 latency in milliseconds', 'slow');
+    await user.click(screen.getByRole('button', { name: 'Add typed-in metrics' }));
+
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert').textContent).toBe('3 fields need attention.');
+    const iops = screen.getByLabelText('Peak read IOPS');
+    expect(iops.getAttribute('aria-invalid')).toBe('true');
+    expect(iops.getAttribute('aria-describedby')).toContain('error');
+    expect(screen.getByText('Peak read IOPS: expected a number such as 12000.')).toBeDefined();
+    expect(screen.getByText('Enter the peak read throughput (0 if there were no reads).')).toBeDefined();
+    expect(screen.getByText('p99.9: expected milliseconds such as 12.5.')).toBeDefined();
+
+    // Fixing a field clears its message.
+    await fill(user, 'Peak read IOPS', '0');
+    expect(screen.queryByText('Peak read IOPS: expected a number such as 12000.')).toBeNull();
+  });
+
+  it('applies the domain’s rules: throughput without IOPS is refused on the IOPS field', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn();
+    render(<ObservedForm onSubmit={onSubmit} />);
+    await fill(user, 'Peak read IOPS', '0');
+    await fill(user, 'Peak read throughput', '100');
+    await fill(user, 'Peak write IOPS', '0');
+    await fill(user, 'Peak write throughput', '0');
+    await user.click(screen.getByRole('button', { name: 'Add typed-in metrics' }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(screen.getByLabelText('Peak read IOPS').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText(/throughput without any IOPS cannot be right/)).toBeDefined();
+  });
+
+  it('edits existing metrics', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn();
+    render(
+      <ObservedForm
+        submitLabel="Save changes"
+        initial={{
+          read: { iops: 1, throughput: 1, throughputUnit: 'MB/s' },
+          write: { iops: 2, throughput: 2, throughputUnit: 'KiB/s' },
+        }}
+        onSubmit={onSubmit}
+      />,
+    );
+    expect(
+      (screen.getByRole('combobox', { name: 'Writes throughput unit' }) as HTMLSelectElement).value,
+    ).toBe('KiB/s');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(onSubmit).toHaveBeenCalledWith({
+      read: { iops: 1, throughput: 1, throughputUnit: 'MB/s' },
+      write: { iops: 2, throughput: 2, throughputUnit: 'KiB/s' },
+    });
+  });
+});

@@ -1,0 +1,109 @@
+import type { PlanResult } from '@blockwise/shared';
+import { lazy } from 'react';
+import { ChartFrame } from '../../../components/ChartFrame.tsx';
+import { EmptyState } from '../../../components/States.tsx';
+import { Unit } from '../../../components/Unit.tsx';
+import { Warnings } from '../../../components/Warnings.tsx';
+import { limitRows, type LimitRow } from '../limits-rows.ts';
+import { TableScroll } from '../../../components/TableScroll.tsx';
+
+const LimitsChart = lazy(() => import('./LimitsChart.tsx'));
+
+const STATUS_TEXT = {
+  over: 'over the ceiling',
+  saturated: 'saturated',
+  high: 'high',
+  ok: 'headroom',
+} as const;
+
+function LimitsTable({ rows, caption }: { rows: LimitRow[]; caption: string }) {
+  return (
+    <table className="table table--dense">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Ceiling</th>
+          <th scope="col" className="num">
+            Demand
+          </th>
+          <th scope="col" className="num">
+            Capacity
+          </th>
+          <th scope="col" className="num">
+            Utilization
+          </th>
+          <th scope="col">Kind</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.id} className={r.isBottleneck ? 'is-bottleneck' : undefined}>
+            <th scope="row">
+              {r.label}
+              {r.isBottleneck ? <span className="badge badge--concern">bottleneck</span> : null}
+              <p className="cell-note">{r.explanation}</p>
+              <Warnings warnings={r.warnings} compact />
+            </th>
+            <td className="num">{r.demandText}</td>
+            <td className="num">
+              {r.capacityText}
+              {r.native ? (
+                <p className="cell-note">
+                  AWS quotes <span className="nowrap">{r.native.value}</span> <Unit unit={r.native.unit} />
+                </p>
+              ) : null}
+            </td>
+            <td className="num">
+              <span className={`util util--${r.status}`}>{r.utilizationText}</span>
+              <span className="visually-hidden"> ({STATUS_TEXT[r.status]})</span>
+            </td>
+            <td>{r.sustained ? 'sustained' : 'burst (temporary)'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Which ceiling binds, for one configuration: all of them shown, the bottleneck highlighted. */
+export function LimitsPanel({ plan, title }: { plan: PlanResult; title: string }) {
+  const { rows, axisMax } = limitRows(plan);
+  if (rows.length === 0) {
+    return (
+      <EmptyState title="No ceilings to check for this configuration">
+        <p>
+          {plan.target === null
+            ? 'Choose an instance type and an EBS volume (or label a run as NVMe on an instance with a store) to see which limit binds.'
+            : 'The instance type is missing or has no published EBS or instance-store limits.'}
+        </p>
+      </EmptyState>
+    );
+  }
+  const chartTitle = `What binds: ${title}`;
+  return (
+    <div className="limits">
+      {plan.bottleneck ? (
+        <p className={`callout ${plan.bottleneck.saturated ? 'callout--concern' : 'callout--info'}`}>
+          <strong>Bottleneck: </strong>
+          {plan.bottleneck.explanation}
+        </p>
+      ) : null}
+      <ChartFrame
+        title={chartTitle}
+        caption={
+          <>
+            Utilization of each ceiling. IOPS in <Unit unit="IOPS" />, throughput compared in{' '}
+            <Unit unit="MiB/s" /> (instance bandwidth is quoted by AWS in <Unit unit="Mbps" />
+            ). Faded bars are burst ceilings.
+          </>
+        }
+        height={58 + rows.length * 38}
+      >
+        <LimitsChart rows={rows} axisMax={axisMax} title={chartTitle} />
+      </ChartFrame>
+      <TableScroll className="limits__table" label={chartTitle}>
+        <LimitsTable rows={rows} caption={chartTitle} />
+      </TableScroll>
+    </div>
+  );
+}

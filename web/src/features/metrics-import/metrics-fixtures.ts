@@ -1,0 +1,17 @@
+/**
+ * Test support: the hand-made CloudWatch/Grafana exports with planted peaks
+ * (fixtures/cloudwatch/README.md), read as text by Vite. Imported by tests only.
+ */
+const METRICS = import.meta.glob<string>('../../../../fixtures/cloudwatch/*.{csv,json}', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
+
+export const METRICS_FIXTURE_NAMES = Object.keys(METRICS).map((k) => k.slice(k.lastIndexOf('/') + 1));
+
+export function metricsFixture(name: string): string {
+  const key = Object.keys(METRICS).find((k) => k.endsWith(`/${name}`));
+  if (!key) throw new Error(`no metrics fixture ${name}`);
+  return METRICS[key]!;
+}

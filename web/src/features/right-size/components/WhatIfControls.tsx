@@ -1,0 +1,357 @@
+import {
+  GP2,
+  GP3,
+  HDD,
+  IO1,
+  IO2,
+  VOLUME_TRAITS,
+  VOLUME_TYPES,
+  type Gp3Generation,
+  type PlanSession,
+  type Problem,
+  type Recommendation,
+  type Residency,
+  type VolumeType,
+} from '@blockwise/shared';
+import { useId } from 'react';
+import { SelectField, TextField } from '../../../components/Field.tsx';
+import { SliderField } from '../../../components/SliderField.tsx';
+import { fmtInt } from '../../../lib/format.ts';
+import { numberText, parseNumberText } from '../../../lib/parse-number.ts';
+import { configOf } from '../right-size-view.ts';
+
+/**
+ * The what-if knobs: headroom, latency percentile, cluster size, gp3 limits generation, workload
+ * facts, and candidate volumes with size / IOPS / throughput sliders. Every change recomputes the
+ * plans at once (the domain is pure and fast); invalid combinations are explained by the domain's
+ * `validateVolume` next to the field and left out of the computation until fixed.
+ */
+
+type Candidate = PlanSession['candidates'][number];
+
+export type WhatIfSettings = Pick<
+  PlanSession,
+  'headroom' | 'nodes' | 'gp3Generation' | 'syncCommits' | 'residency' | 'datasetGiB' | 'candidates'
+>;
+
+type Props = {
+  settings: WhatIfSettings;
+  focusPercentile: string;
+  candidateProblems: Problem[][];
+  recommendations: readonly Recommendation[];
+  onSettings: (patch: Partial<WhatIfSettings>) => void;
+  onFocusPercentile: (p: string) => void;
+  onCandidate: (index: number, volume: Candidate) => void;
+  onAddCandidate: (volume: Candidate) => void;
+  onRemoveCandidate: (index: number) => void;
+};
+
+export const PERCENTILES = ['50', '99', '99.9', '99.99'] as const;
+
+/** Slider ranges per type, from the domain's published limits. */
+function ranges(type: VolumeType, gen: Gp3Generation) {
+  switch (type) {
+    case 'gp3':
+      return {
+        size: [GP3.sizeGiB.min.value, GP3.sizeGiB.max[gen].value],
+        iops: [GP3.iops.min.value, GP3.iops.max[gen].value],
+        tp: [GP3.throughputMiBps.min.value, GP3.throughputMiBps.max[gen].value],
+      } as const;
+    case 'io2':
+      return {
+        size: [IO2.sizeGiB.min.value, IO2.sizeGiB.max.value],
+        iops: [IO2.iops.min.value, IO2.iops.max.value],
+        tp: null,
+      } as const;
+    case 'io1':
+      return {
+        size: [IO1.sizeGiB.min.value, IO1.sizeGiB.max.value],
+        iops: [IO1.iops.min.value, IO1.iops.max.value],
+        tp: null,
+      } as const;
+    case 'gp2':
+      return { size: [GP2.sizeGiB.min.value, GP2.sizeGiB.max.value], iops: null, tp: null } as const;
+    case 'st1':
+    case 'sc1':
+      return {
+        size: [HDD[type].sizeGiB.min.value, HDD[type].sizeGiB.max.value],
+        iops: null,
+        tp: null,
+      } as const;
+  }
+}
+
+/** A starting configuration for a type: what it includes, at the given size. */
+export function defaultCandidate(type: VolumeType, sizeGiB = 1000): Candidate {
+  switch (type) {
+    case 'gp3':
+      return {
+        type,
+        sizeGiB,
+        iops: GP3.iops.included.value,
+        throughputMiBps: GP3.throughputMiBps.included.value,
+        count: 1,
+      };
+    case 'io1':
+    case 'io2':
+      return { type, sizeGiB: Math.max(sizeGiB, 4), iops: 3000, count: 1 };
+    case 'st1':
+    case 'sc1':
+      return { type, sizeGiB: Math.max(sizeGiB, 125), count: 1 };
+    case 'gp2':
+      return { type, sizeGiB, count: 1 };
+  }
+}
+
+/** Switching type keeps the size and what the new type can take. */
+function retype(c: Candidate, type: VolumeType): Candidate {
+  const d = defaultCandidate(type, c.sizeGiB);
+  if ((type === 'io1' || type === 'io2' || type === 'gp3') && c.iops !== undefined) d.iops = c.iops;
+  return { ...d, count: c.count };
+}
+
+function problemFor(problems: Problem[], path: string): string | null {
+  return problems.filter((p) => p.path === path).map((p) => p.message)[0] ?? null;
+}
+
+function CandidateEditor({
+  index,
+  candidate,
+  gen,
+  problems,
+  onChange,
+  onRemove,
+}: {
+  index: number;
+  candidate: Candidate;
+  gen: Gp3Generation;
+  problems: Problem[];
+  onChange: (c: Candidate) => void;
+  onRemove: () => void;
+}) {
+  const id = useId();
+  const r = ranges(candidate.type, gen);
+  const name = `Candidate ${index + 1}`;
+  const other = problems.filter((p) => !['sizeGiB', 'iops', 'throughputMiBps'].includes(p.path ?? ''));
+  return (
+    <fieldset className="candidate">
+      <legend>
+        {name}: {candidate.type}
+        {problems.length > 0 ? <span className="badge badge--concern">needs a fix</span> : null}
+      </legend>
+      <div className="candidate__grid">
+        <SelectField
+          id={`${id}-type`}
+          label="Volume type"
+          value={candidate.type}
+          onChange={(e) => onChange(retype(candidate, e.target.value as VolumeType))}
+        >
+          {VOLUME_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {VOLUME_TRAITS[t].name}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          id={`${id}-count`}
+          label="Striped volumes"
+          inputMode="numeric"
+          value={numberText(candidate.count)}
+          onChange={(e) => {
+            const n = parseNumberText(e.target.value);
+            if (n !== null && Number.isInteger(n) && n >= 1 && n <= 64) onChange({ ...candidate, count: n });
+          }}
+          hint="1–64, RAID 0"
+        />
+      </div>
+      <SliderField
+        label={`${name} size`}
+        value={candidate.sizeGiB}
+        min={r.size[0]}
+        max={r.size[1]}
+        step={candidate.type === 'gp3' || candidate.type === 'gp2' ? 1 : 1}
+        unit="GiB"
+        error={problemFor(problems, 'sizeGiB')}
+        onChange={(sizeGiB) => onChange({ ...candidate, sizeGiB })}
+      />
+      {r.iops ? (
+        <SliderField
+          label={`${name} IOPS`}
+          value={candidate.iops ?? r.iops[0]}
+          min={r.iops[0]}
+          max={r.iops[1]}
+          step={100}
+          unit="IOPS"
+          hint={candidate.type === 'gp3' ? '3,000 included' : 'all provisioned IOPS are billed'}
+          error={problemFor(problems, 'iops')}
+          onChange={(iops) => onChange({ ...candidate, iops })}
+        />
+      ) : (
+        <p className="field__hint">
+          {candidate.type === 'gp2'
+            ? 'gp2 IOPS follow the size: 3 per GiB, 100–16,000 (bursts to 3,000 below 1 TiB).'
+            : `${candidate.type} is throughput-based: performance follows the size.`}
+        </p>
+      )}
+      {r.tp ? (
+        <SliderField
+          label={`${name} throughput`}
+          value={candidate.throughputMiBps ?? r.tp[0]}
+          min={r.tp[0]}
+          max={r.tp[1]}
+          step={5}
+          unit="MiB/s"
+          hint="125 MiB/s included; at most 0.25 MiB/s per provisioned IOPS"
+          error={problemFor(problems, 'throughputMiBps')}
+          onChange={(throughputMiBps) => onChange({ ...candidate, throughputMiBps })}
+        />
+      ) : null}
+      {other.map((p) => (
+        <p key={p.message} className="field__error">
+          {p.message}
+        </p>
+      ))}
+      <button type="button" className="btn btn--small btn--ghost" onClick={onRemove}>
+        Remove {name.toLowerCase()}
+      </button>
+    </fieldset>
+  );
+}
+
+export function WhatIfControls(props: Props) {
+  const { settings, focusPercentile, candidateProblems, recommendations } = props;
+  const id = useId();
+  const headroomPct = Math.round(settings.headroom * 100);
+  const viable = recommendations.filter(
+    (r) => r.status !== 'not-viable' && (r.type === 'gp3' || r.type === 'io2' || r.type === 'gp2'),
+  );
+  const firstSize = settings.candidates[0]?.sizeGiB ?? 1000;
+  return (
+    <div className="what-if">
+      <div className="what-if__knobs">
+        <SliderField
+          label="Headroom above the peak"
+          value={headroomPct}
+          min={0}
+          max={100}
+          step={5}
+          unit="%"
+          hint="The guide advises 20–30%; below 11.1% EBS’s 90% delivery promise can fall short"
+          error={headroomPct > 500 ? 'At most 500%.' : null}
+          onChange={(pct) => pct >= 0 && pct <= 500 && props.onSettings({ headroom: pct / 100 })}
+        />
+        <SelectField
+          id={`${id}-pct`}
+          label="Judge latency at"
+          value={focusPercentile}
+          onChange={(e) => props.onFocusPercentile(e.target.value)}
+          hint="The percentile each plan’s verdict is summarized at"
+        >
+          {PERCENTILES.map((p) => (
+            <option key={p} value={p}>
+              p{p}
+            </option>
+          ))}
+        </SelectField>
+        <SliderField
+          label="Cluster size (nodes)"
+          value={settings.nodes}
+          min={1}
+          max={64}
+          step={1}
+          unit="nodes"
+          hint="One volume configuration per node; costs multiply"
+          onChange={(nodes) =>
+            Number.isInteger(nodes) && nodes >= 1 && nodes <= 100_000 && props.onSettings({ nodes })
+          }
+        />
+        <SelectField
+          id={`${id}-gen`}
+          label="gp3 limits"
+          value={settings.gp3Generation}
+          onChange={(e) => props.onSettings({ gp3Generation: e.target.value as Gp3Generation })}
+        >
+          <option value="current">Current: 80,000 IOPS, 2,000 MiB/s, 64 TiB</option>
+          <option value="before-2025">Before 2025: 16,000 IOPS, 1,000 MiB/s, 16 TiB</option>
+        </SelectField>
+        <SelectField
+          id={`${id}-res`}
+          label="Working set in RAM (residency)"
+          value={settings.residency}
+          onChange={(e) => props.onSettings({ residency: e.target.value as Residency })}
+        >
+          <option value="unknown">Unknown</option>
+          <option value="high">High: reads mostly served from RAM</option>
+          <option value="low">Low: reads go to the device</option>
+        </SelectField>
+        <TextField
+          id={`${id}-dataset`}
+          label="Dataset size (optional)"
+          inputMode="decimal"
+          suffix="GiB"
+          defaultValue={numberText(settings.datasetGiB)}
+          onChange={(e) => {
+            const n = parseNumberText(e.target.value);
+            if (e.target.value.trim() === '') props.onSettings({ datasetGiB: null });
+            else if (n !== null && n > 0) props.onSettings({ datasetGiB: n });
+          }}
+        />
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={settings.syncCommits}
+            onChange={(e) => props.onSettings({ syncCommits: e.target.checked })}
+          />
+          Synchronous commits (every write waits on fsync: latency thresholds halve)
+        </label>
+      </div>
+      <div className="what-if__candidates">
+        <h3 className="subhead">Candidate volumes</h3>
+        {settings.candidates.length === 0 ? (
+          <p className="field__hint">
+            No candidate yet: add the volume you run today and the alternatives you consider. Without one,
+            only right-sizing and the instance’s limits are shown.
+          </p>
+        ) : null}
+        {settings.candidates.map((c, i) => (
+          <CandidateEditor
+            key={i}
+            index={i}
+            candidate={c}
+            gen={settings.gp3Generation}
+            problems={candidateProblems[i] ?? []}
+            onChange={(v) => props.onCandidate(i, v)}
+            onRemove={() => props.onRemoveCandidate(i)}
+          />
+        ))}
+        <div className="button-row" role="group" aria-label="Add a candidate volume">
+          {(['gp3', 'io2', 'gp2', 'io1', 'st1', 'sc1'] as const).map((t) => (
+            <button
+              key={t}
+              type="button"
+              className="btn btn--small"
+              disabled={settings.candidates.length >= 10}
+              onClick={() => props.onAddCandidate(defaultCandidate(t, firstSize))}
+            >
+              + {t}
+            </button>
+          ))}
+        </div>
+        {viable.length > 0 ? (
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={settings.candidates.length + viable.length > 10}
+            onClick={() => viable.forEach((r) => props.onAddCandidate({ ...configOf(r), count: 1 }))}
+          >
+            Add the right-sized {viable.map((r) => r.type).join(', ')} as candidates
+          </button>
+        ) : null}
+        <p className="field__hint">
+          {settings.candidates.length} of 10 candidates · sizes in GiB (up to{' '}
+          {fmtInt(GP3.sizeGiB.max[settings.gp3Generation].value)} for gp3)
+        </p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import type * as CatalogModule from '@blockwise/shared/catalog';
+import { useEffect, useState } from 'react';
+
+/**
+ * The AWS catalog (1,390 instance types, regional EBS prices, catalog-aware analyses) is ~200 KB of
+ * data: it is loaded lazily, in its own chunk, after the page's first paint. One promise per page
+ * load; every component that needs it shares it.
+ */
+export type Catalog = typeof CatalogModule;
+
+let pending: Promise<Catalog> | null = null;
+let loaded: Catalog | null = null;
+
+export function loadCatalog(): Promise<Catalog> {
+  pending ??= import('@blockwise/shared/catalog').then(
+    (m) => {
+      loaded = m;
+      return m;
+    },
+    (error: unknown) => {
+      pending = null; // a failed chunk load may succeed on retry
+      throw error;
+    },
+  );
+  return pending;
+}
+
+export type CatalogState =
+  | { status: 'loading'; catalog: null; error: null }
+  | { status: 'ready'; catalog: Catalog; error: null }
+  | { status: 'error'; catalog: null; error: string };
+
+const readyState = (catalog: Catalog): CatalogState => ({ status: 'ready', catalog, error: null });
+const LOADING: CatalogState = { status: 'loading', catalog: null, error: null };
+
+/** The catalog, loading it on first use. `retry` re-attempts a failed load. */
+export function useCatalog(): CatalogState & { retry: () => void } {
+  const [state, setState] = useState<CatalogState>(() => (loaded ? readyState(loaded) : LOADING));
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (state.status === 'ready') return;
+    let live = true;
+    loadCatalog().then(
+      (c) => live && setState(readyState(c)),
+      (e: unknown) =>
+        live &&
+        setState({
+          status: 'error',
+          catalog: null,
+          error: `The AWS catalog could not be loaded (${e instanceof Error ? e.message : String(e)}).`,
+        }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [attempt, state.status]);
+  return {
+    ...state,
+    retry: () => {
+      setState(LOADING);
+      setAttempt((a) => a + 1);
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+const api = 'http://127.0.0.1:8080';
+
+/**
+ * Zod 4 probes `new Function("")` when its first object schema is created. Under the server's CSP
+ * (`script-src 'self'`, no 'unsafe-eval') the probe is refused and reported as a
+ * securitypolicyviolation, even though Zod falls back cleanly. Zod reads its config from
+ * `globalThis.__zod_globalConfig`; setting `jitless` at the top of Zod's own core module
+ * guarantees it is in place before any schema exists, whatever order the bundle's chunks run in.
+ * (src/lib/zod-config.ts does the same for the dev server, where Zod is pre-bundled.)
+ */
+function zodJitless(): Plugin {
+  return {
+    name: 'blockwise:zod-jitless',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]zod[\\/]v4[\\/]core[\\/]core\.js$/.test(id)) return null;
+      return { code: `(globalThis.__zod_globalConfig ??= {}).jitless = true;\n${code}`, map: null };
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [zodJitless(), react()],
+  server: {
+    proxy: { '/api': api, '/healthz': api },
+  },
+  worker: { format: 'es', plugins: () => [zodJitless()] },
+  build: {
+    // The manifest lets scripts/bundle-size.mjs tell each page's initial chunks from lazy ones.
+    manifest: true,
+    target: 'es2022',
+  },
+  test: {
+    name: 'web',
+    include: ['src/**/*.test.{ts,tsx}'],
+    environment: 'happy-dom',
+    setupFiles: ['src/test/setup.ts'],
+  },
+});
