@@ -1,0 +1,51 @@
+// The right-sizing sweep of P12, bundled by compute.mjs with esbuild before it runs (as the
+// browser gets it from Vite: no tsx loader helpers such as __name in the hot path).
+import { readFileSync } from 'node:fs';
+import { parseFio } from '../../shared/src/fio/parse-fio.ts';
+import { profileFromFio } from '../../shared/src/profile/from-fio.ts';
+import { rightSize } from '../../shared/src/plan/right-size.ts';
+import { listInstanceTypes, familyMembers } from '../../shared/src/aws/instances.ts';
+import { defaultRateCard } from '../../shared/src/aws/ebs-prices.ts';
+import { VOLUME_TYPES } from '../../shared/src/aws/volume-types.ts';
+
+/** Times full sweeps: every instance type × every volume type, each with its family members. */
+export function measureSweep(fioPath, runs = 21) {
+  const fio = parseFio(readFileSync(fioPath));
+  if (!fio.ok) throw new Error(fio.error.message);
+  const profile = profileFromFio(fio.report);
+  if (!profile.ok) throw new Error(JSON.stringify(profile.error));
+  const instances = listInstanceTypes();
+  const rateCard = defaultRateCard();
+  const families = new Map();
+  for (const i of instances) if (!families.has(i.family)) families.set(i.family, familyMembers(i.family));
+  const input = (instance, members) => ({
+    profile: profile.value,
+    headroom: 0.25,
+    minSizeGiB: 500,
+    instance,
+    rateCard,
+    familyMembers: members,
+  });
+  const sweep = () => {
+    let recommendations = 0;
+    for (const instance of instances)
+      recommendations += rightSize(input(instance, families.get(instance.family))).recommendations.length;
+    return recommendations;
+  };
+  for (let i = 0; i < 5; i++) sweep();
+  const times = [];
+  let recommendations = 0;
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    recommendations = sweep();
+    times.push(performance.now() - t);
+  }
+  // The same with the family looked up per instance (what a caller without a cache pays).
+  const uncached = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    for (const instance of instances) rightSize(input(instance, familyMembers(instance.family)));
+    uncached.push(performance.now() - t);
+  }
+  return { times, uncached, instances: instances.length, volumeTypes: VOLUME_TYPES.length, recommendations };
+}

@@ -1,0 +1,36 @@
+// Reference servers: bare Express 5 (the same express the app ships with) doing only the JSON part
+// of a request, so each ratio says what the app's own work costs on top of the framework.
+//   GET  /small  constant JSON             (P3, P4: the floor of any GET)
+//   POST /ack    express.json() + {ok:true} (P2, P5, P7: "parse and acknowledge")
+//   POST /echo   express.json() + res.json(req.body) (P1: JSON in and out)
+//   PUT  /stored then GET /stored: res.json() of a document kept in memory (P3's same-size reference)
+// Same process conventions as app-server.mjs: port over IPC, memory over IPC.
+import { createServer } from 'node:http';
+import { serverRequire } from '../lib/deps.mjs';
+
+const express = serverRequire('express');
+const app = express();
+app.disable('x-powered-by');
+const json = express.json({ limit: '64mb', type: () => true });
+app.get('/small', (_req, res) => res.json({ hello: 'world' }));
+app.post('/ack', json, (_req, res) => res.json({ ok: true }));
+app.post('/echo', json, (req, res) => res.json(req.body));
+let stored = null;
+app.put('/stored', json, (req, res) => {
+  stored = req.body;
+  res.json({ ok: true });
+});
+app.get('/stored', (_req, res) => res.json(stored));
+app.use((err, _req, res, _next) => res.status(err.status ?? 500).json({ error: err.type ?? 'error' }));
+
+const server = createServer(app);
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  process.send?.({ type: 'listening', port: server.address().port, pid: process.pid });
+});
+process.on('message', (message) => {
+  if (message?.type === 'mem') {
+    globalThis.gc?.();
+    process.send?.({ type: 'mem', ...process.memoryUsage() });
+  }
+});
+process.on('SIGTERM', () => process.exit(0));
