@@ -49,36 +49,36 @@ export function readMultipart(
     });
     bb.on('file', (_name, stream, info) => {
       const chunks: Buffer[] = [];
-      pending.push(
-        new Promise<UploadedFile>((res, rej) => {
-          stream.on('data', (chunk: Buffer) => {
-            total += chunk.length;
-            if (total > limit) {
-              stream.resume();
-              rej(
-                new HttpError(413, 'payload_too_large', `the files exceed the ${formatLimit(limit)} limit`),
-              );
-              return;
-            }
-            chunks.push(chunk);
-          });
-          stream.on('limit', () =>
-            rej(new HttpError(413, 'payload_too_large', `a file exceeds the ${formatLimit(limit)} limit`)),
-          );
-          stream.on('error', rej);
-          stream.on('close', () => {
-            const bytes = Buffer.concat(chunks);
-            const done = (b: Buffer) =>
-              res({
-                fileName: info.filename ? storableName(info.filename, 255) : null,
-                mediaType: (info.mimeType || 'application/octet-stream').toLowerCase(),
-                bytes: b,
-              });
-            if (isGzip(bytes)) gunzipLimited(bytes, limit).then(done, rej);
-            else done(bytes);
-          });
-        }),
-      );
+      const file = new Promise<UploadedFile>((res, rej) => {
+        stream.on('data', (chunk: Buffer) => {
+          total += chunk.length;
+          if (total > limit) {
+            stream.resume();
+            rej(new HttpError(413, 'payload_too_large', `the files exceed the ${formatLimit(limit)} limit`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        stream.on('limit', () =>
+          rej(new HttpError(413, 'payload_too_large', `a file exceeds the ${formatLimit(limit)} limit`)),
+        );
+        stream.on('error', rej);
+        stream.on('close', () => {
+          const bytes = Buffer.concat(chunks);
+          const done = (b: Buffer) =>
+            res({
+              fileName: info.filename ? storableName(info.filename, 255) : null,
+              mediaType: (info.mimeType || 'application/octet-stream').toLowerCase(),
+              bytes: b,
+            });
+          if (isGzip(bytes)) gunzipLimited(bytes, limit).then(done, rej);
+          else done(bytes);
+        });
+      });
+      // Fail the request as soon as one file fails: waiting for busboy's `close` would leave this
+      // rejection unhandled in between, and Node ends the process on an unhandled rejection.
+      file.catch((error: unknown) => fail(asHttpError(error)));
+      pending.push(file);
     });
     bb.on('filesLimit', () =>
       fail(new HttpError(413, 'payload_too_large', `at most ${LIMITS.files} files per upload`)),
@@ -96,11 +96,14 @@ export function readMultipart(
       if (failed) return;
       Promise.all(pending).then(
         (files) => resolve({ files, fields: { ...fields } }),
-        (error: unknown) =>
-          fail(error instanceof HttpError ? error : new HttpError(400, 'body_invalid', String(error))),
+        (error: unknown) => fail(asHttpError(error)),
       );
     });
     req.on('aborted', () => fail(new HttpError(400, 'request_aborted', 'the client aborted the upload')));
     req.pipe(bb);
   });
+}
+
+function asHttpError(error: unknown): HttpError {
+  return error instanceof HttpError ? error : new HttpError(400, 'body_invalid', String(error));
 }
