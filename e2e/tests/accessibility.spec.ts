@@ -2,11 +2,13 @@ import type { Locator, Page } from '@playwright/test';
 import { Seeder, uniqueSuffix } from './support/api.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
 import { fixtureBytes } from './support/fixtures.ts';
+import { historyRunPath, seedHistorySeries } from './support/history.ts';
 import { chartsDrawn, gotoPlan, planNvmeVsEbs, seedNvmeVsEbs } from './support/planning.ts';
 import { expect, test } from './support/test.ts';
 
 /**
- * axe-core on every page — planning (empty and with data), share view, archive, run page — at
+ * axe-core on every page — planning (empty and with data), share view, archive, run page, CI
+ * history (series list, a series with a run's regression report open) — at
  * desktop width and at 360 px (where tables scroll), with no serious or critical violation
  * allowed; then a keyboard-only pass through the planning page's main controls.
  */
@@ -69,6 +71,22 @@ test.describe('axe: no serious or critical violations', () => {
     await chartsDrawn(page);
     await openDataTables(page);
     await scanAtBothWidths(page, 'run page');
+  });
+
+  test('CI history: the series list and a series with a regression report open', async ({
+    page,
+    request,
+  }) => {
+    const { series, degradedId } = await seedHistorySeries(new Seeder(request));
+    await page.goto('/history');
+    await expect(page.getByRole('link', { name: series, exact: true })).toBeVisible();
+    await scanAtBothWidths(page, 'history: series list');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(historyRunPath(series, degradedId));
+    await expect(page.getByRole('table', { name: /^Against \d+ runs on main/ })).toBeVisible();
+    await chartsDrawn(page);
+    await openDataTables(page);
+    await scanAtBothWidths(page, 'history: series');
   });
 });
 

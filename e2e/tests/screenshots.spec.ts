@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { Seeder, uniqueSuffix } from './support/api.ts';
 import { artifactPath } from './support/fixtures.ts';
+import { historyRunPath, seedHistorySeries } from './support/history.ts';
 import { escapeRegExp } from './support/oracle.ts';
 import { chartsDrawn, EBS_FILE, planNvmeVsEbs, seedNvmeVsEbs } from './support/planning.ts';
 import { expect, test } from './support/test.ts';
@@ -10,7 +11,7 @@ import { expect, test } from './support/test.ts';
 /**
  * Screenshots of each main view at desktop width and at 360 px, kept in e2e/artifacts/
  * (gitignored; CI uploads the folder) and attached to the HTML report: the planning session with
- * data, the limits chart, NVMe vs EBS, right-sizing, a share view and the archive.
+ * data, the limits chart, NVMe vs EBS, right-sizing, a share view, the archive and a CI history series with a regression report.
  */
 
 const WIDTHS = [
@@ -64,4 +65,12 @@ test('share view and archive', async ({ page, request }) => {
   await page.goto('/runs');
   await expect(page.getByRole('table', { name: 'Archived runs' })).toBeVisible();
   await atEachWidth(page, (w) => shoot(page, `archive-${w}`));
+});
+
+test('CI history: a series with the flagged run selected', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const { series, degradedId } = await seedHistorySeries(new Seeder(request));
+  await page.goto(historyRunPath(series, degradedId));
+  await expect(page.getByRole('table', { name: /^Against \d+ runs on main/ })).toBeVisible();
+  await atEachWidth(page, (w) => shoot(page, `history-${w}`));
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   averageBlockSize,
+  formatDecimal,
+  formatInt,
+  formatUsd,
   bytesPerSec,
   iops,
   mbps,
@@ -96,4 +99,33 @@ describe('roundCents', () => {
     [1.005, 1.01],
     [577.4999999, 577.5],
   ])('%d → %d', (v, expected) => expect(roundCents(v)).toBe(expected));
+});
+
+describe('number formatting (en-US, as every explanation writes numbers)', () => {
+  it.each([
+    [0, '0'],
+    [-0.4, '0'],
+    [999, '999'],
+    [1000, '1,000'],
+    [16000.4, '16,000'],
+    [80000, '80,000'],
+    [1234567.5, '1,234,568'],
+    [-1234.6, '-1,235'],
+    [2 ** 60, '1,152,921,504,606,847,000'],
+  ])('formatInt(%d) → %s, like Math.round(v).toLocaleString("en-US")', (v, expected) => {
+    expect(formatInt(v)).toBe(expected);
+    if (Math.round(v) !== 0) expect(formatInt(v)).toBe(Math.round(v).toLocaleString('en-US'));
+  });
+  it.each([
+    [1234.56, 1, '1,234.6'],
+    [0.25, 3, '0.25'],
+    [593.75, 1, '593.8'],
+    [4, 2, '4'],
+  ])('formatDecimal(%d, %d) → %s', (v, digits, expected) => {
+    expect(formatDecimal(v, digits)).toBe(expected);
+  });
+  it('formatUsd always shows cents', () => {
+    expect(formatUsd(1385)).toBe('$1,385.00');
+    expect(formatUsd(0.5)).toBe('$0.50');
+  });
 });

@@ -203,8 +203,46 @@ export function formatMiBps(rate: BytesPerSec, digits = 1): string {
   return `${(rate / MiB).toFixed(digits)} MiB/s`;
 }
 
+/*
+ * en-US number formatting for the explanations the engine writes. `toLocaleString` builds a new
+ * Intl.NumberFormat on every call (≈ 10 µs): the right-sizing sweep writes tens of thousands of
+ * such numbers, so formatters are built once per option set and integers are grouped by hand.
+ */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(minFractionDigits: number, maxFractionDigits: number): Intl.NumberFormat {
+  const key = `${minFractionDigits}:${maxFractionDigits}`;
+  let f = numberFormats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', {
+      minimumFractionDigits: minFractionDigits,
+      maximumFractionDigits: maxFractionDigits,
+    });
+    numberFormats.set(key, f);
+  }
+  return f;
+}
+
+/** Rounded to a whole number with thousands separators: 16000.4 → "16,000", -1234.5 → "-1,234". */
+export function formatInt(value: number): string {
+  const rounded = Math.round(value);
+  if (!Number.isSafeInteger(rounded)) return numberFormat(0, 0).format(value);
+  const digits = String(Math.abs(rounded));
+  let out = digits.length > 3 ? '' : digits;
+  if (digits.length > 3) {
+    const head = digits.length % 3 || 3;
+    out = digits.slice(0, head);
+    for (let i = head; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  }
+  return rounded < 0 ? `-${out}` : out;
+}
+
+/** Up to `maxFractionDigits` decimals, trailing zeros dropped, thousands grouped: 1234.56 → "1,234.6". */
+export function formatDecimal(value: number, maxFractionDigits: number, minFractionDigits = 0): string {
+  return numberFormat(minFractionDigits, maxFractionDigits).format(value);
+}
+
 export function formatUsd(value: Usd | number): string {
-  return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return `$${formatDecimal(value, 2, 2)}`;
 }
 
 /** Rounds to cents the way an invoice does (half away from zero), avoiding 0.1+0.2 noise. */

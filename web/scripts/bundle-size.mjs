@@ -25,6 +25,8 @@ const PAGES = [
   { name: 'share view        /c/:id', module: 'src/app/routes/SharePage.tsx' },
   { name: 'archive           /runs', module: 'src/app/routes/RunsPage.tsx' },
   { name: 'run               /runs/:id', module: 'src/app/routes/RunPage.tsx' },
+  { name: 'CI history        /history', module: 'src/app/routes/HistoryPage.tsx' },
+  { name: 'CI series         /history/:s', module: 'src/app/routes/HistorySeriesPage.tsx' },
 ];
 
 if (args.has('--build') || !existsSync(manifestPath)) {

@@ -11,6 +11,7 @@ import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { profileFromObserved } from '../profile/observed.ts';
 import { profileFromFio } from '../profile/from-fio.ts';
 import { resolveInstance, resolveRateCard } from './summarize-run.ts';
+import { formatInt } from '../units.ts';
 
 /**
  * Comparisons: what a share link shows. Computed once, when the link is created, from the runs'
@@ -53,7 +54,7 @@ export function sessionRateCard(session: PlanSession): Result<RateCard> {
 }
 
 const describe = (v: VolumeConfig) =>
-  `${(v.count ?? 1) > 1 ? `${v.count} × ` : ''}${v.type} ${v.sizeGiB} GiB${v.iops ? `, ${v.iops.toLocaleString('en-US')} IOPS` : ''}${v.throughputMiBps ? `, ${v.throughputMiBps} MiB/s` : ''}`;
+  `${(v.count ?? 1) > 1 ? `${v.count} × ` : ''}${v.type} ${v.sizeGiB} GiB${v.iops ? `, ${formatInt(v.iops)} IOPS` : ''}${v.throughputMiBps ? `, ${v.throughputMiBps} MiB/s` : ''}`;
 
 /** One plan per candidate configuration of the session (plus local NVMe when the instance has a store). */
 export function planFromSession(

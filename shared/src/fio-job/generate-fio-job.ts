@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from '../problem.ts';
 import type { DirectionLoad, IoProfile } from '../profile/io-profile.schema.ts';
-import { KiB, MiB } from '../units.ts';
+import { formatDecimal, formatInt, KiB, MiB } from '../units.ts';
 
 /**
  * From any I/O profile (typed in, imported from CloudWatch/Grafana, measured by fio or sysbench)
@@ -89,8 +89,8 @@ const PLANNER_LABELS = [
   'volumeThroughputMiBps',
 ];
 
-const n0 = (v: number) => Math.round(v).toLocaleString('en-US');
-const n1 = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 1 });
+const n0 = formatInt;
+const n1 = (v: number) => formatDecimal(v, 1);
 
 /** A size as fio reads it (kb_base=1024 by default: "k" = KiB): 16384 → "16k", 1536 → "1536". */
 export function fioSize(bytes: number): string {

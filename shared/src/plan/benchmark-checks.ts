@@ -3,7 +3,7 @@ import { instanceBursts } from '../aws/instance-spec.ts';
 import { INSTANCE_BURST_MINUTES_PER_DAY } from '../aws/volume-types.ts';
 import type { Warning } from '../problem.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
-import { mbps, mbpsToMiBps } from '../units.ts';
+import { formatInt, mbps, mbpsToMiBps } from '../units.ts';
 import { demandOf } from './demand.ts';
 import type { Limit, LimitTarget } from './limits.ts';
 import { gp2BaselineIops, gp2BurstSeconds } from './volume.ts';
@@ -34,7 +34,7 @@ export const MIN_TRUSTED_RUNTIME_SEC = 30 * 60;
 const ABOVE_LIMIT_TOLERANCE = 1.05;
 
 const minutes = (sec: number) => `${(sec / 60).toFixed(sec < 600 ? 1 : 0)} min`;
-const n0 = (v: number) => Math.round(v).toLocaleString('en-US');
+const n0 = formatInt;
 
 export type BenchmarkCheckInput = {
   profile: IoProfile;

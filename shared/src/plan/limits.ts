@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { instanceBursts, type InstanceSpec } from '../aws/instance-spec.ts';
 import { INSTANCE_BURST_MINUTES_PER_DAY, VOLUME_TRAITS } from '../aws/volume-types.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
-import { mbps, mbpsToMiBps } from '../units.ts';
+import { formatDecimal, formatInt, mbps, mbpsToMiBps } from '../units.ts';
 import { demandOf } from './demand.ts';
 import { volumeCapabilities, type VolumeConfig } from './volume.ts';
 
@@ -46,8 +46,8 @@ export type Limit = z.infer<typeof LimitSchema>;
 
 export type LimitTarget = { kind: 'ebs'; volume: VolumeConfig } | { kind: 'nvme' };
 
-const n0 = (v: number) => Math.round(v).toLocaleString('en-US');
-const n1 = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 1 });
+const n0 = formatInt;
+const n1 = (v: number) => formatDecimal(v, 1);
 
 function limit(id: LimitId, fields: Omit<Limit, 'id' | 'utilization'> & { utilization?: number }): Limit {
   return {

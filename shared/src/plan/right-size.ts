@@ -15,7 +15,7 @@ import {
   type VolumeType,
 } from '../aws/volume-types.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
-import { mbps, mbpsToMiBps } from '../units.ts';
+import { formatInt, mbps, mbpsToMiBps } from '../units.ts';
 import { CostBreakdownSchema, monthlyCost, scaleCost, type CostBreakdown } from './cost.ts';
 import { demandOf } from './demand.ts';
 import { gp2BaselineIops, gp2ThroughputMiBps, io1ThroughputMiBps, type VolumeConfig } from './volume.ts';
@@ -91,7 +91,7 @@ export type RightSizeInput = {
 
 type Sized = { volume: VolumeConfig; reasons: string[]; capped: boolean } | { notViable: string[] };
 
-const n0 = (v: number) => Math.round(v).toLocaleString('en-US');
+const n0 = formatInt;
 
 /** What the instance sustains (baseline), floor-rounded: provisioning beyond it is waste. */
 function instanceCeilings(instance: InstanceSpec | null) {

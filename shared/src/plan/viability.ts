@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isStorageOptimizedFamily, type InstanceSpec } from '../aws/instance-spec.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { readShare } from './demand.ts';
+import { formatInt } from '../units.ts';
 
 /**
  * When EBS is viable (domain.md §11, from seed 000): residency (does the working set fit in RAM?)
@@ -45,7 +46,7 @@ export function assessViability(input: {
     return {
       verdict: 'nvme-likely',
       dominance,
-      message: `The dataset is much larger than RAM and reads exceed ${NVME_READ_IOPS.toLocaleString('en-US')} IOPS: local NVMe is likely better and cheaper than provisioning that on EBS (remember it is ephemeral: data is lost on stop/terminate).`,
+      message: `The dataset is much larger than RAM and reads exceed ${formatInt(NVME_READ_IOPS)} IOPS: local NVMe is likely better and cheaper than provisioning that on EBS (remember it is ephemeral: data is lost on stop/terminate).`,
     };
   }
   if (input.residency === 'high') {

@@ -11,6 +11,7 @@ import {
   type Gp3Generation,
 } from '../aws/volume-types.ts';
 import type { Problem } from '../problem.ts';
+import { formatDecimal } from '../units.ts';
 
 /**
  * One EBS volume configuration, or `count` identical volumes striped together (RAID 0: their
@@ -155,7 +156,7 @@ export function volumeCapabilities(volume: VolumeConfig): VolumeCapabilities {
   }
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 3 });
+const fmt = (n: number) => formatDecimal(n, 3);
 const outOfRange = (
   path: string,
   what: string,

@@ -5,7 +5,7 @@ import type {
   IoProfile,
   LatencySummary,
 } from '../profile/io-profile.schema.ts';
-import { KiB } from '../units.ts';
+import { formatDecimal, KiB } from '../units.ts';
 import type { SysbenchFileio } from './sysbench-result.schema.ts';
 
 /**
@@ -109,7 +109,7 @@ function factsOf(run: SysbenchFileio): BenchmarkFacts {
   };
 }
 
-const n2 = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 2 });
+const n2 = (v: number) => formatDecimal(v, 2);
 
 export function profileFromSysbench(
   run: SysbenchFileio,

@@ -17,6 +17,7 @@ import {
   type ParsedTime,
   type TimeZoneSpec,
 } from './timestamps.ts';
+import { formatInt } from '../units.ts';
 
 /**
  * From what an importer read (columns with their roles, rows with times and values in the file's
@@ -68,7 +69,7 @@ export type RawSeries = {
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
 
-const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string) => `${formatInt(n)} ${word}${n === 1 ? '' : 's'}`;
 const iso = (ms: number) => new Date(ms).toISOString().replace(':00.000Z', 'Z').replace('.000Z', 'Z');
 
 function choiceRequired(choices: SeriesChoice[]): SeriesImportResult {
@@ -245,7 +246,7 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
   if (raw.rows.length > maxPoints) {
     return failure(
       'too_many_points',
-      `${raw.rows.length.toLocaleString('en-US')} points, more than the ${maxPoints.toLocaleString('en-US')} limit: export a shorter range or a longer period`,
+      `${formatInt(raw.rows.length)} points, more than the ${formatInt(maxPoints)} limit: export a shorter range or a longer period`,
     );
   }
   const choices: SeriesChoice[] = [];
@@ -511,7 +512,7 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
   if (gaps > 0) {
     warnings.push({
       code: 'gaps',
-      message: `${plural(gaps, 'gap')} in the series: ${plural(missing, 'missing point')} of ${secondsText(periodSec)}. Not interpolated: the statistics use the ${outTimes.length.toLocaleString('en-US')} points present.`,
+      message: `${plural(gaps, 'gap')} in the series: ${plural(missing, 'missing point')} of ${secondsText(periodSec)}. Not interpolated: the statistics use the ${formatInt(outTimes.length)} points present.`,
       subject: 'time',
     });
   } else if (missing > 0) {

@@ -1,4 +1,5 @@
 import { fail, ok, type Result } from '../problem.ts';
+import { formatInt } from '../units.ts';
 
 /**
  * A small RFC 4180 reader for metric exports: quoted fields (with "" escapes and newlines inside
@@ -105,7 +106,7 @@ export function readCsv(text: string, options: ReadCsvOptions): Result<CsvTable>
       if (rows.length > options.maxRows + 1) {
         return fail(
           'too_many_points',
-          `more than ${options.maxRows.toLocaleString('en-US')} rows: export a shorter range or a longer period (e.g. 5 minutes over 14 days is 4,032 points)`,
+          `more than ${formatInt(options.maxRows)} rows: export a shorter range or a longer period (e.g. 5 minutes over 14 days is 4,032 points)`,
           `line ${line}`,
         );
       }
@@ -121,11 +122,7 @@ export function readCsv(text: string, options: ReadCsvOptions): Result<CsvTable>
     return fail('bad_csv', `a quoted field opened on line ${rowLine} is never closed`, `line ${rowLine}`);
   if (field !== '' || cells.length > 0 || fieldWasQuoted) endRow();
   if (rows.length > options.maxRows + 1) {
-    return fail(
-      'too_many_points',
-      `more than ${options.maxRows.toLocaleString('en-US')} rows`,
-      `line ${line}`,
-    );
+    return fail('too_many_points', `more than ${formatInt(options.maxRows)} rows`, `line ${line}`);
   }
   const [header, ...data] = rows;
   if (!header) return fail('empty_input', 'the file is empty');

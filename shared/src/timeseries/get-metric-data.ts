@@ -5,6 +5,7 @@ import { classifyCloudWatchLabel, classifyDashboardHeader } from './columns.ts';
 import { decodeMetricsInput } from './input.ts';
 import { DEFAULT_MAX_POINTS, type SeriesImportOptions, type SeriesImportResult } from './series.schema.ts';
 import { parseTimestamp, TIMESTAMP_EXPECTED, type ParsedTime } from './timestamps.ts';
+import { formatInt } from '../units.ts';
 
 /**
  * The JSON `aws cloudwatch get-metric-data` prints (the GetMetricData API response):
@@ -199,7 +200,7 @@ export function parseGetMetricData(
             ok: false,
             error: {
               code: 'too_many_points',
-              message: `more than ${maxPoints.toLocaleString('en-US')} points: query a shorter range or a longer period`,
+              message: `more than ${formatInt(maxPoints)} points: query a shorter range or a longer period`,
               path: `${at}.Timestamps.${j}`,
             },
           };

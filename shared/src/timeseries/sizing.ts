@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fail, ok, type Result, type Warning } from '../problem.ts';
 import type { DirectionLoad, IoProfile } from '../profile/io-profile.schema.ts';
-import { MiB } from '../units.ts';
+import { formatInt, MiB } from '../units.ts';
 import type { IoSeries } from './series.schema.ts';
 import { summarizeSeries, toSizingResolution, type RateSummary, type SeriesSummary } from './stats.ts';
 
@@ -39,7 +39,7 @@ const pick = (s: RateSummary, statistic: SizingStatistic) =>
   (statistic === 'max' ? s.max : s[statistic]) ?? 0;
 const when = (ms: number | null) =>
   ms === null ? 'n/a' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
-const n0 = (v: number) => Math.round(v).toLocaleString('en-US');
+const n0 = formatInt;
 
 function load(iops: number, bytesPerSec: number): DirectionLoad {
   return {
@@ -107,7 +107,7 @@ function prepare(series: IoSeries): Result<{ summary: SeriesSummary; meta: Sizin
   if (aggregatedFromSec !== null) {
     warnings.push({
       code: 'aggregated_to_5_minutes',
-      message: `${aggregatedFromSec}-second points averaged to ${summary.points.toLocaleString('en-US')} five-minute windows for sizing${partialWindows > 0 ? ` (${partialWindows} with missing points)` : ''}.`,
+      message: `${aggregatedFromSec}-second points averaged to ${formatInt(summary.points)} five-minute windows for sizing${partialWindows > 0 ? ` (${partialWindows} with missing points)` : ''}.`,
       subject: 'period',
     });
   } else if (series.periodSec > 300) {
