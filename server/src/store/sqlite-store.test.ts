@@ -63,6 +63,22 @@ describe('SQLite store: durability settings (R2)', () => {
     await store.close();
   });
 
+  it('creates new databases with 16 KiB pages (a run is ≈ 150 KB of overflow pages); keeps an existing file as it is', async () => {
+    const path = freshPath();
+    const store = await openSqliteStore({ path });
+    await store.close();
+    expect(rawSql(path, 'PRAGMA page_size')).toEqual([{ page_size: 16384 }]);
+
+    const old = freshPath();
+    const db = new Database(old);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE before_blockwise (x INTEGER)');
+    db.close();
+    const reopened = await openSqliteStore({ path: old });
+    await reopened.close();
+    expect(rawSql(old, 'PRAGMA page_size')).toEqual([{ page_size: 4096 }]);
+  });
+
   it('reports every pragma that did not take', () => {
     const path = freshPath();
     const db = new Database(path);

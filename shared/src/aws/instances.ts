@@ -79,10 +79,28 @@ export function suggestInstanceTypes(name: string, limit = 5): string[] {
 }
 
 /** Types of one family (e.g. every r5 size), in ascending order of baseline EBS bandwidth. */
-export function familyMembers(family: string): InstanceSpec[] {
-  return listInstanceTypes()
-    .filter((s) => s.family === family)
-    .sort((a, b) => (a.ebs?.baselineBandwidthMbps ?? 0) - (b.ebs?.baselineBandwidthMbps ?? 0));
+export function familyMembers(family: string): readonly InstanceSpec[] {
+  // Grouped once: the right-sizing sweep asks for a family per instance (1,390 × a full scan).
+  byFamily ??= groupByFamily(listInstanceTypes());
+  return byFamily.get(family) ?? [];
+}
+
+let byFamily: ReadonlyMap<string, readonly InstanceSpec[]> | undefined;
+
+function groupByFamily(specs: readonly InstanceSpec[]): ReadonlyMap<string, readonly InstanceSpec[]> {
+  const groups = new Map<string, InstanceSpec[]>();
+  for (const s of specs) {
+    const group = groups.get(s.family);
+    if (group) group.push(s);
+    else groups.set(s.family, [s]);
+  }
+  const bandwidth = (s: InstanceSpec) => s.ebs?.baselineBandwidthMbps ?? 0;
+  return new Map(
+    [...groups].map(([family, members]) => [
+      family,
+      Object.freeze(members.sort((a, b) => bandwidth(a) - bandwidth(b))),
+    ]),
+  );
 }
 
 const dPairs = new Map<string, string>(catalog.dVariantPairs.map(([base, d]) => [d!, base!]));

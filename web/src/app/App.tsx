@@ -1,17 +1,33 @@
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { LoadingState } from '../components/States.tsx';
-import { Link, paths, useLocation, useRoute, type Route } from './router.tsx';
+import { lazyPage } from '../lib/lazy-page.tsx';
+import { Link, matchRoute, paths, useLocation, useRoute, type Route } from './router.tsx';
 import { SessionProvider } from './session/SessionProvider.tsx';
 
 // Every page is its own chunk: a share link does not download the planning forms, and the
 // planning page's first paint needs neither Recharts nor the AWS catalog.
-const PlanPage = lazy(() => import('./routes/PlanPage.tsx'));
-const SharePage = lazy(() => import('./routes/SharePage.tsx'));
-const RunsPage = lazy(() => import('./routes/RunsPage.tsx'));
-const RunPage = lazy(() => import('./routes/RunPage.tsx'));
-const HistoryPage = lazy(() => import('./routes/HistoryPage.tsx'));
-const HistorySeriesPage = lazy(() => import('./routes/HistorySeriesPage.tsx'));
+const PlanPage = lazyPage(() => import('./routes/PlanPage.tsx'));
+const SharePage = lazyPage(() => import('./routes/SharePage.tsx'));
+const RunsPage = lazyPage(() => import('./routes/RunsPage.tsx'));
+const RunPage = lazyPage(() => import('./routes/RunPage.tsx'));
+const HistoryPage = lazyPage(() => import('./routes/HistoryPage.tsx'));
+const HistorySeriesPage = lazyPage(() => import('./routes/HistorySeriesPage.tsx'));
+
+const PAGES: Record<Route['name'], { preload: () => Promise<void> } | null> = {
+  plan: PlanPage,
+  share: SharePage,
+  runs: RunsPage,
+  run: RunPage,
+  history: HistoryPage,
+  'history-series': HistorySeriesPage,
+  'not-found': null,
+};
+
+/** Loads the code of the page at `pathname` (main.tsx awaits it before the first render). */
+export function preloadPage(pathname: string): Promise<void> {
+  return PAGES[matchRoute(pathname).name]?.preload() ?? Promise.resolve();
+}
 
 function NotFound({ path }: { path: string }) {
   return (

@@ -39,6 +39,28 @@ function minimalShareHtml(
 /** Routes the single-page app owns (deep links must load index.html). */
 const SPA_ROUTES = ['/', '/c/:id', '/runs', '/runs/:id', '/history', '/history/:series'];
 
+/**
+ * index.html paints a static frame before any script runs (see web/index.html), including the
+ * planning page's heading between these markers; every other page gets the frame without it, so
+ * a share link never flashes "Planning session".
+ */
+const PLAN_HEAD = /<!--blockwise:plan-head-->[\s\S]*?<!--\/blockwise:plan-head-->/;
+
+/**
+ * A share link's page needs the stored comparison before it can draw anything: the browser starts
+ * that request with the HTML instead of after the page's scripts ran (one round trip less before
+ * the largest paint on a slow network). The id is checked (base64url, 22 characters) first.
+ */
+export function withComparisonPreload(html: string, id: string): string {
+  if (!isValidId(id)) return html;
+  const link = `<link rel="preload" href="/api/comparisons/${id}" as="fetch" crossorigin="anonymous" />`;
+  return html.replace('</head>', `    ${link}\n  </head>`);
+}
+
+export function indexHtmlFor(indexHtml: string, path: string): string {
+  return path === '/' ? indexHtml : indexHtml.replace(PLAN_HEAD, '');
+}
+
 export function webRouter(ctx: AppContext): Router {
   const router = Router();
   const dist = ctx.config.webDist;
@@ -67,10 +89,14 @@ export function webRouter(ctx: AppContext): Router {
       }),
     );
     router.use(express.static(dist!, { index: false, maxAge: '1h' }));
+    const planHtml = indexHtmlFor(indexHtml!, '/');
+    const otherHtml = indexHtmlFor(indexHtml!, '/runs');
     for (const route of SPA_ROUTES) {
-      router.get(route, (_req, res) => {
+      const html = route === '/' ? planHtml : otherHtml;
+      router.get(route, (req, res) => {
         res.setHeader('Cache-Control', 'no-cache');
-        res.type('html').send(indexHtml);
+        const id = route === '/c/:id' ? String(req.params.id) : null;
+        res.type('html').send(id && isValidId(id) ? withComparisonPreload(html, id) : html);
       });
     }
     return router;
