@@ -1,14 +1,13 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseFio } from '@blockwise/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { memoryIo } from './io.ts';
-import { main } from './main.ts';
+import { REPO_ROOT, runCli } from '../testing/run-cli.ts';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
+const ROOT = REPO_ROOT;
 const A = 'fixtures/fio/generated/a_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_grouped.json';
 const B = 'fixtures/fio/generated/b_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_perjob.json';
 const K = 'fixtures/fio/generated/k_randrw_4k_unified_rw_reporting_both.json';
@@ -17,11 +16,7 @@ const O = 'fixtures/fio/generated/o_client_server_loopback_randread_nj2.json';
 const PKB = 'fixtures/fio/public/pkb_fio-2.1.4_four_stonewall_groups.json';
 const ERROR_ONLY = 'fixtures/fio/public/cyberhuey_windows_fio_error_only.json';
 
-async function analyze(...args: string[]) {
-  const { io, stdout, stderr } = memoryIo(ROOT);
-  const code = await main(['analyze', ...args], io);
-  return { code, stdout: stdout(), stderr: stderr() };
-}
+const analyze = (...args: string[]) => runCli(['analyze', ...args]);
 
 async function reportOf(file: string) {
   const parsed = parseFio(await readFile(join(ROOT, file)));

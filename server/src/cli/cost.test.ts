@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { memoryIo } from './io.ts';
-import { main } from './main.ts';
+import { runCli } from '../testing/run-cli.ts';
 
-async function run(args: string[]) {
-  const m = memoryIo();
-  const code = await main(args, m.io);
-  return { code, stdout: m.stdout(), stderr: m.stderr() };
-}
+const run = (args: string[]) => runCli(args);
 
 describe('blockwise cost', () => {
   it('--json: per-component monthly cost, count, total and the rate card with source and date', async () => {

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateFioJob, parseFio, profileFromFio, profileFromObserved } from '@blockwise/shared';
-import { memoryIo } from './io.ts';
-import { main } from './main.ts';
+import { runCli } from '../testing/run-cli.ts';
 
 /**
  * The generated job, run by the real fio, reproduces the profile: block sizes per direction and
@@ -17,7 +16,6 @@ const hasFio = fioVersion.status === 0;
 if (!hasFio)
   console.warn('fio is not on PATH: the fio round-trip tests are skipped (apt-get install fio to run them)');
 
-const root = new URL('../../../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'blockwise-fio-roundtrip-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -51,35 +49,31 @@ describe.skipIf(!hasFio)(`fio round trip (${hasFio ? fioVersion.stdout.trim() : 
   });
 
   it('block sizes and the read/write mix of the run match the profile within 5%', async () => {
-    const m = memoryIo(root);
-    const code = await main(
-      [
-        'fio-job',
-        '--read-iops',
-        String(READ_IOPS),
-        '--write-iops',
-        String(WRITE_IOPS),
-        '--read-bw',
-        `${(READ_IOPS * READ_BLOCK) / MiB}MiB/s`,
-        '--write-bw',
-        `${(WRITE_IOPS * WRITE_BLOCK) / MiB}MiB/s`,
-        '--target',
-        join(dir, 'test.dat'),
-        '--size',
-        '256MiB',
-        '--runtime',
-        '5s',
-        '--ramp',
-        '1s',
-        '--output',
-        join(dir, 'job.fio'),
-      ],
-      m.io,
-    );
-    expect(code, m.stderr()).toBe(0);
+    const r = await runCli([
+      'fio-job',
+      '--read-iops',
+      String(READ_IOPS),
+      '--write-iops',
+      String(WRITE_IOPS),
+      '--read-bw',
+      `${(READ_IOPS * READ_BLOCK) / MiB}MiB/s`,
+      '--write-bw',
+      `${(WRITE_IOPS * WRITE_BLOCK) / MiB}MiB/s`,
+      '--target',
+      join(dir, 'test.dat'),
+      '--size',
+      '256MiB',
+      '--runtime',
+      '5s',
+      '--ramp',
+      '1s',
+      '--output',
+      join(dir, 'job.fio'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
     const jobFile = readFileSync(join(dir, 'job.fio'), 'utf8');
     expect(jobFile).toContain('bssplit=8k/75:16k/25,32k/73:64k/27');
-    expect(m.stdout()).toContain('fio --output-format=json+ --output=result.json job.fio');
+    expect(r.stdout).toContain('fio --output-format=json+ --output=result.json job.fio');
 
     // Exactly the command line the generator printed, from the job file's directory.
     const fio = spawnSync('fio', ['--output-format=json+', '--output=result.json', 'job.fio'], {

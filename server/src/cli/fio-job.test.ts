@@ -3,18 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LABEL_WIRE_NAMES } from '@blockwise/shared';
-import { memoryIo } from './io.ts';
-import { main } from './main.ts';
+import { runCli } from '../testing/run-cli.ts';
 
-const root = new URL('../../../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'blockwise-fio-job-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(args: string[]) {
-  const m = memoryIo(root);
-  const code = await main(args, m.io);
-  return { code, stdout: m.stdout(), stderr: m.stderr() };
-}
+const run = (args: string[]) => runCli(args);
 const optionLines = (jobFile: string) =>
   jobFile.split('\n').filter((l) => l !== '' && !l.startsWith(';') && !l.startsWith('['));
 

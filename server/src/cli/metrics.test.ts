@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { IoProfileSchema, SysbenchFileioSchema } from '@blockwise/shared';
-import { memoryIo } from './io.ts';
-import { main } from './main.ts';
+import { runCli } from '../testing/run-cli.ts';
 
-const root = new URL('../../../', import.meta.url).pathname;
-
-async function run(args: string[]) {
-  const m = memoryIo(root);
-  const code = await main(args, m.io);
-  return { code, stdout: m.stdout(), stderr: m.stderr() };
-}
+const run = (args: string[]) => runCli(args);
 
 describe('blockwise metrics', () => {
   it('prints the per-direction table, the three sizing profiles and the minutes above a limit', async () => {

@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGRESSION_COMMENT_MARKER } from '@blockwise/shared';
 import { DEGRADED, MAIN_NOISE, rescaleFio } from '../routes/series/noisy-fio.ts';
 import { fixture, makeTestApp, type TestApp } from '../testing/test-app.ts';
-import { memoryIo } from './io.ts';
-import { main } from './main.ts';
+import { runCli } from '../testing/run-cli.ts';
 
 /**
  * `blockwise upload --series … [--fail-on-regression] [--format …]` against the real app on a real
@@ -45,11 +44,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(args: string[], server = url) {
-  const m = memoryIo(dir, { BLOCKWISE_RETRY_BASE_MS: '5' });
-  const code = await main(['upload', ...args, '--server', server], m.io);
-  return { code, stdout: m.stdout(), stderr: m.stderr() };
-}
+const run = (args: string[], server = url) =>
+  runCli(['upload', ...args, '--server', server], { cwd: dir, env: { BLOCKWISE_RETRY_BASE_MS: '5' } });
 
 const SERIES = ['--series', 'gate-cli'];
 

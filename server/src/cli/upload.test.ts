@@ -4,10 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../http/auth.ts';
 import { makeTestApp, type TestApp } from '../testing/test-app.ts';
-import { memoryIo } from './io.ts';
-import { main } from './main.ts';
+import { runCli } from '../testing/run-cli.ts';
 
-const root = new URL('../../../', import.meta.url).pathname;
 const fio = (name: string) => join('fixtures/fio/generated', name);
 
 let t: TestApp;
@@ -24,11 +22,7 @@ afterAll(async () => {
   await t.close();
 });
 
-async function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const m = memoryIo(root, env);
-  const code = await main(args, m.io);
-  return { code, stdout: m.stdout(), stderr: m.stderr() };
-}
+const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env });
 
 describe('blockwise upload', () => {
   it('uploads files with labels and prints each run URL (exit 0)', async () => {

@@ -11,6 +11,7 @@ import {
   type CreatedRun,
   type RunRegression,
 } from '@blockwise/shared';
+import type { z } from 'zod';
 import { EXIT, UsageError, parseFlags, type CliIo, type Command } from './io.ts';
 
 const usage = `Usage: blockwise upload FILE... --server URL [--token T] [--label key=value ...]
@@ -73,6 +74,80 @@ function parseLabels(pairs: string[]): URLSearchParams {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * One JSON request to the server, retrying what is transient — network errors, and 429/503
+ * (after Retry-After when the server gives one, else exponential backoff) — up to MAX_ATTEMPTS.
+ * A 2xx answer must match `schema`; any other answer is returned as the server's error.
+ */
+async function requestJson<S extends z.ZodType>(
+  url: URL,
+  init: { method?: string; headers: Record<string, string>; body?: Buffer; timeoutMs: number },
+  schema: S,
+  io: CliIo,
+  onRetry?: (failure: Failure, attempt: number) => void,
+): Promise<{ ok: true; data: z.infer<S> } | ({ ok: false } & Failure)> {
+  let last: { ok: false } & Failure = {
+    ok: false,
+    status: null,
+    error: { code: 'network_error', message: `cannot reach ${url.origin}` },
+  };
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: init.method ?? 'GET',
+        headers: init.headers,
+        body: init.body ?? null,
+        signal: AbortSignal.timeout(init.timeoutMs),
+      });
+    } catch (error) {
+      last = {
+        ok: false,
+        status: null,
+        error: {
+          code: 'network_error',
+          message: `cannot reach ${url.origin}: ${(error as Error).cause ?? (error as Error).message}`,
+        },
+      };
+      if (attempt < MAX_ATTEMPTS) await sleep(retryBaseMs(io) * 2 ** attempt);
+      continue;
+    }
+    const text = await res.text();
+    let json: unknown = null;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      /* reported below */
+    }
+    if (res.ok) {
+      const parsed = schema.safeParse(json);
+      if (parsed.success) return { ok: true, data: parsed.data };
+      return {
+        ok: false,
+        status: res.status,
+        error: { code: 'bad_response', message: `the server answered ${res.status} with an unexpected body` },
+      };
+    }
+    const err = ErrorResponseSchema.safeParse(json);
+    last = {
+      ok: false,
+      status: res.status,
+      error: err.success ? err.data.error : { code: `http_${res.status}`, message: text.slice(0, 200) },
+    };
+    if (res.status !== 429 && res.status !== 503) return last;
+    const retryAfter = Number(res.headers.get('retry-after'));
+    if (attempt < MAX_ATTEMPTS) {
+      onRetry?.(last, attempt);
+      await sleep(
+        Number.isFinite(retryAfter) && retryAfter > 0
+          ? Math.min(retryAfter, 60) * 1000
+          : retryBaseMs(io) * 2 ** attempt,
+      );
+    }
+  }
+  return last;
+}
+
 /** POSTs one file, retrying transient failures with backoff (Retry-After when the server gives one). */
 export async function uploadFile(
   server: string,
@@ -95,62 +170,19 @@ export async function uploadFile(
     headers['Content-Encoding'] = 'gzip';
   }
   if (token) headers.Authorization = `Bearer ${token}`;
-  let lastError: UploadOutcome | null = null;
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
-    let res: Response;
-    try {
-      res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(120_000) });
-    } catch (error) {
-      lastError = {
-        file,
-        ok: false,
-        status: null,
-        error: {
-          code: 'network_error',
-          message: `cannot reach ${url.origin}: ${(error as Error).cause ?? (error as Error).message}`,
-        },
-      };
-      if (attempt < MAX_ATTEMPTS) await sleep(retryBaseMs(io) * 2 ** attempt);
-      continue;
-    }
-    const text = await res.text();
-    let json: unknown = null;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      /* reported below */
-    }
-    if (res.ok) {
-      const run = CreatedRunSchema.safeParse(json);
-      if (run.success) return { file, ok: true, run: run.data };
-      return {
-        file,
-        ok: false,
-        status: res.status,
-        error: { code: 'bad_response', message: `the server answered ${res.status} with an unexpected body` },
-      };
-    }
-    const err = ErrorResponseSchema.safeParse(json);
-    lastError = {
-      file,
-      ok: false,
-      status: res.status,
-      error: err.success ? err.data.error : { code: `http_${res.status}`, message: text.slice(0, 200) },
-    };
-    if (res.status !== 429 && res.status !== 503) return lastError;
-    const retryAfter = Number(res.headers.get('retry-after'));
-    if (attempt < MAX_ATTEMPTS) {
+  const result = await requestJson(
+    url,
+    { method: 'POST', headers, body, timeoutMs: 120_000 },
+    CreatedRunSchema,
+    io,
+    (failure, attempt) =>
       io.stderr(
-        `${file}: ${res.status} ${lastError.error.code}, retrying (${attempt}/${MAX_ATTEMPTS - 1})\n`,
-      );
-      await sleep(
-        Number.isFinite(retryAfter) && retryAfter > 0
-          ? Math.min(retryAfter, 60) * 1000
-          : retryBaseMs(io) * 2 ** attempt,
-      );
-    }
-  }
-  return lastError!;
+        `${file}: ${failure.status} ${failure.error.code}, retrying (${attempt}/${MAX_ATTEMPTS - 1})\n`,
+      ),
+  );
+  return result.ok
+    ? { file, ok: true, run: result.data }
+    : { file, ok: false, status: result.status, error: result.error };
 }
 
 /**
@@ -167,63 +199,8 @@ export async function fetchRegression(
   const url = new URL(`/api/runs/${encodeURIComponent(runId)}/regression`, server);
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
-  let last: { ok: false } & Failure = {
-    ok: false,
-    status: null,
-    error: { code: 'network_error', message: `cannot reach ${url.origin}` },
-  };
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
-    let res: Response;
-    try {
-      res = await fetch(url, { headers, signal: AbortSignal.timeout(60_000) });
-    } catch (error) {
-      last = {
-        ok: false,
-        status: null,
-        error: {
-          code: 'network_error',
-          message: `cannot reach ${url.origin}: ${(error as Error).cause ?? (error as Error).message}`,
-        },
-      };
-      if (attempt < MAX_ATTEMPTS) await sleep(retryBaseMs(io) * 2 ** attempt);
-      continue;
-    }
-    const text = await res.text();
-    let json: unknown = null;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      /* reported below */
-    }
-    if (res.ok) {
-      const report = RunRegressionSchema.safeParse(json);
-      return report.success
-        ? { ok: true, report: report.data }
-        : {
-            ok: false,
-            status: res.status,
-            error: {
-              code: 'bad_response',
-              message: `the server answered ${res.status} with an unexpected body`,
-            },
-          };
-    }
-    const err = ErrorResponseSchema.safeParse(json);
-    last = {
-      ok: false,
-      status: res.status,
-      error: err.success ? err.data.error : { code: `http_${res.status}`, message: text.slice(0, 200) },
-    };
-    if (res.status !== 429 && res.status !== 503) return last;
-    const retryAfter = Number(res.headers.get('retry-after'));
-    if (attempt < MAX_ATTEMPTS)
-      await sleep(
-        Number.isFinite(retryAfter) && retryAfter > 0
-          ? Math.min(retryAfter, 60) * 1000
-          : retryBaseMs(io) * 2 ** attempt,
-      );
-  }
-  return last;
+  const result = await requestJson(url, { headers, timeoutMs: 60_000 }, RunRegressionSchema, io);
+  return result.ok ? { ok: true, report: result.data } : result;
 }
 
 export const uploadCommand: Command = {

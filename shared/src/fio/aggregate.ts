@@ -1,6 +1,6 @@
 import type { Warning } from '../problem.ts';
 import type { DirectionStats, DirectionTotals, FioReport, LatencyMs } from './fio-report.schema.ts';
-import type { NormalizedDirection, NormalizedJob } from './normalize-job.ts';
+import { noLatency, type NormalizedDirection, type NormalizedJob } from './normalize-job.ts';
 import { mergeBins, percentileRange, percentilesFromBins } from './percentiles.ts';
 
 /**
@@ -63,17 +63,7 @@ function aggregateLatency(
 ): LatencyMs {
   // Entries without I/O add no samples (fio 2.x leaves their count unknown, not non-zero).
   const samples = active.length === 0 ? 0 : sumOrNull(active.map((e) => e.stats.clatMs.samples));
-  if (active.length === 0) {
-    return {
-      mean: null,
-      percentiles: null,
-      method: 'none',
-      range: null,
-      approximate: false,
-      isTotalLatency: false,
-      samples,
-    };
-  }
+  if (active.length === 0) return noLatency(samples);
   // One job did I/O in this direction (one entry, group_reporting, or the others did not touch
   // it): its distribution IS the combined one, so fio's own numbers are exact.
   if (active.length === 1) return { ...active[0]!.stats.clatMs, samples };

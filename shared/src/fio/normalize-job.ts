@@ -264,15 +264,18 @@ function emptyDirection(): NormalizedDirection {
   };
 }
 
-const noLatency = (samples: number | null): LatencyMs => ({
-  mean: null,
-  percentiles: null,
-  method: 'none',
-  range: null,
-  approximate: false,
-  isTotalLatency: false,
-  samples,
-});
+/** The latency of a direction without I/O (or whose percentiles fio did not report). */
+export function noLatency(samples: number | null): LatencyMs {
+  return {
+    mean: null,
+    percentiles: null,
+    method: 'none',
+    range: null,
+    approximate: false,
+    isTotalLatency: false,
+    samples,
+  };
+}
 
 const DIRECTION_NUMBERS = [
   'io_bytes',

@@ -19,8 +19,8 @@ import { analyzeUpload, type AnalyzedUpload } from '../../ingest/analyze-upload.
 import { busy, type Reservation } from '../../ingest/parse-pool.ts';
 import { labelsFrom, labelsFromRequest, type LabelSource } from '../../ingest/labels.ts';
 import { isValidId } from '../../store/ids.ts';
-import type { RunMeta } from '../../store/run-store.ts';
-import { methodNotAllowed, storeCall } from '../route-helpers.ts';
+import type { RunMeta, RunPage } from '../../store/run-store.ts';
+import { methodNotAllowed, pageOrThrow, parseQuery, storeCall } from '../route-helpers.ts';
 
 /** Large bodies are analyzed off the main thread; small ones inline (a worker round trip costs more than the parse). */
 async function analyze(
@@ -80,6 +80,11 @@ export function toListItem(base: string, meta: RunMeta): RunListItem {
     fioVersion: meta.fioVersion,
     headline: summary.headline ?? emptyHeadline(),
   };
+}
+
+/** A page of runs as the list routes answer it. */
+export function toListPage(base: string, page: RunPage): { items: RunListItem[]; nextCursor: string | null } {
+  return { items: page.items.map((m) => toListItem(base, m)), nextCursor: page.nextCursor };
 }
 
 async function storeUpload(
@@ -208,35 +213,20 @@ export function runsRouter(ctx: AppContext): Router {
   });
 
   router.get('/api/runs', ctx.tokens.middleware(true), rateLimit(ctx.limiters.reads), async (req, res) => {
-    const q = RunListQuerySchema.safeParse(req.query);
-    if (!q.success) {
-      const issue = q.error.issues[0]!;
-      throw new HttpError(
-        400,
-        'query_invalid',
-        `${issue.path.join('.')}: ${issue.message}`,
-        issue.path.join('.'),
-      );
-    }
-    const page = await storeCall(() =>
-      ctx.store.listRuns({
-        series: q.data.series,
-        instanceType: q.data.instance,
-        kind: q.data.kind,
-        branch: q.data.branch,
-        limit: q.data.limit,
-        cursor: q.data.cursor,
-      }),
+    const q = parseQuery(RunListQuerySchema, req.query);
+    const page = pageOrThrow(
+      await storeCall(() =>
+        ctx.store.listRuns({
+          series: q.series,
+          instanceType: q.instance,
+          kind: q.kind,
+          branch: q.branch,
+          limit: q.limit,
+          cursor: q.cursor,
+        }),
+      ),
     );
-    if (!page.ok)
-      throw new HttpError(
-        400,
-        page.error.code === 'invalid_cursor' ? 'invalid_cursor' : 'query_invalid',
-        page.error.message,
-        page.error.path,
-      );
-    const base = baseUrl(ctx, req);
-    res.json({ items: page.value.items.map((m) => toListItem(base, m)), nextCursor: page.value.nextCursor });
+    res.json(toListPage(baseUrl(ctx, req), page));
   });
 
   const notFound = rateLimit(ctx.limiters.notFound);

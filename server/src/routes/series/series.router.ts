@@ -22,8 +22,8 @@ import { mediaTypeOf } from '../../http/read-body.ts';
 import { cursorForRun } from '../../store/cursor.ts';
 import { isValidId } from '../../store/ids.ts';
 import type { Run, RunMeta, SeriesSettings } from '../../store/run-store.ts';
-import { storeCall } from '../route-helpers.ts';
-import { toListItem } from '../runs/runs.router.ts';
+import { pageOrThrow, parseQuery, storeCall } from '../route-helpers.ts';
+import { toListItem, toListPage } from '../runs/runs.router.ts';
 
 /**
  * CI benchmark history and the storage regression gate:
@@ -185,29 +185,13 @@ export function seriesRouter(ctx: AppContext): Router {
 
   router.get('/api/series/:series/runs', ctx.tokens.middleware(true), reads, async (req, res) => {
     const series = seriesParam(req);
-    const q = SeriesRunsQuerySchema.safeParse(req.query);
-    if (!q.success) {
-      const issue = q.error.issues[0]!;
-      const path = issue.path.join('.');
-      throw new HttpError(400, 'query_invalid', `${path}: ${issue.message}`, path);
-    }
-    const page = await storeCall(() =>
-      ctx.store.listSeriesRuns({
-        series,
-        branch: q.data.branch,
-        limit: q.data.limit,
-        before: q.data.before,
-      }),
+    const q = parseQuery(SeriesRunsQuerySchema, req.query);
+    const page = pageOrThrow(
+      await storeCall(() =>
+        ctx.store.listSeriesRuns({ series, branch: q.branch, limit: q.limit, before: q.before }),
+      ),
     );
-    if (!page.ok)
-      throw new HttpError(
-        400,
-        page.error.code === 'invalid_cursor' ? 'invalid_cursor' : 'query_invalid',
-        page.error.message,
-        page.error.path,
-      );
-    const base = baseUrl(ctx, req);
-    res.json({ items: page.value.items.map((m) => toListItem(base, m)), nextCursor: page.value.nextCursor });
+    res.json(toListPage(baseUrl(ctx, req), page));
   });
 
   router.get('/api/runs/:id/regression', ctx.tokens.middleware(true), reads, async (req, res, next) => {

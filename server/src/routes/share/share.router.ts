@@ -49,16 +49,16 @@ const PLAN_HEAD = /<!--blockwise:plan-head-->[\s\S]*?<!--\/blockwise:plan-head--
 /**
  * A share link's page needs the stored comparison before it can draw anything: the browser starts
  * that request with the HTML instead of after the page's scripts ran (one round trip less before
- * the largest paint on a slow network). The id is checked (base64url, 22 characters) first.
+ * the largest paint on a slow network). Only for a valid id (base64url, 22 characters): nothing
+ * from the URL reaches the HTML otherwise.
  */
 export function withComparisonPreload(html: string, id: string): string {
-  if (!isValidId(id)) return html;
   const link = `<link rel="preload" href="/api/comparisons/${id}" as="fetch" crossorigin="anonymous" />`;
   return html.replace('</head>', `    ${link}\n  </head>`);
 }
 
-export function indexHtmlFor(indexHtml: string, path: string): string {
-  return path === '/' ? indexHtml : indexHtml.replace(PLAN_HEAD, '');
+export function withoutPlanHead(indexHtml: string): string {
+  return indexHtml.replace(PLAN_HEAD, '');
 }
 
 export function webRouter(ctx: AppContext): Router {
@@ -89,10 +89,9 @@ export function webRouter(ctx: AppContext): Router {
       }),
     );
     router.use(express.static(dist!, { index: false, maxAge: '1h' }));
-    const planHtml = indexHtmlFor(indexHtml!, '/');
-    const otherHtml = indexHtmlFor(indexHtml!, '/runs');
+    const otherHtml = withoutPlanHead(indexHtml!);
     for (const route of SPA_ROUTES) {
-      const html = route === '/' ? planHtml : otherHtml;
+      const html = route === '/' ? indexHtml! : otherHtml;
       router.get(route, (req, res) => {
         res.setHeader('Cache-Control', 'no-cache');
         const id = route === '/c/:id' ? String(req.params.id) : null;
