@@ -1,8 +1,10 @@
 import type { ComparisonResult, PlanSession, RunLabels, RunSummary } from '../api/contract.ts';
+import { capacityToHold } from '../plan/configuration-checks.ts';
 import { applyRateOverrides, type RateCard } from '../aws/rate-card.ts';
-import { familyMembers, nvmePremium } from '../aws/instances.ts';
+import { nvmePremium, upgradePool } from '../aws/instances.ts';
 import type { FioReport } from '../fio/fio-report.schema.ts';
-import { compareLatency, type LatencyComparison } from '../plan/latency.ts';
+import { jobSettingsOf, type RunJobSettings } from '../compare/compare-jobs.ts';
+import { compareRunPair, type RunPairComparison } from '../compare/compare-runs.ts';
 import { planStorage, type PlanResult } from '../plan/plan.ts';
 import { validateVolume, type VolumeConfig } from '../plan/volume.ts';
 import type { Result } from '../problem.ts';
@@ -94,11 +96,12 @@ export function planFromSession(
     syncCommits: session.syncCommits,
     residency: session.residency,
     datasetGiB: session.datasetGiB,
-    familyMembers: instance ? familyMembers(instance.family) : [],
+    familyMembers: instance ? upgradePool(instance) : [],
   };
   const plans = session.candidates.map((volume) => ({
     title: describe(volume),
-    plan: planStorage({ ...common, target: { kind: 'ebs', volume }, minSizeGiB: volume.sizeGiB }),
+    // Capacity: the dataset or the candidate's whole stripe, whichever is larger (planStorage decides).
+    plan: planStorage({ ...common, target: { kind: 'ebs', volume } }),
   }));
   if (instance?.instanceStore?.randomReadIops) {
     plans.push({
@@ -107,7 +110,10 @@ export function planFromSession(
         ...common,
         target: { kind: 'nvme' },
         nvmePremiumUsdPerHour: nvmePremium(instance.instanceType)?.usdPerHour ?? null,
-        minSizeGiB: session.candidates[0]?.sizeGiB ?? 1,
+        // EBS instead of the store must hold what the EBS candidates hold (or the dataset).
+        ...(session.candidates[0] && session.datasetGiB === null
+          ? { minSizeGiB: capacityToHold({ kind: 'ebs', volume: session.candidates[0] }, null).gib }
+          : {}),
       }),
     });
   }
@@ -119,23 +125,27 @@ export function planFromSession(
   return ok(plans);
 }
 
-/** EBS vs NVMe latency when the comparison holds a run of each kind (read direction, else write). */
-export function latencyBetweenKinds(
+/**
+ * The first NVMe run (reference) against the first EBS run (candidate), when the comparison holds
+ * one of each: same fio job? then the rate and latency verdicts (reads and writes), else
+ * `jobs_differ` and no verdict.
+ */
+export function compareKinds(
   runs: readonly ComparisonRun[],
-  profiles: ReadonlyMap<string, IoProfile>,
-): LatencyComparison | null {
-  const ebs = runs.find((r) => r.labels.kind === 'ebs');
-  const nvme = runs.find((r) => r.labels.kind === 'nvme');
-  if (!ebs || !nvme) return null;
-  const a = profiles.get(`run:${ebs.id}`);
-  const b = profiles.get(`run:${nvme.id}`);
-  if (!a || !b) return null;
-  for (const dir of ['read', 'write'] as const) {
-    const la = a[dir].latency;
-    const lb = b[dir].latency;
-    if (la && lb) return compareLatency(la, lb);
-  }
-  return null;
+  jobSettings: readonly RunJobSettings[],
+): RunPairComparison | null {
+  const side = (kind: 'ebs' | 'nvme') => {
+    const i = runs.findIndex((r) => r.labels.kind === kind);
+    if (i < 0) return null;
+    const run = runs[i]!;
+    // Unnamed runs are told apart by their kind alone (an id means nothing to a reader).
+    const role = kind === 'ebs' ? 'EBS run' : 'NVMe run';
+    const name = run.labels.name ? `${role} "${run.labels.name}"` : role;
+    return { id: run.id, name, headline: run.summary.headline, jobSettings: jobSettings[i] ?? null };
+  };
+  const ebs = side('ebs');
+  const nvme = side('nvme');
+  return ebs && nvme ? compareRunPair(nvme, ebs) : null;
 }
 
 export function buildComparison(
@@ -160,15 +170,21 @@ export function buildComparison(
     const first = plans[0]?.plan.rates ?? resolveRateCard(null).rateCard;
     rates = { region: first.region, source: first.source, date: first.date };
   }
+  const jobSettings = runs.map((r) => jobSettingsOf(r.report));
+  const nvmeVsEbs = compareKinds(runs, jobSettings);
+  const verdict = nvmeVsEbs?.verdict;
   return ok({
-    runs: runs.map((r) => ({
+    runs: runs.map((r, i) => ({
       id: r.id,
       labels: r.labels,
       fioVersion: r.report.fioVersion,
       summary: r.summary,
+      jobSettings: jobSettings[i]!,
     })),
     plans,
-    latency: latencyBetweenKinds(runs, profiles.value),
+    latency: verdict?.status === 'given' ? (verdict.latency.read ?? verdict.latency.write) : null,
+    nvmeVsEbs,
+    warnings: nvmeVsEbs?.warnings ?? [],
     rates,
   });
 }

@@ -1,6 +1,6 @@
 import type { RunHeadline, RunLabels, RunSummary } from '../api/contract.ts';
 import { defaultRateCard, rateCardFor } from '../aws/ebs-prices.ts';
-import { familyMembers, findInstanceType, nvmePremium, suggestInstanceTypes } from '../aws/instances.ts';
+import { findInstanceType, nvmePremium, suggestInstanceTypes, upgradePool } from '../aws/instances.ts';
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import type { RateCard } from '../aws/rate-card.ts';
 import type { DirectionStats, FioReport } from '../fio/fio-report.schema.ts';
@@ -133,7 +133,7 @@ export function planForLabels(
     target: t.target,
     instance: i.instance,
     rateCard: r.rateCard,
-    familyMembers: i.instance ? familyMembers(i.instance.family) : [],
+    familyMembers: i.instance ? upgradePool(i.instance) : [],
     nvmePremiumUsdPerHour: premium?.usdPerHour ?? null,
   });
   return { plan: { ...plan, warnings: [...warnings, ...plan.warnings] }, warnings };

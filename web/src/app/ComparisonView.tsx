@@ -1,4 +1,4 @@
-import type { ComparisonResult, PlanResult } from '@blockwise/shared';
+import type { Access, ComparisonResult, PlanResult } from '@blockwise/shared';
 import { useState, type ReactNode } from 'react';
 import { Region } from '../components/Region.tsx';
 import { EmptyState } from '../components/States.tsx';
@@ -6,6 +6,7 @@ import { Tabs } from '../components/Tabs.tsx';
 import { ComparePanel, type NvmePremiumInfo } from '../features/compare/components/ComparePanel.tsx';
 import { runViews } from '../features/compare/compare-rows.ts';
 import { LimitsPanel } from '../features/limits/components/LimitsPanel.tsx';
+import { stateOf } from '../features/limits/limits-rows.ts';
 import { ProfilePanel } from '../features/profile/components/ProfilePanel.tsx';
 import { RightSizePanel } from '../features/right-size/components/RightSizePanel.tsx';
 import { focusVerdicts, type WasteRow } from '../features/right-size/right-size-view.ts';
@@ -30,13 +31,24 @@ type Props = {
   rates: ReactNode;
   /** Shown above the profile: which input the plan is for (a picker in the planning page). */
   profileHeader?: ReactNode;
+  /** The planned profile's access pattern and its origin (the planning page knows the profile). */
+  access?: Access | null;
 };
 
 type Entry = { key: string; title: string; plan: PlanResult; measured: boolean };
 
 function tabHint(plan: PlanResult, percentile: string): string {
   const parts: string[] = [];
-  if (plan.bottleneck) parts.push(`binds at ${fmtPct(plan.bottleneck.utilization, 0)}`);
+  const b = plan.bottleneck;
+  if (b) {
+    const state = stateOf(b);
+    const at = fmtPct(b.utilization, 0);
+    parts.push(
+      state === 'impossible'
+        ? `not deliverable (${at})`
+        : `binds at ${at}${state === 'bursting' ? ' (burst)' : ''}`,
+    );
+  }
   if (plan.cost.current) parts.push(`${fmtUsd(plan.cost.current.clusterMonthlyUsd.total)}/mo`);
   else if (plan.cost.nvme) parts.push(`+${fmtUsd(plan.cost.nvme.monthlyPremiumUsd)}/mo`);
   const v = focusVerdicts(plan, percentile);
@@ -57,6 +69,7 @@ export function ComparisonView({
   rightSizeControls,
   rates,
   profileHeader,
+  access,
 }: Props) {
   const [selected, setSelected] = useState(0);
   const runs = runViews(result, names);
@@ -81,7 +94,7 @@ export function ComparisonView({
         id="profile"
       >
         {profileHeader}
-        {first ? <ProfilePanel plan={first} /> : <EmptyState title="No profile" />}
+        {first ? <ProfilePanel plan={first} access={access ?? null} /> : <EmptyState title="No profile" />}
       </Region>
 
       <Region
@@ -124,10 +137,10 @@ export function ComparisonView({
 
       <Region
         title="NVMe vs EBS"
-        description="Same fio job on local NVMe and on EBS: bandwidth, IOPS, latency percentiles and cost."
+        description="Local NVMe and EBS side by side: bandwidth, IOPS, latency percentiles and cost, with verdicts only when both ran the same fio job."
         id="compare"
       >
-        <ComparePanel runs={runs} latency={result.latency} premiums={premiums ?? {}} />
+        <ComparePanel runs={runs} stored={result.nvmeVsEbs ?? null} premiums={premiums ?? {}} />
       </Region>
 
       <Region title="Rate card" description="Every cost on this page uses these prices." id="rates">

@@ -28,6 +28,17 @@ beforeAll(async () => {
     'kind=ebs&instanceType=r5d.4xlarge&volumeType=gp3&volumeSizeGiB=1000&volumeIops=16000&volumeThroughputMiBps=1000',
     'fio/generated/i1_randread_4k_percentile_list_lat_clat_percentiles.json',
   );
+  // One fio job (randrw, bsrange 4k-16k / 64k, 33 % reads, 4 × iodepth 16), grouped and per job.
+  await upload(
+    'nvmeMix',
+    'kind=nvme&instanceType=r5d.4xlarge',
+    'fio/generated/a_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_grouped.json',
+  );
+  await upload(
+    'ebsMix',
+    'kind=ebs&instanceType=r5d.4xlarge&volumeType=gp3&volumeSizeGiB=1000',
+    'fio/generated/b_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_perjob.json',
+  );
 });
 afterAll(async () => {
   await t.close();
@@ -60,7 +71,7 @@ const session: PlanSession = {
 };
 
 describe('POST /api/comparisons → GET: an immutable share link', () => {
-  it('freezes runs, the NVMe-vs-EBS latency verdict and the session plans with the price date', async () => {
+  it('freezes runs, the NVMe-vs-EBS comparison (jobs_differ here) and the session plans with the price date', async () => {
     const created = await request(t.app)
       .post('/api/comparisons')
       .send({ title: 'r5d: NVMe vs gp3', runIds: [ids.ebs, ids.nvme], plan: session });
@@ -70,7 +81,19 @@ describe('POST /api/comparisons → GET: an immutable share link', () => {
     const got = ComparisonSchema.parse((await request(t.app).get(`/api/comparisons/${id}`)).body);
     expect(got.title).toBe('r5d: NVMe vs gp3');
     expect(got.result.runs.map((r) => r.labels.kind)).toEqual(['ebs', 'nvme']);
-    expect(got.result.latency?.rows.length).toBeGreaterThan(0);
+    // Both 4k randread, but at iodepth 32 for 5 s and 16 for 4 s: no verdict, the warning frozen.
+    expect(got.result.nvmeVsEbs?.differences.map((d) => [d.setting, d.reference, d.candidate])).toEqual([
+      ['iodepth', '32', '16'],
+      ['runtime', '5 s', '4 s'],
+    ]);
+    expect(got.result.nvmeVsEbs?.verdict).toEqual({ status: 'withheld', reason: 'jobs_differ' });
+    expect(got.result.warnings?.map((w) => w.code)).toEqual(['jobs_differ']);
+    expect(got.result.latency).toBeNull();
+    // The share page without the built web app says so before its numbers.
+    const page = await request(t.app).get(`/c/${id}`);
+    expect(page.text).toMatch(
+      /<h1>[^<]*<\/h1><p role="alert"><strong>Warning \[jobs_differ\]:<\/strong> NVMe run/,
+    );
     expect(got.result.plans.map((p) => p.title)).toEqual([
       'gp3 1000 GiB, 16,000 IOPS, 1000 MiB/s',
       'io2 1000 GiB, 16,000 IOPS',
@@ -91,6 +114,23 @@ describe('POST /api/comparisons → GET: an immutable share link', () => {
     for (const method of ['put', 'patch', 'delete'] as const) {
       expect((await request(t.app)[method](`/api/comparisons/${id}`).send({})).status).toBe(405);
     }
+  });
+
+  it('the same fio job on NVMe and EBS: latency verdicts for reads and writes, no warning', async () => {
+    const created = await request(t.app)
+      .post('/api/comparisons')
+      .send({ runIds: [ids.nvmeMix, ids.ebsMix] });
+    expect(created.status).toBe(201);
+    const { id } = CreatedComparisonSchema.parse(created.body);
+    const got = ComparisonSchema.parse((await request(t.app).get(`/api/comparisons/${id}`)).body);
+    const pair = got.result.nvmeVsEbs!;
+    expect([pair.reference.id, pair.candidate.id]).toEqual([ids.nvmeMix, ids.ebsMix]);
+    expect(pair.jobsDiffer).toBe(false);
+    expect(got.result.warnings).toEqual([]);
+    if (pair.verdict.status !== 'given') throw new Error('verdict withheld');
+    expect(pair.verdict.latency.read?.rows.length).toBeGreaterThan(0);
+    expect(pair.verdict.latency.write?.rows.length).toBeGreaterThan(0);
+    expect(got.result.latency).toEqual(pair.verdict.latency.read);
   });
 
   it('a session with typed-in numbers only (no runs) is a valid comparison', async () => {

@@ -92,6 +92,63 @@ describe('SharePage', () => {
     expect(screen.getByText(comparison.result.plans[0]!.plan.bottleneck!.explanation)).toBeDefined();
   });
 
+  it('runs of different fio jobs: jobs_differ before the numbers and in the NVMe-vs-EBS section, no verdict', async () => {
+    const comparison = stored();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(comparison), { status: 200 })),
+    );
+    const { container } = render(
+      <SessionProvider>
+        <SharePage id={ID} />
+      </SessionProvider>,
+    );
+    await screen.findByRole('heading', { level: 1, name: 'pg: r6i gp3 vs r6id NVMe' });
+    // At the top of the page, with the stored message, before the runs and every number.
+    const warning = container.querySelector('[data-code="jobs_differ"]')!;
+    expect(warning.textContent).toContain(comparison.result.warnings![0]!.message);
+    const runs = screen.getByRole('region', { name: 'Runs' });
+    expect(warning.compareDocumentPosition(runs) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    // In the comparison: announced, each differing setting with both values, no verdict.
+    const compare = screen.getByRole('region', { name: 'NVMe vs EBS' });
+    const alert = within(compare).getByRole('alert');
+    expect(alert.textContent).toContain('Different fio jobs: no verdict.');
+    const differences = within(alert).getByRole('table', { name: 'fio settings that differ' });
+    for (const d of comparison.result.nvmeVsEbs!.differences) {
+      const row = within(differences).getByRole('row', { name: new RegExp(`^${d.setting} `) });
+      expect(row.textContent).toBe(`${d.setting}${d.reference}${d.candidate}`);
+    }
+    expect(screen.queryByText(/Same fio job/)).toBeNull();
+    expect(within(compare).getAllByText('withheld: different fio jobs').length).toBeGreaterThan(0);
+    expect(within(compare).queryByText(/^EBS [+−]/)).toBeNull();
+    expect(within(compare).getByText(/no verdict — the runs ran different fio jobs/)).toBeDefined();
+  });
+
+  it('a comparison stored before jobs were compared still opens, without claiming the jobs were the same', async () => {
+    const comparison = stored();
+    const { nvmeVsEbs: _pair, warnings: _warnings, ...old } = comparison.result;
+    const legacy = {
+      ...comparison,
+      result: { ...old, runs: old.runs.map(({ jobSettings: _settings, ...r }) => r) },
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(legacy), { status: 200 })),
+    );
+    render(
+      <SessionProvider>
+        <SharePage id={ID} />
+      </SessionProvider>,
+    );
+    await screen.findByRole('heading', { level: 1, name: 'pg: r6i gp3 vs r6id NVMe' });
+    const compare = screen.getByRole('region', { name: 'NVMe vs EBS' });
+    expect(within(compare).queryByRole('alert')).toBeNull();
+    expect(
+      within(compare).getByText(/Whether both runs ran the same fio job cannot be checked/),
+    ).toBeDefined();
+    expect(screen.queryByText(/Same fio job/)).toBeNull();
+  });
+
   it('a link to nothing: a clear message, not a crash', async () => {
     vi.stubGlobal(
       'fetch',

@@ -2,6 +2,7 @@ import { ANALYSIS_VERSION, type Comparison } from '@blockwise/shared';
 import { useState } from 'react';
 import { Region } from '../../components/Region.tsx';
 import { ErrorState, LoadingState } from '../../components/States.tsx';
+import { Warnings } from '../../components/Warnings.tsx';
 import { ExportMenu } from '../../features/export/components/ExportMenu.tsx';
 import { RunsTable } from '../../features/archive/components/RunsTable.tsx';
 import { RateMeta } from '../../features/right-size/components/RateCardPanel.tsx';
@@ -83,6 +84,15 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
           ? ` This app now runs analysis version ${ANALYSIS_VERSION}; open it as a planning session to recompute.`
           : ''}
       </p>
+      {result.warnings && result.warnings.length > 0 ? (
+        // Before any number: a jobs_differ comparison gives no verdict, and the reader must know why.
+        <div className="callout callout--concern">
+          <p>
+            <strong>Read this before the numbers:</strong>
+          </p>
+          <Warnings warnings={result.warnings} />
+        </div>
+      ) : null}
       {result.runs.length > 0 ? (
         <Region title="Runs" description="The fio results this comparison was computed from." id="runs">
           <RunsTable

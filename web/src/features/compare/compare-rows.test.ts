@@ -5,7 +5,9 @@ import { downsampleRows } from '../../lib/downsample.ts';
 import { fixtureReport } from '../../test/fixtures.ts';
 import {
   cliffPoints,
+  comparePair,
   latencyRows,
+  latencyVerdict,
   pickPair,
   rateRows,
   runViews,
@@ -59,7 +61,10 @@ describe('NVMe vs EBS rows', () => {
   it('the seed table: EBS +16% bandwidth, +19% / +17% IOPS', () => {
     const pair = pickPair(seedRuns())!;
     expect(pair.ebs.id).toBe('e');
-    const { throughput, iops } = rateRows(pair);
+    // Published numbers carry no fio job settings: sameness unknown, the deltas given.
+    const comparison = comparePair(pair, null);
+    expect(comparison.jobsDiffer).toBeNull();
+    const { throughput, iops } = rateRows(comparison);
     expect(throughput.map((r) => [r.metric, r.nvme, r.ebs, r.deltaText, r.verdict])).toEqual([
       ['Read', 286, 333, '+16%', 'EBS +16%'],
       ['Write', 581, 675, '+16%', 'EBS +16%'],
@@ -92,6 +97,7 @@ describe('NVMe vs EBS rows', () => {
   });
 
   it('a stored comparison of real fio files: runs, verdicts and cliffs come from the stored plans', () => {
+    // Different jobs: the bsrange 33 % mix at 4 × iodepth 16 vs 4k randrw at 16 × iodepth 8.
     const ebs = fixtureReport('grouped');
     const nvme = fixtureReport('raid5');
     const labelsE = {
@@ -118,7 +124,43 @@ describe('NVMe vs EBS rows', () => {
     const s = seriesOf(views[0]!, 'read', 'ebs', '#000');
     expect(s.verdicts.map((v) => v.percentile)).toEqual(['50', '99', '99.9', '99.99']);
     expect(s.cliffs).toEqual(views[0]!.plan!.latency.read!.cliffs);
-    expect(result.value.latency?.overall).toBeDefined();
+    // Each run's own verdicts stay; the EBS-vs-NVMe verdict is withheld.
+    expect(result.value.latency).toBeNull();
+    const comparison = comparePair(pickPair(views)!, result.value.nvmeVsEbs);
+    expect(comparison).toBe(result.value.nvmeVsEbs);
+    expect(comparison.warnings.map((w) => w.code)).toEqual(['jobs_differ']);
+    const { throughput, iops } = rateRows(comparison);
+    expect([...throughput, ...iops].map((r) => [r.verdict, r.delta, r.deltaText])).toEqual(
+      Array(4).fill(['withheld: different fio jobs', null, '']),
+    );
+    expect(throughput[0]!.ebs).toBe(views[0]!.headline.readBytesPerSec / MiB);
+    expect(latencyVerdict(comparison, 'read')).toBeNull();
+  });
+
+  it.each([
+    ['a stored comparison (frozen)', true],
+    ['a pair picked in the page, computed from the runs’ settings', false],
+  ])('the same fio job: %s → deltas and latency verdicts for reads and writes', (_, useStored) => {
+    const nvme = fixtureReport('grouped');
+    const ebs = fixtureReport('perJob');
+    const labelsN = { name: 'nvme', kind: 'nvme' as const, instanceType: 'r5d.4xlarge' };
+    const labelsE = { name: 'ebs', kind: 'ebs' as const, instanceType: 'r5d.4xlarge' };
+    const result = buildComparison(
+      [
+        { id: 'AAAAAAAAAAAAAAAAAAAAAA', labels: labelsN, report: nvme, summary: summarizeRun(nvme, labelsN) },
+        { id: 'BBBBBBBBBBBBBBBBBBBBBB', labels: labelsE, report: ebs, summary: summarizeRun(ebs, labelsE) },
+      ],
+      null,
+    );
+    if (!result.ok) throw new Error(result.error.message);
+    const views = runViews(result.value as ComparisonResult);
+    const comparison = comparePair(pickPair(views)!, useStored ? result.value.nvmeVsEbs : null);
+    expect(comparison).toEqual(result.value.nvmeVsEbs);
+    expect(comparison.jobsDiffer).toBe(false);
+    const { iops } = rateRows(comparison);
+    expect(iops.every((r) => r.delta !== null && r.verdict !== 'withheld: different fio jobs')).toBe(true);
+    expect(latencyVerdict(comparison, 'read')?.rows.length).toBeGreaterThan(0);
+    expect(latencyVerdict(comparison, 'write')?.rows.length).toBeGreaterThan(0);
   });
 
   it('never more than 2,000 rows reach the chart', () => {

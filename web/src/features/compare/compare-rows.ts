@@ -1,20 +1,24 @@
 import {
-  compareRates,
+  compareRunPair,
   sortedPercentiles,
   type Cliff,
   type ComparisonResult,
+  type LatencyComparison,
   type LatencyVerdict,
   type PlanResult,
   type RunHeadline,
+  type RunJobSettings,
   type RunLabels,
+  type RunPairComparison,
 } from '@blockwise/shared';
 import { downsampleRows } from '../../lib/downsample.ts';
 import { fmtDelta, fmtPercentile } from '../../lib/format.ts';
 
 /**
  * NVMe vs EBS: chart rows from stored run summaries (the same in the planning page and a share
- * view). Deltas come from the domain's `compareRates`; latency verdicts and cliffs are the ones
- * each run's plan stored (`judgeLatency`, `detectCliffs`).
+ * view). Whether both ran the same fio job, the deltas and the EBS-vs-NVMe latency verdicts come
+ * from the domain's `compareRunPair` (frozen in a stored comparison); per-run latency verdicts and
+ * cliffs are the ones each run's plan stored (`judgeLatency`, `detectCliffs`).
  */
 
 export type RunView = {
@@ -24,6 +28,8 @@ export type RunView = {
   instanceType: string | null;
   headline: RunHeadline;
   plan: PlanResult | null;
+  /** The run's fio job settings; absent when not known (a comparison stored before they were recorded). */
+  jobSettings?: RunJobSettings;
 };
 
 export function runViews(result: ComparisonResult, names: Record<string, string> = {}): RunView[] {
@@ -34,6 +40,7 @@ export function runViews(result: ComparisonResult, names: Record<string, string>
     instanceType: r.labels.instanceType ?? null,
     headline: r.summary.headline,
     plan: r.summary.plan,
+    ...(r.jobSettings ? { jobSettings: r.jobSettings } : {}),
   }));
 }
 
@@ -48,14 +55,38 @@ export function pickPair(runs: readonly RunView[], chosen?: { ebs?: string; nvme
   return ebs && nvme ? { ebs, nvme } : null;
 }
 
+/**
+ * The pair's comparison (NVMe the reference, EBS the candidate): the stored one when it is about
+ * this pair (a share link shows what was frozen), else computed by the domain from the runs.
+ */
+export function comparePair(pair: Pair, stored: RunPairComparison | null | undefined): RunPairComparison {
+  if (stored && stored.reference.id === pair.nvme.id && stored.candidate.id === pair.ebs.id) return stored;
+  const side = (run: RunView, kind: 'NVMe' | 'EBS') => ({
+    id: run.id,
+    name: `${kind} run "${run.title}"`,
+    headline: run.headline,
+    jobSettings: run.jobSettings ?? null,
+  });
+  return compareRunPair(side(pair.nvme, 'NVMe'), side(pair.ebs, 'EBS'));
+}
+
+/** The EBS-vs-NVMe latency verdict for a direction; null when withheld or without percentiles. */
+export function latencyVerdict(
+  comparison: RunPairComparison,
+  direction: 'read' | 'write',
+): LatencyComparison | null {
+  return comparison.verdict.status === 'given' ? comparison.verdict.latency[direction] : null;
+}
+
 export type RateRow = {
   metric: string;
   unit: 'MiB/s' | 'IOPS';
   ebs: number;
   nvme: number;
+  /** null when NVMe measured nothing, or when the verdict is withheld (different fio jobs). */
   delta: number | null;
   deltaText: string;
-  /** "EBS +16%" / "NVMe ahead by 24%" / "equal": the sentence a reviewer reads. */
+  /** "EBS +16%" / "NVMe ahead by 24%" / "equal" / "withheld: different fio jobs": the sentence a reviewer reads. */
   verdict: string;
 };
 
@@ -66,23 +97,27 @@ const METRIC_TEXT = {
   'write-iops': 'Write',
 } as const;
 
-export function rateRows(pair: Pair): { throughput: RateRow[]; iops: RateRow[] } {
-  const rows = compareRates(pair.ebs.headline, pair.nvme.headline).map((r): RateRow => {
-    const deltaText = fmtDelta(r.delta);
-    const verdict =
-      r.delta === null
+export function rateRows(comparison: RunPairComparison): { throughput: RateRow[]; iops: RateRow[] } {
+  const given = comparison.verdict.status === 'given' ? comparison.verdict : null;
+  const rows = comparison.rates.map((r): RateRow => {
+    const v = given?.rates.find((x) => x.metric === r.metric) ?? null;
+    const delta = v?.delta ?? null;
+    const deltaText = v ? fmtDelta(delta) : '';
+    const verdict = !v
+      ? 'withheld: different fio jobs'
+      : v.delta === null
         ? 'no NVMe I/O to compare'
-        : r.faster === 'equal'
+        : v.faster === 'equal'
           ? 'equal'
-          : r.faster === 'ebs'
+          : v.faster === 'candidate'
             ? `EBS ${deltaText}`
             : `NVMe ahead (EBS ${deltaText})`;
     return {
       metric: METRIC_TEXT[r.metric],
       unit: r.unit,
-      ebs: r.ebs,
-      nvme: r.nvme,
-      delta: r.delta,
+      ebs: r.candidate,
+      nvme: r.reference,
+      delta,
       deltaText,
       verdict,
     };

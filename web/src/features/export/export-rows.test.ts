@@ -45,4 +45,26 @@ describe('CSV / JSON export', () => {
     );
     expect(lines.some((l) => /^[^']*,=/.test(l))).toBe(false);
   });
+
+  it('a comparison of different fio jobs exports its jobs_differ warning and the withheld verdict', () => {
+    const ebs = fixtureReport('grouped');
+    const nvme = fixtureReport('raid5');
+    const le = { name: 'ebs', kind: 'ebs' as const };
+    const ln = { name: 'nvme', kind: 'nvme' as const };
+    const r = buildComparison(
+      [
+        { id: 'AAAAAAAAAAAAAAAAAAAAAA', labels: le, report: ebs, summary: summarizeRun(ebs, le) },
+        { id: 'BBBBBBBBBBBBBBBBBBBBBB', labels: ln, report: nvme, summary: summarizeRun(nvme, ln) },
+      ],
+      null,
+    );
+    if (!r.ok) throw new Error(r.error.message);
+    const rows = exportRows(r.value);
+    expect(rows.filter((row) => row[0] === 'comparison warning')).toEqual([
+      ['comparison warning', 'NVMe vs EBS', 'jobs_differ', r.value.warnings![0]!.message, '', undefined],
+    ]);
+    expect(rows.filter((row) => row[0] === 'latency EBS vs NVMe')).toEqual([
+      ['latency EBS vs NVMe', 'overall', 'verdict', 'withheld: jobs_differ', ''],
+    ]);
+  });
 });

@@ -1,5 +1,6 @@
-import type { ComparisonResult, PlanSession } from '@blockwise/shared';
+import { volumeOfRecommendation, type ComparisonResult, type PlanSession } from '@blockwise/shared';
 import { toCsv, type CsvCell } from '../../lib/csv.ts';
+import { stateOf } from '../limits/limits-rows.ts';
 
 /**
  * The numbers a session or a share view shows, flattened for a spreadsheet: one row per number,
@@ -53,9 +54,11 @@ export function exportRows(result: ComparisonResult, names: Record<string, strin
   });
   for (const { title, plan } of result.plans) {
     for (const l of plan.limits) {
+      const b = plan.bottleneck;
       const note = [
         l.sustained ? 'sustained' : 'burst',
-        plan.bottleneck?.id === l.id ? 'bottleneck' : null,
+        b?.id === l.id ? `bottleneck (${stateOf(b)})` : null,
+        b?.sustained?.id === l.id ? 'sustained fallback' : null,
         l.native ? `AWS quotes ${l.native.capacity} ${l.native.unit}` : null,
       ]
         .filter(Boolean)
@@ -65,6 +68,15 @@ export function exportRows(result: ComparisonResult, names: Record<string, strin
         ['limit', title, `${l.label} capacity`, l.capacity, l.unit, note],
         ['limit', title, `${l.label} utilization`, l.utilization, 'ratio'],
       );
+      if (l.demandUnmerged !== undefined && l.demandUnmerged > l.demand)
+        rows.push([
+          'limit',
+          title,
+          `${l.label} demand if not merged`,
+          l.demandUnmerged,
+          l.unit,
+          'worst case: every sequential I/O counted alone',
+        ]);
     }
     const c = plan.cost.current;
     if (c) {
@@ -92,16 +104,45 @@ export function exportRows(result: ComparisonResult, names: Record<string, strin
       ['right-size', title, `target IOPS (headroom ${t.headroom})`, t.iops, 'IOPS'],
       ['right-size', title, `target throughput (headroom ${t.headroom})`, t.throughputMiBps, 'MiB/s'],
     );
+    if (t.iopsUnmerged !== undefined && t.iopsUnmerged > t.iops)
+      rows.push([
+        'right-size',
+        title,
+        `target IOPS if not merged (headroom ${t.headroom})`,
+        t.iopsUnmerged,
+        'IOPS',
+        'worst case: every sequential I/O counted alone',
+      ]);
     for (const rec of plan.rightSizing.recommendations) {
       const item = `${title} → ${rec.type}`;
+      rows.push(['right-size', item, 'status', rec.status, '', rec.reasons.join(' | ')]);
+      // Not viable: no configuration, so no size and no cost (never "0 GiB / $0").
+      if (rec.status === 'not-viable') continue;
+      const v = volumeOfRecommendation(rec);
+      const count = v.count ?? 1;
       rows.push(
-        ['right-size', item, 'status', rec.status, '', rec.reasons.join(' | ')],
-        ['right-size', item, 'size', rec.sizeGiB, 'GiB'],
-        ['right-size', item, 'IOPS', rec.iops, 'IOPS'],
-        ['right-size', item, 'throughput', rec.throughputMiBps, 'MiB/s'],
-        ['right-size', item, 'total per month', rec.monthlyUsd.total, 'USD'],
-        ['right-size', item, 'cluster total per month', rec.clusterMonthlyUsd.total, 'USD'],
+        ['right-size', item, 'volumes (RAID 0)', count, 'volumes'],
+        ['right-size', item, 'size per volume', v.sizeGiB, 'GiB'],
       );
+      if (v.iops !== undefined)
+        rows.push(['right-size', item, 'provisioned IOPS per volume', v.iops, 'IOPS']);
+      if (v.throughputMiBps !== undefined)
+        rows.push(['right-size', item, 'provisioned throughput per volume', v.throughputMiBps, 'MiB/s']);
+      rows.push(
+        ['right-size', item, 'size', rec.sizeGiB, 'GiB', count > 1 ? `total of ${count} volumes` : undefined],
+        ['right-size', item, 'IOPS', rec.iops, 'IOPS', 'delivered on this instance'],
+        ['right-size', item, 'throughput', rec.throughputMiBps, 'MiB/s', 'delivered on this instance'],
+      );
+      if (rec.status === 'unpriced')
+        rows.push(
+          ['right-size', item, 'total per month', null, 'USD', 'no price in this region'],
+          ['right-size', item, 'cluster total per month', null, 'USD', 'no price in this region'],
+        );
+      else
+        rows.push(
+          ['right-size', item, 'total per month', rec.monthlyUsd.total, 'USD'],
+          ['right-size', item, 'cluster total per month', rec.clusterMonthlyUsd.total, 'USD'],
+        );
     }
     for (const dir of ['read', 'write'] as const) {
       for (const v of plan.latency[dir]?.verdicts ?? []) {
@@ -130,6 +171,17 @@ export function exportRows(result: ComparisonResult, names: Record<string, strin
     }
     rows.push(['latency EBS vs NVMe', 'overall', 'verdict', result.latency.overall, '']);
   }
+  // jobs_differ: the runs ran different fio jobs, so the comparison gives no verdict.
+  for (const w of result.warnings ?? [])
+    rows.push(['comparison warning', 'NVMe vs EBS', w.code, w.message, '', w.subject]);
+  if (result.nvmeVsEbs?.verdict.status === 'withheld')
+    rows.push([
+      'latency EBS vs NVMe',
+      'overall',
+      'verdict',
+      `withheld: ${result.nvmeVsEbs.verdict.reason}`,
+      '',
+    ]);
   return rows;
 }
 

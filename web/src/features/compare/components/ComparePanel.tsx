@@ -1,4 +1,4 @@
-import type { LatencyComparison } from '@blockwise/shared';
+import { describeJobSettings, type RunPairComparison } from '@blockwise/shared';
 import { lazy, useId, useState } from 'react';
 import { ChartFrame } from '../../../components/ChartFrame.tsx';
 import { SelectField } from '../../../components/Field.tsx';
@@ -7,7 +7,16 @@ import { EmptyState } from '../../../components/States.tsx';
 import { Unit } from '../../../components/Unit.tsx';
 import { fmtInt, fmtNum, fmtUsd, fmtUsdPrecise } from '../../../lib/format.ts';
 import { COLORS, SERIES } from '../../../lib/palette.ts';
-import { pickPair, rateRows, seriesOf, type Pair, type RateRow, type RunView } from '../compare-rows.ts';
+import {
+  comparePair,
+  latencyVerdict,
+  pickPair,
+  rateRows,
+  seriesOf,
+  type Pair,
+  type RateRow,
+  type RunView,
+} from '../compare-rows.ts';
 import { LatencyPanel } from './LatencyPanel.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 
@@ -153,14 +162,76 @@ function describeRun(run: RunView): string {
   return config ? `${run.title} (${config})` : run.title;
 }
 
+/** Settings shown in the "same fio job" line: the ones a job file sets (defaults and n/a left out). */
+function sameJobText(run: RunView): string {
+  return describeJobSettings(run.jobSettings ?? [])
+    .filter((s) => s.value !== 'not set' && s.value !== 'n/a')
+    .map((s) => `${s.setting} ${s.value}`)
+    .join(', ');
+}
+
+/**
+ * Whether the two runs ran the same fio job, at the top of the comparison: a different job
+ * (`jobs_differ`) is announced, with each differing setting, because it voids every verdict below.
+ */
+function JobsCheck({ comparison, pair }: { comparison: RunPairComparison; pair: Pair }) {
+  if (comparison.jobsDiffer === true) {
+    return (
+      <div className="callout callout--concern" role="alert" data-code="jobs_differ">
+        <p>
+          <strong>Different fio jobs: no verdict.</strong> These runs did not run the same fio job, so their
+          numbers are shown side by side but not judged against each other — the difference may come from the
+          job, not the storage. Rerun one of them with the other’s job file to compare.
+        </p>
+        <TableScroll label="fio settings that differ between the two runs">
+          <table className="table table--dense">
+            <caption>fio settings that differ</caption>
+            <thead>
+              <tr>
+                <th scope="col">Setting</th>
+                <th scope="col">NVMe: {pair.nvme.title}</th>
+                <th scope="col">EBS: {pair.ebs.title}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {comparison.differences.map((d) => (
+                <tr key={d.setting}>
+                  <th scope="row">{d.setting}</th>
+                  <td>{d.reference}</td>
+                  <td>{d.candidate}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      </div>
+    );
+  }
+  if (comparison.jobsDiffer === false) {
+    return (
+      <p className="callout callout--ok">
+        <strong>Same fio job on both runs: </strong>
+        {sameJobText(pair.nvme)}.
+      </p>
+    );
+  }
+  return (
+    <p className="field__hint">
+      Whether both runs ran the same fio job cannot be checked here (a file without job options, or a
+      comparison saved before settings were recorded): compare only runs of the same job file.
+    </p>
+  );
+}
+
 /** NVMe vs EBS: bandwidth and IOPS side by side with deltas, latency percentiles, and cost. */
 export function ComparePanel({
   runs,
-  latency,
+  stored,
   premiums = {},
 }: {
   runs: RunView[];
-  latency: LatencyComparison | null;
+  /** The comparison stored with the result (frozen in a share link), for its pair. */
+  stored?: RunPairComparison | null;
   premiums?: Record<string, NvmePremiumInfo>;
 }) {
   const id = useId();
@@ -192,17 +263,12 @@ export function ComparePanel({
     );
   }
 
-  const { throughput, iops } = rateRows(pair);
+  const comparison = comparePair(pair, stored);
+  const withheld = comparison.verdict.status === 'withheld';
+  const { throughput, iops } = rateRows(comparison);
   const ebsRuns = runs.filter((r) => r.kind === 'ebs');
   const nvmeRuns = runs.filter((r) => r.kind === 'nvme');
-  // The stored comparison is about reads when both runs read, else writes (latencyBetweenKinds).
-  const comparisonDirection =
-    pair.ebs.headline.readClatMs && pair.nvme.headline.readClatMs
-      ? 'read'
-      : pair.ebs.headline.writeClatMs && pair.nvme.headline.writeClatMs
-        ? 'write'
-        : null;
-  const storedPairIsFirst = pair.ebs.id === ebsRuns[0]?.id && pair.nvme.id === nvmeRuns[0]?.id;
+  const deltaCaption = withheld ? 'no deltas: different fio jobs' : 'labels show EBS’s delta';
 
   return (
     <div className="compare">
@@ -234,6 +300,7 @@ export function ComparePanel({
           </SelectField>
         </div>
       ) : null}
+      <JobsCheck comparison={comparison} pair={pair} />
       <p className="compare__legend">
         <span className="legend-item">
           <span className="swatch swatch--nvme" aria-hidden="true" /> NVMe: {describeRun(pair.nvme)}
@@ -247,7 +314,7 @@ export function ComparePanel({
           title="Bandwidth: NVMe vs EBS"
           caption={
             <>
-              Throughput in <Unit unit="MiB/s" />; labels show EBS’s delta
+              Throughput in <Unit unit="MiB/s" />; {deltaCaption}
             </>
           }
           height={260}
@@ -265,7 +332,7 @@ export function ComparePanel({
           title="IOPS: NVMe vs EBS"
           caption={
             <>
-              <Unit unit="IOPS" /> as fio measured them; labels show EBS’s delta
+              <Unit unit="IOPS" /> as fio measured them; {deltaCaption}
             </>
           }
           height={260}
@@ -287,8 +354,7 @@ export function ComparePanel({
             seriesOf(pair.nvme, d, 'nvme', COLORS.nvme, `NVMe: ${pair.nvme.title}`),
             seriesOf(pair.ebs, d, 'ebs', COLORS.ebs, `EBS: ${pair.ebs.title}`),
           ]}
-          comparison={storedPairIsFirst ? latency : null}
-          comparisonDirection={comparisonDirection}
+          comparisonFor={(d) => (withheld ? 'withheld' : latencyVerdict(comparison, d))}
         />
       </Region>
       <Region title="Cost: NVMe vs EBS" level={3}>

@@ -25,14 +25,15 @@ function VerdictBadge({ verdict }: { verdict: 'ok' | 'watch' | 'concern' }) {
 export function LatencyPanel({
   title,
   seriesFor,
-  comparison,
-  comparisonDirection,
+  comparisonFor,
 }: {
   title: string;
   seriesFor: (direction: 'read' | 'write') => LatencySeries[];
-  /** EBS vs NVMe as stored (compareLatency), and which direction it is about. */
-  comparison?: LatencyComparison | null;
-  comparisonDirection?: 'read' | 'write' | null;
+  /**
+   * EBS vs NVMe for a direction (compareLatency, from the pair's comparison); `withheld` when the
+   * runs ran different fio jobs, so no verdict is given. Absent: one run's latency, no comparison.
+   */
+  comparisonFor?: (direction: 'read' | 'write') => LatencyComparison | null | 'withheld';
 }) {
   const id = useId();
   const [direction, setDirection] = useState<'read' | 'write'>('read');
@@ -41,6 +42,7 @@ export function LatencyPanel({
   const cliffs = cliffPoints(series);
   const chartTitle = `${title}: ${direction} completion latency`;
   const judged = series.filter((s) => s.verdicts.length > 0);
+  const comparison = comparisonFor?.(direction) ?? null;
 
   return (
     <div className="latency">
@@ -158,12 +160,17 @@ export function LatencyPanel({
           Verdicts need the run’s configuration: label it with an instance type or a volume.
         </p>
       ) : null}
-      {comparison && comparisonDirection ? (
+      {comparison === 'withheld' ? (
+        <p className="callout callout--info">
+          <strong>EBS vs NVMe ({direction}s): </strong>no verdict — the runs ran different fio jobs, so their
+          latencies are shown side by side but not judged against each other.
+        </p>
+      ) : comparison ? (
         <div
           className={`callout ${comparison.overall === 'investigate' ? 'callout--concern' : 'callout--ok'}`}
         >
           <p>
-            <strong>EBS vs NVMe ({comparisonDirection}s): </strong>
+            <strong>EBS vs NVMe ({direction}s): </strong>
             {OVERALL_TEXT[comparison.overall]}
             {comparison.approximate ? ' (approximate: per-job bounds)' : ''}
           </p>

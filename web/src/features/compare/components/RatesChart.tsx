@@ -3,7 +3,7 @@ import { fmtInt, fmtNum } from '../../../lib/format.ts';
 import { COLORS } from '../../../lib/palette.ts';
 import type { RateRow } from '../compare-rows.ts';
 
-/** Grouped bars, EBS beside NVMe, per direction; the delta (from compareRates) labels the EBS bar. */
+/** Grouped bars, EBS beside NVMe, per direction; the delta (from compareRunPair) labels the EBS bar, unless withheld. */
 export default function RatesChart({
   rows,
   unit,

@@ -1,0 +1,112 @@
+import { basename } from 'node:path';
+import type { Page } from '@playwright/test';
+import { Seeder, planSession, uniqueSuffix } from './support/api.ts';
+import { expectNoSeriousA11yViolations } from './support/axe.ts';
+import { fixtureBytes } from './support/fixtures.ts';
+import {
+  EBS_FIXTURE as MIX33_FIXTURE,
+  GP3,
+  INSTANCE,
+  addFioFiles,
+  chartsDrawn,
+  gotoPlan,
+  labelEbsGp3,
+  labelNvme,
+  labelsOf,
+} from './support/planning.ts';
+import { expect, test } from './support/test.ts';
+
+/**
+ * Journey (issue #11): a 4 KiB randwrite run on an NVMe drive and a bsrange 33 %-read mix on EBS
+ * are not the same fio job. The planning page and the share link say so first — `jobs_differ`,
+ * each differing setting with both values — show the numbers side by side and give no verdict
+ * (no "EBS +13 %", no "EBS is as good as NVMe"). Both pages stay free of serious axe violations.
+ */
+
+// axe is injected as an inline script, which the app's CSP refuses (see support/axe.ts).
+test.use({ bypassCSP: true });
+
+/** 4k randwrite, 16 jobs × iodepth 4, io_uring, 60 s, on an NVMe drive (public/SOURCES.md). */
+const RANDWRITE_FIXTURE = 'fio/public/samyaple_fio-3.33_randwrite_nj16_perjob.json';
+const RANDWRITE_FILE = basename(RANDWRITE_FIXTURE);
+const MIX33_FILE = basename(MIX33_FIXTURE);
+
+/** What both pages must show in their NVMe-vs-EBS section. */
+async function expectWithheld(page: Page) {
+  const compare = page.getByRole('region', { name: 'NVMe vs EBS', exact: true });
+  const alert = compare.getByRole('alert');
+  await expect(alert).toContainText('Different fio jobs: no verdict.');
+  const differences = alert.getByRole('table', { name: 'fio settings that differ' });
+  await expect(differences.getByRole('row', { name: /^bs / })).toContainText('4 KiB');
+  await expect(differences.getByRole('row', { name: /^rw / })).toContainText(/randwrite\s*randrw/);
+  await expect(differences.getByRole('row', { name: /^rwmixread / })).toContainText(/n\/a\s*33%/);
+  await expect(page.getByText(/Same fio job/)).toHaveCount(0);
+  // Numbers side by side, deltas withheld.
+  await compare.getByLabel('Data table: IOPS: NVMe vs EBS').click();
+  const iops = compare.getByRole('table', { name: 'IOPS: NVMe vs EBS' });
+  await expect(iops.getByRole('row', { name: /^Write/ })).toContainText('withheld: different fio jobs');
+  await expect(compare.getByText(/^EBS [+−]\d/)).toHaveCount(0);
+  // No EBS-vs-NVMe latency verdict, for reads or writes.
+  const latency = page.getByRole('region', { name: 'Latency: NVMe vs EBS' });
+  await expect(latency.getByText(/no verdict — the runs ran different fio jobs/)).toBeVisible();
+  await latency.getByRole('radio', { name: 'Writes' }).check();
+  await expect(latency.getByText(/^EBS vs NVMe \(writes\): no verdict/)).toBeVisible();
+  await expect(latency.getByText(/EBS is as good|EBS is acceptable|Investigate:/)).toHaveCount(0);
+}
+
+test('different fio jobs → jobs_differ first, numbers side by side, no verdict — planning page and share link', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+
+  await test.step('planning page', async () => {
+    await gotoPlan(page);
+    await addFioFiles(page, [RANDWRITE_FIXTURE, MIX33_FIXTURE]);
+    await expect(labelsOf(page, RANDWRITE_FILE)).toBeVisible({ timeout: 20_000 });
+    await expect(labelsOf(page, MIX33_FILE)).toBeVisible({ timeout: 20_000 });
+    await labelNvme(page, RANDWRITE_FILE);
+    await labelEbsGp3(page, MIX33_FILE);
+    await expectWithheld(page);
+    await chartsDrawn(page);
+    await expectNoSeriousA11yViolations(page, 'planning page, jobs differ');
+  });
+
+  await test.step('share link', async () => {
+    const seeder = new Seeder(request);
+    const nvme = await seeder.uploadRun(
+      fixtureBytes(RANDWRITE_FIXTURE),
+      { kind: 'nvme', instanceType: INSTANCE },
+      RANDWRITE_FILE,
+    );
+    const ebs = await seeder.uploadRun(
+      fixtureBytes(MIX33_FIXTURE),
+      {
+        kind: 'ebs',
+        instanceType: INSTANCE,
+        volumeType: 'gp3',
+        volumeSizeGiB: GP3.sizeGiB,
+        volumeIops: GP3.iops,
+        volumeThroughputMiBps: GP3.throughputMiBps,
+      },
+      MIX33_FILE,
+    );
+    const comparison = await seeder.createComparison({
+      title: `jobs differ ${uniqueSuffix()}`,
+      runIds: [nvme.id, ebs.id],
+      plan: planSession({ instanceType: INSTANCE, candidates: [{ type: 'gp3', ...GP3, count: 1 }] }),
+    });
+    await page.goto(comparison.url);
+    await expect(page.getByText('Shared comparison · read-only')).toBeVisible();
+    // Before the runs and every number: the stored warning, naming the settings.
+    const warning = page.locator('[data-code="jobs_differ"]').first();
+    await expect(warning).toContainText('ran different fio jobs (bs 4 KiB vs not set;');
+    await expect(warning).toContainText('rwmixread n/a vs 33%');
+    const warningTop = (await warning.boundingBox())!.y;
+    const runsTop = (await page.getByRole('region', { name: 'Runs', exact: true }).boundingBox())!.y;
+    expect(warningTop).toBeLessThan(runsTop);
+    await expectWithheld(page);
+    await chartsDrawn(page);
+    await expectNoSeriousA11yViolations(page, 'share view, jobs differ');
+  });
+});
