@@ -12,13 +12,17 @@ import {
   parseBytes,
   parseGiB,
   parseSeconds,
+  isBinaryThroughputUnit,
   parseThroughput,
+  parseThroughputAndUnit,
   roundCents,
+  THROUGHPUT_UNITS,
 } from './units.ts';
+import { provisionableGp3ThroughputMiBps } from './aws/volume-types.ts';
 
 describe('instance bandwidth is megabits', () => {
   it.each([
-    // Mbps, MB/s, MiB/s — domain.md §1: 4,750 Mbps = 593.75 MB/s = 566.2 MiB/s
+    // Mbps, MB/s, MiB/s — docs/domain.md §1: 4,750 Mbps = 593.75 MB/s = 566.2 MiB/s
     [4750, 593.75, 566.2],
     [5000, 625, 596.0],
     [500, 62.5, 59.6],
@@ -53,6 +57,37 @@ describe('parseThroughput', () => {
     const r = parseThroughput(text);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.expected).toMatch(/500MiB\/s/);
+  });
+});
+
+describe('parseThroughputAndUnit: the unit as written, for rules that depend on it', () => {
+  it.each([
+    // text, amount, unit, binary (a whole number of them is exact in MiB/s)
+    ['125', 125, 'MiB/s', true],
+    ['125.5MiB/s', 125.5, 'MiB/s', true],
+    ['131072KiB/s', 131072, 'KiB/s', true],
+    ['1GiB/s', 1, 'GiB/s', true],
+    ['2048B/s', 2048, 'B/s', true],
+    ['125MB/s', 125, 'MB/s', false],
+    ['125MBps', 125, 'MB/s', false],
+    ['1000Mbps', 1000, 'Mbps', false],
+    ['1 Gbps', 1, 'Gbps', false],
+    ['24000KB/s', 24000, 'KB/s', false],
+  ] as const)('%s → %d %s (binary: %s)', (text, amount, unit, binary) => {
+    const r = parseThroughputAndUnit(text, 'MiB/s');
+    expect(r).toEqual({ ok: true, value: { amount, unit, bytesPerSec: amount * THROUGHPUT_UNITS[unit] } });
+    expect(isBinaryThroughputUnit(unit)).toBe(binary);
+  });
+});
+
+describe('gp3 throughput is provisioned in whole MiB/s, rounded up', () => {
+  it.each([
+    [125, 125],
+    [125.2, 126],
+    [119.20928955078125, 120], // 125 MB/s
+    [2000, 2000],
+  ])('%d MiB/s → %d', (miBps, whole) => {
+    expect(provisionableGp3ThroughputMiBps(miBps)).toBe(whole);
   });
 });
 

@@ -147,10 +147,19 @@ const THROUGHPUT_ALIASES: Record<string, ThroughputUnit> = {
  * `defaultUnit` (the CLI passes MiB/s, the EBS unit).
  */
 export function parseThroughput(text: string, defaultUnit?: ThroughputUnit): Parsed<BytesPerSec> {
+  const r = parseThroughputAndUnit(text, defaultUnit);
+  return r.ok ? { ok: true, value: r.value.bytesPerSec } : r;
+}
+
+/** A throughput as the number and unit it was written in (see `parseThroughput`), and in bytes/s. */
+export type ThroughputText = { amount: number; unit: ThroughputUnit; bytesPerSec: BytesPerSec };
+
+/** `parseThroughput`, keeping the unit: `125MB/s` → { amount: 125, unit: 'MB/s', bytesPerSec: 125e6 }. */
+export function parseThroughputAndUnit(text: string, defaultUnit?: ThroughputUnit): Parsed<ThroughputText> {
   const expected = `a throughput such as 500MiB/s, 188MB/s or 4750Mbps (units: ${THROUGHPUT_UNIT_NAMES.join(', ')})`;
   const m = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z/]*)\s*$/.exec(text);
   if (!m) return { ok: false, expected };
-  const value = Number(m[1]);
+  const amount = Number(m[1]);
   const raw = m[2]!;
   let unit: ThroughputUnit | undefined;
   if (raw === '') unit = defaultUnit;
@@ -162,7 +171,16 @@ export function parseThroughput(text: string, defaultUnit?: ThroughputUnit): Par
   else if (raw in THROUGHPUT_UNITS) unit = raw as ThroughputUnit;
   else unit = THROUGHPUT_ALIASES[raw.toLowerCase()];
   if (unit === undefined) return { ok: false, expected };
-  return { ok: true, value: toBytesPerSec(value, unit) };
+  return { ok: true, value: { amount, unit, bytesPerSec: toBytesPerSec(amount, unit) } };
+}
+
+/**
+ * Units that are a power of 1024 bytes per second (B/s, KiB/s, MiB/s, GiB/s): a whole number of
+ * them is an exact number of MiB/s or a fraction of one. The others (kB/s, MB/s, GB/s, Mbps, Gbps)
+ * are powers of 1000 and land between whole MiB/s.
+ */
+export function isBinaryThroughputUnit(unit: ThroughputUnit): boolean {
+  return unit === 'B/s' || unit.endsWith('iB/s');
 }
 
 const DURATION_FACTORS: Record<string, number> = {

@@ -46,6 +46,25 @@ describe('blockwise analyze (table)', () => {
     expect(stdout).not.toContain('total');
   });
 
+  it.each([
+    // fixture, marked as total latency
+    ['fixtures/fio/derived/fio_3.16_lat_percentiles_randrw.json', true],
+    ['fixtures/fio/public/fioplot_fio-3.16_raid5_randrw_qd8_nj16_gr.json', false],
+  ])('%s: percentiles marked as total latency: %s', async (file, total) => {
+    const report = await reportOf(file);
+    const { code, stdout } = await analyze(file);
+    expect(code).toBe(0);
+    const row = stdout.split('\n').find((l) => l.includes('iotest read'))!;
+    const p99 = report.jobs[0]!.read.clatMs.percentiles!['99']!;
+    expect(row).toContain(`${p99.toFixed(1)}${total ? ' (total)' : ''}`);
+    expect(stdout.includes('(total) = total latency (lat: submission + completion')).toBe(total);
+    expect(
+      stdout.includes(
+        'warning [total_latency_percentiles]: fio wrote job "iotest"\'s latency percentiles under lat_ns',
+      ),
+    ).toBe(total);
+  });
+
   it('marks approximate totals (per-job entries without json+ bins) and prints the warnings', async () => {
     const { code, stdout } = await analyze(B);
     expect(code).toBe(0);

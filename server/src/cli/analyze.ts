@@ -25,7 +25,8 @@ const usage = `Usage: blockwise analyze FILE... [--json]
   Reads fio result files (--output-format=json or json+, also with text around the JSON,
   status-interval output, client/server output, UTF-16 from PowerShell) and prints per job and in
   total, per direction: IOPS, throughput in MiB/s, average block size in KiB, completion latency
-  p50/p99/p99.9 in ms, and warnings.
+  p50/p99/p99.9 in ms (total latency, marked "(total)", when fio ran with lat_percentiles=1 and
+  wrote no clat percentiles), and warnings.
 
   --json   print {"runs":[...]}: one entry per FILE, the full normalized report or the error`;
 
@@ -112,6 +113,15 @@ function formatRun(run: AnalyzeRun | AnalyzeFailure): string {
   if (approximate) {
     lines.push(
       '  ≈ min–max over the jobs: percentiles of several jobs cannot be added (no json+ bins to merge)',
+    );
+  }
+  const total = [...run.jobs, run.total, ...run.groups].some((t) =>
+    directionsOf(t).some(([, d]) => d.clatMs.isTotalLatency),
+  );
+  if (total) {
+    // fio 3.13–3.17 write these under lat_ns (3.4–3.12 under clat_ns); the warning names the key.
+    lines.push(
+      '  (total) = total latency (lat: submission + completion, fio lat_percentiles=1), not completion latency: compare it only with total latency',
     );
   }
   for (const w of run.warnings) lines.push(`  warning [${w.code}]: ${w.message}`);

@@ -57,6 +57,77 @@ describe('blockwise cost', () => {
     expect(JSON.parse(r.stdout).monthlyUsd.total).toBe(1030);
   });
 
+  it.each([
+    // region, type, monthly total for 100 GiB (no IOPS, no throughput above the included)
+    ['sa-east-1', 'gp3', 15.2],
+    ['sa-east-1', 'gp2', 19],
+    ['use1-atl1-az1', 'gp2', 15],
+  ] as const)('%s is missing a price, but %s is priced: $%d', async (region, type, total) => {
+    const r = await run(['cost', '--type', type, '--size', '100', '--region', region, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.monthlyUsd.total).toBe(total);
+    expect(out.rates).toMatchObject({ region, date: '2022-02-10' });
+    // The card shows what the catalog lacks as null, never a guess.
+    if (region === 'sa-east-1')
+      expect(out.rates.io2).toEqual({ storage: null, iops: null, iops2: null, iops3: null });
+  });
+
+  it('a type the region lacks is priced once --rates gives all its components', async () => {
+    const rates = 'io2.storage=0.2,io2.iops=0.1,io2.iops2=0.07,io2.iops3=0.05';
+    const r = await run([
+      'cost',
+      '--type',
+      'io2',
+      '--size',
+      '100',
+      '--iops',
+      '1000',
+      '--region',
+      'sa-east-1',
+      '--rates',
+      rates,
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    // 100 × 0.2 + 1,000 × 0.1
+    expect(JSON.parse(r.stdout).monthlyUsd.total).toBe(120);
+  });
+
+  it('the readable output says which types the table has no price for', async () => {
+    const r = await run(['cost', '--type', 'gp3', '--size', '100', '--region', 'sa-east-1']);
+    expect(r.stdout).toMatch(/Rates: sa-east-1 \(South America \(Sao Paulo\)\), as of 2022-02-10/);
+    expect(r.stdout).toContain('(no io2 price in this table)');
+  });
+
+  it.each([
+    // --throughput, provisioned MiB/s, note on stderr
+    ['125', 125, null],
+    ['500MiB/s', 500, null],
+    ['0.5GiB/s', 512, null],
+    ['131072KiB/s', 128, null],
+    ['125.5', 126, '--throughput 125.5 MiB/s rounded up to 126 MiB/s'],
+    ['200.01MiB/s', 201, '--throughput 200.01 MiB/s rounded up to 201 MiB/s'],
+    ['130000KiB/s', 127, '--throughput 126.953 MiB/s rounded up to 127 MiB/s'],
+  ] as const)('--throughput %s → %d MiB/s', async (text, miBps, note) => {
+    const r = await run([
+      'cost',
+      '--type',
+      'gp3',
+      '--size',
+      '100',
+      '--iops',
+      '3000',
+      '--throughput',
+      text,
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).volume.throughputMiBps).toBe(miBps);
+    if (note === null) expect(r.stderr).toBe('');
+    else expect(r.stderr).toBe(`note: ${note} (gp3 throughput is provisioned in whole MiB/s)\n`);
+  });
+
   it('prints a readable breakdown by default', async () => {
     const r = await run(['cost', '--type', 'gp3', '--size', '1000']);
     expect(r.stdout).toMatch(/per volume\s+\$80\.00 \/ month/);
@@ -81,7 +152,45 @@ describe('blockwise cost', () => {
     ],
     [
       ['cost', '--type', 'gp3', '--size', '100', '--region', 'mars-1'],
-      /--region: no complete EBS price table for "mars-1"/,
+      /--region: no EBS price table for "mars-1"; regions with every price: .*us-east-1/,
+    ],
+    [
+      ['cost', '--type', 'gp3', '--size', '100', '--region', 'cn-north-1'],
+      /--region: no EBS price table for "cn-north-1"/,
+    ],
+    // Only the type the region has no price for is refused, naming the region and the component.
+    [
+      ['cost', '--type', 'io2', '--size', '100', '--iops', '1000', '--region', 'sa-east-1'],
+      /--region: no io2 price for sa-east-1 in the catalog \(AWS Price List .*, 2022-02-10\); give it with --rates io2\.storage=…,io2\.iops=…,io2\.iops2=…,io2\.iops3=…/,
+    ],
+    [
+      ['cost', '--type', 'gp3', '--size', '100', '--region', 'use1-atl1-az1'],
+      /--region: no gp3 price for use1-atl1-az1 in the catalog/,
+    ],
+    [
+      [
+        'cost',
+        '--type',
+        'io2',
+        '--size',
+        '100',
+        '--iops',
+        '1000',
+        '--region',
+        'sa-east-1',
+        '--rates',
+        'io2.storage=0.2',
+      ],
+      /--region: no io2 iops, iops2, iops3 price for sa-east-1 in the rate card \(custom rates/,
+    ],
+    // gp3 throughput is provisioned in MiB/s: decimal units never land on a whole MiB/s.
+    [
+      ['cost', '--type', 'gp3', '--size', '100', '--throughput', '125MB/s'],
+      /--throughput: gp3 throughput is provisioned in MiB\/s \(125MB\/s = 119\.2 MiB\/s\): give e\.g\. 120MiB\/s/,
+    ],
+    [
+      ['cost', '--type', 'gp3', '--size', '100', '--iops', '4000', '--throughput', '1000Mbps'],
+      /--throughput: gp3 throughput is provisioned in MiB\/s \(1000Mbps = 119\.2 MiB\/s\): give e\.g\. 120MiB\/s/,
     ],
     [
       ['cost', '--type', 'gp3', '--size', '100', '--rates', 'iops=cheap'],

@@ -1,6 +1,7 @@
 import {
   costPerCapability,
   formatUsd,
+  missingPrices,
   monthlyCost,
   roundCents,
   validateVolume,
@@ -14,7 +15,7 @@ import {
   parseThroughputMiBps,
   parseVolumeType,
   requireFlag,
-  resolveRateCard,
+  resolveRateCardFor,
   volumeUsageError,
 } from './flags.ts';
 import { EXIT, parseFlags, type Command } from './io.ts';
@@ -24,8 +25,10 @@ const usage = `Usage: blockwise cost --type gp3|gp2|io1|io2|st1|sc1 --size SIZE 
 
   --size        GiB, or with a unit: 1000, 1TiB, 500GiB
   --iops        provisioned IOPS (gp3, io1, io2): 16000 or 16k
-  --throughput  gp3 MiB/s: 500, 500MiB/s, 4000Mbps
-  --region      EBS price table (default us-east-1; dated, with source)
+  --throughput  gp3 MiB/s, provisioned whole: 500, 500MiB/s (a fraction is rounded up, with a note;
+                MB/s and Mbps are refused: they never land on a whole MiB/s)
+  --region      EBS price table (default us-east-1; dated, with source). A region whose table
+                lacks the type's price (sa-east-1 has no io2 price) is refused for that type only
   --rates       your own rates over the region's: storage=0.08,iops=0.005,throughput=0.06
                 (io2 tiers: iops, iops2, iops3; or qualified gp3.storage=…)
   --count       identical volumes (striped or one per mount), default 1
@@ -58,17 +61,18 @@ export const costCommand: Command = {
     };
     if (values.iops !== undefined) volume.iops = parseCount(values.iops, '--iops', { min: 1 });
     if (values.throughput !== undefined)
-      volume.throughputMiBps = parseThroughputMiBps(values.throughput, '--throughput');
+      volume.throughputMiBps = parseThroughputMiBps(values.throughput, '--throughput', io);
     const count = values.count === undefined ? 1 : parseCount(values.count, '--count', { min: 1, max: 64 });
     const nodes =
       values.nodes === undefined ? 1 : parseCount(values.nodes, '--nodes', { min: 1, max: 100_000 });
     const problems = validateVolume(volume, parseGp3Generation(values['gp3-limits']));
     if (problems.length > 0) throw volumeUsageError(problems);
-    const rates = resolveRateCard(values.region, values.rates, type);
+    const rates = resolveRateCardFor(values.region, values.rates, type);
 
     const perVolume = monthlyCost(volume, rates);
     const per = costPerCapability(volume, rates);
     const total = roundCents(perVolume.total * count * nodes);
+    const unpriced = missingPrices(rates).map((m) => m.type);
     if (values.json) {
       io.stdout(
         `${JSON.stringify({
@@ -92,6 +96,7 @@ export const costCommand: Command = {
       count * nodes > 1 ? `  × ${count} volume(s) × ${nodes} node(s) = ${formatUsd(total)} / month` : null,
       `  ${formatUsd(per.usdPerIops * 1000)} per 1,000 IOPS-month, ${formatUsd(per.usdPerMiBps)} per MiB/s-month of what it delivers`,
       `Rates: ${rates.region ?? 'custom'}${rates.location ? ` (${rates.location})` : ''}, as of ${rates.date}; ${rates.source}`,
+      unpriced.length > 0 ? `  (no ${unpriced.join(', ')} price in this table)` : null,
     ].filter((l) => l !== null);
     io.stdout(`${lines.join('\n')}\n`);
     return EXIT.ok;

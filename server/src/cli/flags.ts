@@ -3,16 +3,24 @@ import {
   VOLUME_TYPES,
   VolumeTypeSchema,
   applyRateOverrides,
+  bytesPerSecToMiBps,
+  formatDecimal,
+  isBinaryThroughputUnit,
+  missingPrices,
   parseGiB,
   parseSeconds,
   parseThroughput,
+  parseThroughputAndUnit,
+  pricedRateCard,
+  provisionableGp3ThroughputMiBps,
   type Gp3Generation,
   type Problem,
   type RateCard,
+  type RegionRateCard,
   type VolumeType,
 } from '@blockwise/shared';
-import { listPriceRegions, rateCardFor } from '@blockwise/shared/catalog';
-import { UsageError } from './io.ts';
+import { listPriceRegions, regionRateCardFor } from '@blockwise/shared/catalog';
+import { UsageError, type CliIo } from './io.ts';
 
 /** Flag values arrive as strings; these turn them into numbers with units, or a UsageError naming the flag. */
 
@@ -57,11 +65,29 @@ export function parseSizeFlag(text: string, flag = '--size'): number {
   return r.value;
 }
 
-/** Volume throughput: bare numbers are MiB/s (the EBS unit); any unit accepted (500MiB/s, 4000Mbps). */
-export function parseThroughputMiBps(text: string, flag: string): number {
-  const r = parseThroughput(text, 'MiB/s');
+/**
+ * Provisioned gp3 throughput in whole MiB/s (the EC2 API's unit and granularity). A bare number is
+ * MiB/s; KiB/s, MiB/s and GiB/s are accepted, and a fraction of a MiB/s is rounded up, with a note
+ * on `io.stderr` when given. Decimal units (125MB/s, 1000Mbps) never land on a whole MiB/s, so they
+ * are refused with the conversion and a whole value to give instead.
+ */
+export function parseThroughputMiBps(text: string, flag: string, io?: Pick<CliIo, 'stderr'>): number {
+  const r = parseThroughputAndUnit(text, 'MiB/s');
   if (!r.ok) throw new UsageError(`${flag}: expected ${r.expected}, got "${text}"`, flag);
-  return r.value / (1024 * 1024);
+  const miBps = bytesPerSecToMiBps(r.value.bytesPerSec);
+  const whole = provisionableGp3ThroughputMiBps(miBps);
+  if (!isBinaryThroughputUnit(r.value.unit)) {
+    throw new UsageError(
+      `${flag}: gp3 throughput is provisioned in MiB/s (${r.value.amount}${r.value.unit} = ${formatDecimal(miBps, 1)} MiB/s): give e.g. ${whole}MiB/s`,
+      flag,
+    );
+  }
+  if (whole !== miBps) {
+    io?.stderr(
+      `note: ${flag} ${formatDecimal(miBps, 3)} MiB/s rounded up to ${whole} MiB/s (gp3 throughput is provisioned in whole MiB/s)\n`,
+    );
+  }
+  return whole;
 }
 
 /** Observed rates: bare numbers are rejected (bytes? MB? Mbps?) — the unit must be said. */
@@ -92,20 +118,24 @@ export function parseGp3Generation(text: string | undefined): Gp3Generation {
   return r.data;
 }
 
-/** The rate card from --region (default us-east-1) with --rates overrides applied. */
-export function resolveRateCard(
+/**
+ * The prices of --region (default us-east-1) with --rates overrides applied, null where the
+ * catalog has none (sa-east-1 has no io2 price): the other types can still be costed. Refused only
+ * when the region is unknown or priced for no type at all.
+ */
+export function resolveRegionRateCard(
   region: string | undefined,
   rates: string | undefined,
   type?: VolumeType,
-): RateCard {
+): RegionRateCard {
   const code = region ?? 'us-east-1';
-  const card = rateCardFor(code);
+  const card = regionRateCardFor(code);
   if (!card) {
     const known = listPriceRegions()
       .filter((r) => r.complete && r.zoneType === 'region')
       .map((r) => r.code);
     throw new UsageError(
-      `--region: no complete EBS price table for "${code}"; regions with one: ${known.join(', ')}`,
+      `--region: no EBS price table for "${code}"; regions with every price: ${known.join(', ')}`,
       '--region',
     );
   }
@@ -113,6 +143,45 @@ export function resolveRateCard(
   const r = applyRateOverrides(card, rates, type);
   if (!r.ok) throw new UsageError(`--rates: ${r.error.message}`, '--rates');
   return r.value;
+}
+
+/** Exit 2 naming the region and the missing price, with how to supply it. */
+function missingPriceError(card: RegionRateCard, type: VolumeType, message: string): UsageError {
+  const keys = missingPrices(card).find((m) => m.type === type)?.components ?? [];
+  return new UsageError(
+    `--region: ${message}; give it with --rates ${keys.map((k) => `${type}.${k}=…`).join(',')}, or choose another region`,
+    '--region',
+  );
+}
+
+/** The card for costing one volume of `type`: refused (exit 2) when the region has no price for it. */
+export function resolveRateCardFor(
+  region: string | undefined,
+  rates: string | undefined,
+  type: VolumeType,
+): RateCard {
+  const card = resolveRegionRateCard(region, rates, type);
+  const priced = pricedRateCard(card, type);
+  if (!priced.ok) throw missingPriceError(card, type, priced.error.message);
+  return priced.value;
+}
+
+/**
+ * The card for planning (`blockwise plan`): every type the region prices is costed, and the
+ * planner marks a type it has no price for as unpriced (right-sizing checks each type with
+ * `priceAvailable`). The measured volume's own `type`, when given, must be priced: its cost is
+ * reported as is.
+ */
+export function resolveRateCard(
+  region: string | undefined,
+  rates: string | undefined,
+  type?: VolumeType,
+): RegionRateCard {
+  if (type !== undefined) {
+    resolveRateCardFor(region, rates, type); // refuses a region without the measured type's price
+    return resolveRegionRateCard(region, rates, type);
+  }
+  return resolveRegionRateCard(region, rates);
 }
 
 const VOLUME_FIELD_FLAGS: Record<string, string> = {

@@ -1,5 +1,6 @@
-import type { RateCard } from './rate-card.ts';
-import { SEED_GUIDE_GP3 } from './rate-card.ts';
+import type { RateCard, RegionRateCard } from './rate-card.ts';
+import { isFullyPriced, missingPrices, SEED_GUIDE_GP3 } from './rate-card.ts';
+import { VOLUME_TYPES, type VolumeType } from './volume-types.ts';
 import prices from './data/ebs-prices.json';
 
 /**
@@ -16,14 +17,15 @@ export function listPriceRegions(): {
   code: string;
   location: string;
   zoneType: string;
+  /** Every type priced: `rateCardFor` gives a card. */
   complete: boolean;
+  /** Types the data has no (full) price for: [] when complete, all six when it prices nothing. */
+  unpriced: VolumeType[];
 }[] {
-  return Object.entries(prices.regions as Record<string, Region>).map(([code, r]) => ({
-    code,
-    location: r.location,
-    zoneType: r.zoneType,
-    complete: toRateCard(code, r) !== null,
-  }));
+  return Object.entries(prices.regions as Record<string, Region>).map(([code, r]) => {
+    const unpriced = missingPrices(toRegionRateCard(code, r)).map((m) => m.type);
+    return { code, location: r.location, zoneType: r.zoneType, complete: unpriced.length === 0, unpriced };
+  });
 }
 
 function sourceFor(code: string, region: Region): string {
@@ -32,44 +34,45 @@ function sourceFor(code: string, region: Region): string {
     : `AWS Price List via cloudkeep-io/ebs-pricing@d76ed276 (${region.asOf}; single source)`;
 }
 
-function toRateCard(code: string, region: Region): RateCard | null {
+/** The region's prices as the data has them, null where it has none (e.g. io2 in sa-east-1). */
+function toRegionRateCard(code: string, region: Region): RegionRateCard {
   const r = region.rates;
-  const values = [
-    r.gp2.storage,
-    r.gp3.storage,
-    r.gp3.iops,
-    r.gp3.throughput,
-    r.io1.storage,
-    r.io1.iops,
-    r.io2.storage,
-    r.io2.iops,
-    r.io2.iops2,
-    r.io2.iops3,
-    r.st1.storage,
-    r.sc1.storage,
-  ];
-  if (values.some((v) => v === null)) return null;
   return {
     region: code,
     location: region.location,
     source: sourceFor(code, region),
     date: region.asOf,
-    gp2: { storage: r.gp2.storage! },
-    gp3: { storage: r.gp3.storage!, iops: r.gp3.iops!, throughput: r.gp3.throughput! },
-    io1: { storage: r.io1.storage!, iops: r.io1.iops! },
-    io2: { storage: r.io2.storage!, iops: r.io2.iops!, iops2: r.io2.iops2!, iops3: r.io2.iops3! },
-    st1: { storage: r.st1.storage! },
-    sc1: { storage: r.sc1.storage! },
+    gp2: { storage: r.gp2.storage },
+    gp3: { storage: r.gp3.storage, iops: r.gp3.iops, throughput: r.gp3.throughput },
+    io1: { storage: r.io1.storage, iops: r.io1.iops },
+    io2: { storage: r.io2.storage, iops: r.io2.iops, iops2: r.io2.iops2, iops3: r.io2.iops3 },
+    st1: { storage: r.st1.storage },
+    sc1: { storage: r.sc1.storage },
   };
 }
 
 /**
- * The rate card of a region, or null when the data lacks it or lacks a price Blockwise needs
- * (e.g. io2 in zones that had no io2 price in February 2022): never a guessed price.
+ * The rate card of a region, or null when the data lacks it or lacks any price (e.g. io2 in zones
+ * that had no io2 price in February 2022): never a guessed price. `regionRateCardFor` gives the
+ * prices such a region does have.
  */
 export function rateCardFor(region: string): RateCard | null {
-  const r = (prices.regions as Record<string, Region>)[region];
-  return r ? toRateCard(region, r) : null;
+  const card = regionRateCardFor(region);
+  return card !== null && isFullyPriced(card) ? card : null;
+}
+
+/**
+ * A region's prices with null for each component the data lacks (sa-east-1: io2), so the other
+ * types can still be costed; null when the region is unknown or the data prices no type there
+ * (the China regions). Check `priceAvailable(card, type)` before costing a type.
+ */
+export function regionRateCardFor(region: string): RegionRateCard | null {
+  const r = Object.hasOwn(prices.regions, region)
+    ? (prices.regions as Record<string, Region>)[region]
+    : undefined;
+  if (r === undefined) return null;
+  const card = toRegionRateCard(region, r);
+  return missingPrices(card).length === VOLUME_TYPES.length ? null : card;
 }
 
 export const DEFAULT_REGION = 'us-east-1';

@@ -3,35 +3,7 @@ import type { Result } from '../problem.ts';
 import { fail, ok } from '../problem.ts';
 import { VOLUME_TYPES, type VolumeType } from './volume-types.ts';
 
-/**
- * EBS prices for one region (or a user's own), in USD:
- * storage per GB-month (AWS's "GB" means GiB); gp3 `iops` per IOPS-month above the free 3,000 and
- * `throughput` per MiB/s-month above the free 125; io1 `iops` per IOPS-month (all of them); io2
- * graduated per IOPS-month: `iops` for 1–32,000, `iops2` for 32,001–64,000, `iops3` above.
- * Every card carries its source and date: a cost without them is not defensible.
- */
-const rate = z.number().nonnegative().finite();
-export const RateCardSchema = z.object({
-  region: z.string().nullable(),
-  location: z.string().nullable(),
-  source: z.string(),
-  date: z.string(),
-  gp2: z.object({ storage: rate }),
-  gp3: z.object({ storage: rate, iops: rate, throughput: rate }),
-  io1: z.object({ storage: rate, iops: rate }),
-  io2: z.object({ storage: rate, iops: rate, iops2: rate, iops3: rate }),
-  st1: z.object({ storage: rate }),
-  sc1: z.object({ storage: rate }),
-});
-export type RateCard = z.infer<typeof RateCardSchema>;
-
-/**
- * The seed guide's example rates ($0.08 per GB, $0.005 per IOPS above 3,000, $0.06 per MB/s above
- * 125): its cost tables are computed with these. They are NOT the real eu-central-1 rates (domain.md
- * §8); only gp3 is defined by the guide, the other types use us-east-1 2022-02-10 rates.
- */
-export const SEED_GUIDE_GP3 = { storage: 0.08, iops: 0.005, throughput: 0.06 } as const;
-
+/** The price components of each volume type, as `--rates` and the catalog name them. */
 const RATE_KEYS: Record<VolumeType, readonly string[]> = {
   gp2: ['storage'],
   gp3: ['storage', 'iops', 'throughput'],
@@ -42,12 +14,114 @@ const RATE_KEYS: Record<VolumeType, readonly string[]> = {
 };
 
 /**
+ * EBS prices for one region (or a user's own), in USD:
+ * storage per GB-month (AWS's "GB" means GiB); gp3 `iops` per IOPS-month above the free 3,000 and
+ * `throughput` per MiB/s-month above the free 125; io1 `iops` per IOPS-month (all of them); io2
+ * graduated per IOPS-month: `iops` for 1–32,000, `iops2` for 32,001–64,000, `iops3` above.
+ * Every card carries its source and date: a cost without them is not defensible.
+ */
+const rate = z.number().nonnegative().finite();
+
+/** The price components of each volume type, given the schema of one price. */
+const ratesOf = <R extends z.ZodType>(price: R) => ({
+  gp2: z.object({ storage: price }),
+  gp3: z.object({ storage: price, iops: price, throughput: price }),
+  io1: z.object({ storage: price, iops: price }),
+  io2: z.object({ storage: price, iops: price, iops2: price, iops3: price }),
+  st1: z.object({ storage: price }),
+  sc1: z.object({ storage: price }),
+});
+
+const cardFacts = {
+  region: z.string().nullable(),
+  location: z.string().nullable(),
+  source: z.string(),
+  date: z.string(),
+};
+
+/**
+ * A card with a price for every component of every type: what the cost formulas read. A card
+ * narrowed by `pricedRateCard`, or handed to the planner for a region that lacks a type, still
+ * holds null for that type: before costing another type than the one it was narrowed for, ask
+ * `priceAvailable`.
+ */
+export const RateCardSchema = z.object({ ...cardFacts, ...ratesOf(rate) });
+export type RateCard = z.infer<typeof RateCardSchema>;
+
+/**
+ * A region's card as the catalog has it: `null` for a price component it lacks (sa-east-1 had no
+ * io2 price in the February 2022 price list), never a guessed price. Every RateCard is one, so
+ * cards stored before missing prices were allowed still parse. Ask `priceAvailable` before costing
+ * a type, or narrow with `pricedRateCard`.
+ */
+export const RegionRateCardSchema = z.object({ ...cardFacts, ...ratesOf(rate.nullable()) });
+export type RegionRateCard = z.infer<typeof RegionRateCardSchema>;
+
+/** A volume type the card cannot price, and which of its components are missing. */
+export type MissingPrice = { type: VolumeType; components: string[] };
+
+/** Every volume type with a missing price component, in VOLUME_TYPES order; [] when the card prices them all. */
+export function missingPrices(card: RegionRateCard): MissingPrice[] {
+  const missing: MissingPrice[] = [];
+  for (const type of VOLUME_TYPES) {
+    const rates = card[type] as Record<string, number | null | undefined>;
+    const components = RATE_KEYS[type].filter((key) => rates[key] === null || rates[key] === undefined);
+    if (components.length > 0) missing.push({ type, components });
+  }
+  return missing;
+}
+
+/** Whether the card has every price component of `type` (a volume of that type can be costed). */
+export function priceAvailable(card: RegionRateCard, type: VolumeType): boolean {
+  const rates = card[type] as Record<string, number | null | undefined>;
+  return RATE_KEYS[type].every((key) => typeof rates[key] === 'number');
+}
+
+/** Whether the card prices every type: then it is a RateCard. */
+export function isFullyPriced(card: RegionRateCard): card is RateCard {
+  return VOLUME_TYPES.every((type) => priceAvailable(card, type));
+}
+
+/**
+ * The card, for costing a volume of `type` (plan/cost.ts's `monthlyCost` reads the volume's own
+ * type's prices and no other), or the expected failure "no io2 price for sa-east-1 in the catalog
+ * (source, date)". The result is the same object: another type the card does not price still
+ * holds null, so read only `type`'s prices from it.
+ */
+export function pricedRateCard(card: RegionRateCard, type: VolumeType): Result<RateCard> {
+  if (priceAvailable(card, type)) return ok(card as RateCard);
+  return fail('price_missing', missingPriceMessage(card, type), type);
+}
+
+/** "no io2 price for sa-east-1 in the catalog (source, date)", naming the components when only some are missing. */
+export function missingPriceMessage(card: RegionRateCard, type: VolumeType): string {
+  const gap = missingPrices(card).find((m) => m.type === type)?.components ?? [];
+  const some = gap.length > 0 && gap.length < RATE_KEYS[type].length;
+  const what = some ? `no ${type} ${gap.join(', ')} price` : `no ${type} price`;
+  const where = card.region === null ? '' : ` for ${card.region}`;
+  const from = card.source.startsWith('custom') ? 'in the rate card' : 'in the catalog';
+  return `${what}${where} ${from} (${card.source}, ${card.date})`;
+}
+
+/**
+ * The seed guide's example rates ($0.08 per GB, $0.005 per IOPS above 3,000, $0.06 per MB/s above
+ * 125): its cost tables are computed with these. They are NOT the real eu-central-1 rates (domain.md
+ * §8); only gp3 is defined by the guide, the other types use us-east-1 2022-02-10 rates.
+ */
+export const SEED_GUIDE_GP3 = { storage: 0.08, iops: 0.005, throughput: 0.06 } as const;
+
+/**
  * Applies user rates such as `storage=0.08,iops=0.005,throughput=0.06` (keys of `type`), or
  * qualified `gp3.storage=0.08,io2.iops2=0.05` (any type), over a base card. The result's source
- * says the card was edited, so a shared link never passes custom rates off as AWS prices.
+ * says the card was edited, so a shared link never passes custom rates off as AWS prices. A rate
+ * the base card lacks (null) can be given this way too; the result is a RateCard when the base is.
  */
-export function applyRateOverrides(base: RateCard, text: string, type?: VolumeType): Result<RateCard> {
-  const card: RateCard = {
+export function applyRateOverrides<C extends RegionRateCard>(
+  base: C,
+  text: string,
+  type?: VolumeType,
+): Result<C> {
+  const card = {
     ...base,
     gp2: { ...base.gp2 },
     gp3: { ...base.gp3 },
@@ -55,7 +129,7 @@ export function applyRateOverrides(base: RateCard, text: string, type?: VolumeTy
     io2: { ...base.io2 },
     st1: { ...base.st1 },
     sc1: { ...base.sc1 },
-  };
+  } as C;
   const pairs = text
     .split(',')
     .map((s) => s.trim())
@@ -89,6 +163,6 @@ export function applyRateOverrides(base: RateCard, text: string, type?: VolumeTy
   return ok(card);
 }
 
-export function describeRateCard(card: RateCard): string {
+export function describeRateCard(card: RegionRateCard): string {
   return `${card.region ?? 'custom'}${card.location ? ` (${card.location})` : ''}, prices as of ${card.date}, source: ${card.source}`;
 }

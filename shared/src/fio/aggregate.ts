@@ -43,7 +43,7 @@ export function aggregateDirection(
   };
 }
 
-/** The average I/O size over jobs: summed bytes/s ÷ summed IOPS (domain.md §3). */
+/** The average I/O size over jobs: summed bytes/s ÷ summed IOPS (docs/domain.md §2). */
 function aggregateBlockSize(active: readonly NormalizedDirection[]): number | null {
   if (active.length === 0) return null;
   if (active.length === 1) return active[0]!.stats.blockSizeBytes;

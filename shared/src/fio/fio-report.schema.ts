@@ -21,19 +21,26 @@ export type PercentileRangeMs = z.infer<typeof PercentileRangeMsSchema>;
  * - `range-over-jobs`: several jobs without bins: percentiles cannot be added, so `percentiles`
  *   is null and `range` gives, per percentile, the min and max over the jobs (the combined value
  *   lies between them); `approximate` is true;
- * - `none`: no percentiles (no I/O in this direction, or `clat_percentiles=0`).
+ * - `none`: no percentiles (no I/O in this direction, or fio printed none: `clat_percentiles=0`
+ *   without `lat_percentiles`).
  */
 export const PercentileMethodSchema = z.enum(['reported', 'merged-bins', 'range-over-jobs', 'none']);
 export type PercentileMethod = z.infer<typeof PercentileMethodSchema>;
 
 export const LatencyMsSchema = z.object({
-  /** Mean completion latency (ms); over several jobs, the mean weighted by sample count. */
+  /** Mean completion latency (ms, from clat); over several jobs, the mean weighted by sample count. */
   mean: z.number().nullable(),
   percentiles: PercentilesMsSchema.nullable(),
   method: PercentileMethodSchema,
   range: PercentileRangeMsSchema.nullable(),
   approximate: z.boolean(),
-  /** fio 3.4–3.17 with `lat_percentiles=1` writes TOTAL latency under `clat_ns.percentile`. */
+  /**
+   * The percentiles (and range) are TOTAL latency, submission + completion, not completion latency:
+   * fio 3.4–3.12 with `lat_percentiles=1` writes them under `clat_ns.percentile`, fio 3.13–3.17
+   * under `lat_ns.percentile` (clat_ns then has none), and fio ≥ 3.18 under `lat_ns` only when
+   * `clat_percentiles=0`. The mean stays completion latency. A warning
+   * (`total_latency_percentiles`) names the fio key they came from.
+   */
   isTotalLatency: z.boolean(),
   samples: z.number().nullable(),
 });

@@ -38,7 +38,12 @@ export type NormalizedDirection = {
   percentileList: number[];
   /** ms per unit of the latency object: 1e6 for ns, 1e3 for µs. */
   divisor: number;
+  /** The fio key the percentiles were read from (`clat_ns`, `lat_ns`, `clat`), null without any. */
+  percentilesFrom: LatencyKey | null;
 };
+
+/** fio's latency objects that can hold a direction's percentiles. */
+export type LatencyKey = 'clat_ns' | 'lat_ns' | 'clat' | 'lat';
 
 export type NormalizedJob = {
   job: FioJob;
@@ -118,6 +123,13 @@ export function normalizeJob(raw: FioRawJob, context: JobContext): Normalized<No
     if (!d.ok) return d;
     mixed = d.value;
   }
+  const totalWarning = totalLatencyWarning(raw.jobname, path, [
+    ['read', directions.read],
+    ['write', directions.write],
+    ['trim', directions.trim],
+    ['mixed', mixed],
+  ]);
+  if (totalWarning) warnings.push(totalWarning);
   const hasSplit = raw.read !== undefined || raw.write !== undefined || raw.trim !== undefined;
   if (!hasSplit && mixed === null) {
     return {
@@ -143,7 +155,20 @@ export function normalizeJob(raw: FioRawJob, context: JobContext): Normalized<No
   const syncProblem = checkFioNumber(rawSync?.total_ios, `${path}.sync.total_ios`);
   if (syncProblem) return { ok: false, error: syncProblem };
   if (rawSync !== undefined && (rawSync.total_ios ?? 0) > 0) {
-    const latency = normalizeLatency(rawSync.lat_ns, 1e6, `${path}.sync.lat_ns`, true, false, null);
+    const syncPath = `${path}.sync.lat_ns`;
+    const latency = normalizeLatency(
+      {
+        main: rawSync.lat_ns,
+        mainPath: syncPath,
+        percentiles: rawSync.lat_ns,
+        percentilesPath: syncPath,
+        key: 'lat_ns',
+      },
+      1e6,
+      true,
+      false,
+      null,
+    );
     if (!latency.ok) return latency;
     sync = { totalIos: rawSync.total_ios ?? 0, latMs: latency.value.latency };
   }
@@ -230,10 +255,13 @@ function copyOptions(from: Readonly<Record<string, string>>, to: Record<string, 
 }
 
 /**
- * fio-format.md §3.2: before 3.18, `lat_percentiles=1` made fio collect TOTAL latency into the
- * histogram printed under `clat_ns.percentile` (the two options were mutually exclusive, HOWTO of
- * fio-3.1); from 3.18 on, `lat_ns` has its own percentiles. Without a version, the tell-tale is
- * percentiles under clat but none under lat.
+ * Whether percentiles found under `clat_ns` are TOTAL latency. Before fio 3.18, `lat_percentiles=1`
+ * made fio collect total latency (submission + completion) into the one histogram it has per
+ * direction (the two options were mutually exclusive, HOWTO of fio-3.1). fio 3.4–3.12 print that
+ * histogram under `clat_ns.percentile` whatever it holds; 3.13–3.17 print it under `lat_ns`
+ * instead (see `percentileSource`), so a file of theirs only reaches here when edited. From 3.18
+ * on, clat_ns and lat_ns each have their own. Without a version, the tell-tale is percentiles
+ * under clat but none under lat.
  */
 function reportsTotalLatency(
   options: Readonly<Record<string, string>>,
@@ -261,6 +289,7 @@ function emptyDirection(): NormalizedDirection {
     bins: null,
     percentileList: [],
     divisor: 1e6,
+    percentilesFrom: null,
   };
 }
 
@@ -316,16 +345,18 @@ function normalizeDirection(
   // Bytes moved, not I/Os counted: a job that failed on its first I/O counts total_ios = 1 with
   // 0 bytes (fixture m: randtrim on a file, error 25).
   const hasIo = ioBytes > 0;
-  // Average block size = bytes/s ÷ IOPS, the product's definition (domain.md §3), so the three
+  // Average block size = bytes/s ÷ IOPS, the product's definition (docs/domain.md §2), so the three
   // numbers shown together always agree. With bw_bytes (fio ≥ 3.2) it equals io bytes ÷ I/Os up to
   // fio's flooring; without it, `bw` is floored to whole KiB/s and so is this (a 12 KiB/s floppy
   // reads 3,896 B instead of 4,096) — the same value the independent oracle gives.
   const blockSizeBytes = hasIo && iops > 0 ? bytesPerSec / iops : null;
 
   // fio ≥ 3.0 writes `clat_ns` (ns); fio 2.x writes `clat` (µs) (fio-format.md §3.2).
-  const [clat, divisor, clatPath] =
-    raw.clat_ns !== undefined ? [raw.clat_ns, 1e6, `${path}.clat_ns`] : [raw.clat, 1e3, `${path}.clat`];
-  const latency = normalizeLatency(clat, divisor, clatPath, hasIo, totalLatency, totalIos);
+  const ns = raw.clat_ns !== undefined;
+  const source = percentileSource(raw, ns, path);
+  const divisor = ns ? 1e6 : 1e3;
+  const fromLat = source.key === 'lat_ns' || source.key === 'lat';
+  const latency = normalizeLatency(source, divisor, hasIo, fromLat || totalLatency, totalIos);
   if (!latency.ok) return latency;
 
   return {
@@ -343,30 +374,101 @@ function normalizeDirection(
       bins: latency.value.bins,
       percentileList: latency.value.list,
       divisor,
+      percentilesFrom: latency.value.latency.percentiles === null ? null : source.key,
     },
   };
 }
 
-function normalizeLatency(
-  raw: FioRawLatency | undefined,
-  divisor: number,
+/**
+ * A direction's latency objects: `main` gives the mean and sample count, `percentiles` the
+ * percentiles and json+ bins (the same object, except in the lat_ns case below). Paths are for
+ * messages.
+ */
+type LatencySource = {
+  main: FioRawLatency | undefined;
+  mainPath: string;
+  percentiles: FioRawLatency | undefined;
+  percentilesPath: string;
+  key: LatencyKey;
+};
+
+/**
+ * Where a direction's percentiles are. Normally under `clat_ns` (`clat` in fio 2.x). fio 3.13–3.17
+ * with `lat_percentiles=1` put them under `lat_ns` and give `clat_ns` none (axboe/fio commit
+ * e5eb6fbf, "put 'percentiles' object in appropriate 'clat_ns' or 'lat_ns' parent", first in
+ * fio-3.13: stat.c `add_ddir_status_json` adds the object to clat_ns only with clat_percentiles
+ * and to lat_ns only with lat_percentiles); fio ≥ 3.18 does the same with `clat_percentiles=0` and
+ * `lat_percentiles=1`. Percentiles under lat_ns are total latency (submission + completion) in
+ * every version. The mean stays clat's, so it still is completion latency.
+ */
+function percentileSource(raw: FioRawDirection, ns: boolean, path: string): LatencySource {
+  const [clatKey, latKey] = ns ? (['clat_ns', 'lat_ns'] as const) : (['clat', 'lat'] as const);
+  const clat = raw[clatKey];
+  const lat = raw[latKey];
+  const clatPath = `${path}.${clatKey}`;
+  if (clat?.percentile === undefined && lat?.percentile !== undefined) {
+    return {
+      main: clat,
+      mainPath: clatPath,
+      percentiles: lat,
+      percentilesPath: `${path}.${latKey}`,
+      key: latKey,
+    };
+  }
+  return { main: clat, mainPath: clatPath, percentiles: clat, percentilesPath: clatPath, key: clatKey };
+}
+
+/**
+ * One warning per job whose percentiles are total latency: they must not be compared with the
+ * completion latency (clat) of other runs, or of the same run's mean. Names the fio key they
+ * came from, so the user can find them in the file.
+ */
+function totalLatencyWarning(
+  jobname: string,
   path: string,
+  directions: [string, NormalizedDirection | null][],
+): Warning | null {
+  for (const [name, d] of directions) {
+    const key = d?.percentilesFrom;
+    if (!d?.stats.clatMs.isTotalLatency || !key) continue;
+    const where =
+      key === 'lat_ns' || key === 'lat'
+        ? `fio wrote job "${jobname}"'s latency percentiles under ${key} (lat_percentiles=1)`
+        : `job "${jobname}" ran with lat_percentiles=1 on a fio before 3.18, which writes total latency under ${key}.percentile`;
+    return {
+      code: 'total_latency_percentiles',
+      message: `${where}: they are total latency (submission + completion), not completion latency (clat), so compare them only with total latency; the mean latency is still completion latency`,
+      subject: `${path}.${name}.clatMs`,
+    };
+  }
+  return null;
+}
+
+function normalizeLatency(
+  source: LatencySource,
+  divisor: number,
   hasIo: boolean,
   totalLatency: boolean,
   totalIos: number | null,
 ): Normalized<{ latency: LatencyMs; bins: Bins | null; list: number[] }> {
-  const samples = raw?.N ?? totalIos;
+  const raw = source.main;
+  const pct = source.percentiles;
+  const samples = raw?.N ?? pct?.N ?? totalIos;
   // A direction that did nothing has no latency. fio < 3.18 still prints zero means and
   // all-zero percentiles (fio-format.md §3.2, §8.7); a 0 ms p99 would pass every latency check.
-  if (raw === undefined || !hasIo)
+  if ((raw === undefined && pct === undefined) || !hasIo)
     return { ok: true, value: { latency: noLatency(samples ?? null), bins: null, list: [] } };
-  const problem = checkFioNumber(raw.mean, `${path}.mean`) ?? checkFioNumber(raw.N, `${path}.N`);
+  const { mainPath, percentilesPath } = source;
+  const problem =
+    checkFioNumber(raw?.mean, `${mainPath}.mean`) ??
+    checkFioNumber(raw?.N, `${mainPath}.N`) ??
+    checkFioNumber(pct?.N, `${percentilesPath}.N`);
   if (problem) return { ok: false, error: problem };
-  const read = readPercentiles(raw.percentile, divisor, `${path}.percentile`);
+  const read = readPercentiles(pct?.percentile, divisor, `${percentilesPath}.percentile`);
   if (!read.ok) return read;
   let bins: Bins | null = null;
-  if (raw.bins !== undefined) {
-    const b = readBins(raw.bins, `${path}.bins`);
+  if (pct?.bins !== undefined) {
+    const b = readBins(pct.bins, `${percentilesPath}.bins`);
     if (!b.ok) return b;
     bins = b.value;
   }
@@ -375,7 +477,7 @@ function normalizeLatency(
     ok: true,
     value: {
       latency: {
-        mean: raw.mean === undefined || raw.mean === null ? null : raw.mean / divisor,
+        mean: raw?.mean === undefined || raw.mean === null ? null : raw.mean / divisor,
         percentiles,
         method: percentiles === null ? 'none' : 'reported',
         range: null,

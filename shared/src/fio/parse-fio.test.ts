@@ -164,6 +164,91 @@ describe('latency percentiles', () => {
     expect(report.total.read.clatMs.isTotalLatency).toBe(true);
   });
 
+  // fio 3.13–3.17 with lat_percentiles=1 put the percentiles under lat_ns and none under clat_ns
+  // (axboe/fio e5eb6fbf, first in fio-3.13). derived/fio_3.16_* is a real fio-3.16 file laid out
+  // that way (see fixtures/fio/README.md); the others edit real files where no fixture shows the case.
+  const LAT_DERIVED = 'derived/fio_3.16_lat_percentiles_randrw.json';
+  const SOURCE_316 = 'public/fioplot_fio-3.16_raid5_randrw_qd8_nj16_gr.json';
+  /** The fio-3.14 file with its read percentiles moved from clat_ns to lat_ns, options and version as given. */
+  const movedToLat = (version: string | null, options: Record<string, string>) => {
+    const doc = docOf('public/fioplot_fio-3.14-git_randread_qd32.json');
+    if (version === null) delete doc['fio version'];
+    else doc['fio version'] = version;
+    Object.assign(doc.jobs[0]['job options'], options);
+    for (const d of ['read', 'write', 'trim']) {
+      doc.jobs[0][d].lat_ns.percentile = doc.jobs[0][d].clat_ns.percentile;
+      delete doc.jobs[0][d].clat_ns.percentile;
+    }
+    return doc;
+  };
+
+  it.each([
+    ['derived fio-3.16, lat_percentiles=1', docOf(LAT_DERIVED), 'read', 'lat_ns', true],
+    ['derived fio-3.16, lat_percentiles=1', docOf(LAT_DERIVED), 'write', 'lat_ns', true],
+    [
+      'fio-3.13 (first with e5eb6fbf)',
+      movedToLat('fio-3.13', { lat_percentiles: '1' }),
+      'read',
+      'lat_ns',
+      true,
+    ],
+    ['fio-3.17 (last before 3.18)', movedToLat('fio-3.17', { lat_percentiles: '1' }), 'read', 'lat_ns', true],
+    [
+      'fio-3.33 with clat_percentiles=0',
+      movedToLat('fio-3.33', { clat_percentiles: '0', lat_percentiles: '1' }),
+      'read',
+      'lat_ns',
+      true,
+    ],
+    ['no "fio version", no option: the key alone decides', movedToLat(null, {}), 'read', 'lat_ns', true],
+    ['the real fio-3.16 file (clat_percentiles on)', docOf(SOURCE_316), 'read', 'clat_ns', false],
+  ] as const)('%s: %s percentiles come from %s, total latency: %s', (_, doc, direction, key, total) => {
+    const raw = doc.jobs[0][direction];
+    const report = reportOf(doc);
+    const clat = report.jobs[0]![direction].clatMs;
+    expect(clat.method).toBe('reported');
+    expect(clat.isTotalLatency).toBe(total);
+    expect(Object.keys(clat.percentiles!)).toHaveLength(17);
+    expect(clat.percentiles!['99']).toBe(raw[key].percentile['99.000000'] / 1e6);
+    // The mean is clat's in every case: completion latency.
+    expect(clat.mean).toBe(raw.clat_ns.mean / 1e6);
+    expect(report.total[direction].clatMs.isTotalLatency).toBe(total);
+    const warning = report.warnings.find((w) => w.code === 'total_latency_percentiles');
+    if (total) {
+      expect(warning?.message).toContain(`under ${key}`);
+      expect(warning?.message).toContain('total latency (submission + completion)');
+      expect(warning?.subject).toMatch(/^jobs\.0\.(read|write)\.clatMs$/);
+    } else expect(warning).toBeUndefined();
+  });
+
+  it('derived fio-3.16: zero-I/O trim and the unsampled sync have no latency; one warning for the job', () => {
+    const report = reportOf(docOf(LAT_DERIVED));
+    expect(report.fioVersion).toBe('fio-3.16');
+    expect(report.jobs[0]!.trim.clatMs).toMatchObject({ percentiles: null, method: 'none' });
+    expect(report.jobs[0]!.sync).toBeNull();
+    expect(codes(report).filter((c) => c === 'total_latency_percentiles')).toHaveLength(1);
+  });
+
+  it('json+ bins under lat_ns (fio 3.13–3.17 put them there too) are merged across jobs', () => {
+    // generated/p: two jobs without group_reporting, json+; move each direction's clat objects to lat_ns.
+    const name = 'generated/p_randrw_4k_mix50_jsonplus_nj2_perjob.json';
+    const doc = docOf(name);
+    for (const job of doc.jobs) {
+      for (const d of ['read', 'write']) {
+        job[d].lat_ns.percentile = job[d].clat_ns.percentile;
+        job[d].lat_ns.bins = job[d].clat_ns.bins;
+        delete job[d].clat_ns.percentile;
+        delete job[d].clat_ns.bins;
+      }
+    }
+    const original = reportOf(textOf(name)).total.read.clatMs;
+    const moved = reportOf(doc).total.read.clatMs;
+    expect(moved.method).toBe('merged-bins');
+    expect(moved.percentiles).toEqual(original.percentiles);
+    expect(moved.isTotalLatency).toBe(true);
+    expect(original.isTotalLatency).toBe(false);
+  });
+
   it('fio ≥ 3.18 with lat_percentiles=1 (generated/i1): clat percentiles are clat, custom list kept', () => {
     const read = reportOf(textOf('generated/i1_randread_4k_percentile_list_lat_clat_percentiles.json'))
       .jobs[0]!.read;

@@ -3,7 +3,7 @@ import { listInstanceTypes, listPriceRegions } from '@blockwise/shared/catalog';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { LabelsForm } from './LabelsForm.tsx';
+import { LabelsForm, throughputRoundingNote } from './LabelsForm.tsx';
 
 const types = listInstanceTypes();
 const regions = listPriceRegions().filter((r) => r.complete);
@@ -71,6 +71,34 @@ describe('LabelsForm', () => {
     expect(screen.getByLabelText('Provisioned IOPS').getAttribute('aria-invalid')).toBe('true');
     // Invalid drafts never reach the session: no call carried 16,000 IOPS on 10 GiB.
     expect(onChange.mock.calls.slice(calls).every(([l]) => l.volumeIops !== 16000)).toBe(true);
+  });
+
+  it.each([
+    // typed, note
+    ['125', null],
+    ['1,000', null],
+    ['125.5', 'Rounded up to 126 MiB/s: gp3 throughput is provisioned in whole MiB/s.'],
+    ['999.01', 'Rounded up to 1000 MiB/s: gp3 throughput is provisioned in whole MiB/s.'],
+    ['', null],
+    ['fast', null],
+  ])('gp3 throughput %j → note %j', (text, note) => {
+    expect(throughputRoundingNote(text)).toBe(note);
+  });
+
+  it('a fractional gp3 throughput is rounded up to whole MiB/s, and the field says so', async () => {
+    const { onChange, user } = setup({
+      kind: 'ebs',
+      volumeType: 'gp3',
+      volumeSizeGiB: 100,
+      volumeIops: 3000,
+    });
+    const field = screen.getByLabelText(/^Provisioned throughput/);
+    await user.clear(field);
+    await user.type(field, '125.5');
+    expect(
+      screen.getByText('Rounded up to 126 MiB/s: gp3 throughput is provisioned in whole MiB/s.'),
+    ).toBeDefined();
+    expect(onChange.mock.calls.at(-1)![0].volumeThroughputMiBps).toBe(126);
   });
 
   it('NVMe runs need no volume fields', async () => {

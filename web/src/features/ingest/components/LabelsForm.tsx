@@ -2,6 +2,7 @@ import {
   RunLabelsSchema,
   VOLUME_TRAITS,
   VOLUME_TYPES,
+  provisionableGp3ThroughputMiBps,
   validateVolume,
   type InstanceSpec,
   type RunLabels,
@@ -80,7 +81,8 @@ export function readLabels(d: Draft): { ok: true; labels: RunLabels } | { ok: fa
     }
     if (d.volumeType === 'gp3') {
       const tp = num(d.throughput, 'throughput', 'Throughput');
-      if (tp !== undefined) labels.volumeThroughputMiBps = tp;
+      // gp3 throughput is provisioned in whole MiB/s; the field says so when it rounds.
+      if (tp !== undefined) labels.volumeThroughputMiBps = provisionableGp3ThroughputMiBps(tp);
     }
     const count = num(d.count, 'count', 'Striped volumes');
     if (count !== undefined) {
@@ -127,6 +129,16 @@ export function readLabels(d: Draft): { ok: true; labels: RunLabels } | { ok: fa
     }
   }
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, labels };
+}
+
+/** "Rounded up to 126 MiB/s …" when the typed gp3 throughput is a fraction of a MiB/s, else null. */
+export function throughputRoundingNote(text: string): string | null {
+  const typed = parseNumberText(text);
+  if (typed === null || typed <= 0) return null;
+  const whole = provisionableGp3ThroughputMiBps(typed);
+  return whole === typed
+    ? null
+    : `Rounded up to ${whole} MiB/s: gp3 throughput is provisioned in whole MiB/s.`;
 }
 
 type Props = {
@@ -239,6 +251,7 @@ export function LabelsForm({ labels, onChange, instanceTypes, regions, catalogEr
               inputMode="decimal"
               autoComplete="off"
               value={draft.throughput}
+              hint={throughputRoundingNote(draft.throughput)}
               error={errors.throughput}
               suffix="MiB/s"
               onChange={(e) => update({ throughput: e.target.value })}
