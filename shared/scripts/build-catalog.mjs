@@ -55,7 +55,30 @@ const columns = [
   'storeWriteIops',
   'usdPerHourUsEast1',
   'source',
+  'hypervisor',
+  'architecture',
+  'maximumEbsAttachments',
+  'ebsAttachmentLimitType',
 ];
+
+/**
+ * 'nitro' | 'xen' | null. DescribeInstanceTypes gives no hypervisor for bare metal (and the docs
+ * table lists the family's, e.g. Xen for i3), but AWS's metal types run on the Nitro System (AWS EC2 docs, "Instances built on the Nitro System").
+ */
+function hypervisorOf(r) {
+  if (r.bareMetal || r.instanceType.includes('.metal')) return 'nitro';
+  const h = (r.hypervisor ?? '').toLowerCase();
+  if (h.startsWith('nitro')) return 'nitro';
+  if (h.startsWith('xen')) return 'xen';
+  return null;
+}
+
+/** 'x86_64' | 'arm64' | … : the first architecture DescribeInstanceTypes lists (i386 types also run x86_64). */
+function architectureOf(r) {
+  const list = r.architectures ?? [];
+  if (list.includes('x86_64')) return 'x86_64';
+  return list[0] ?? null;
+}
 
 const rows = limits.json.instances
   .map((r) => {
@@ -78,6 +101,10 @@ const rows = limits.json.instances
       store?.writeIops ?? null,
       usdPerHour[r.instanceType] ?? null,
       r.source.startsWith('moto') ? 'moto' : 'awsdocs-2026',
+      hypervisorOf(r),
+      architectureOf(r),
+      r.maximumEbsAttachments ?? null,
+      r.ebsAttachmentLimitType ?? null,
     ];
   })
   .sort((a, b) => (a[0] < b[0] ? -1 : 1));

@@ -11,6 +11,7 @@ export * from './aws/instance-spec.ts';
 export * from './aws/rate-card.ts';
 export * from './plan/index.ts';
 export * from './api/contract.ts';
+export * from './compare/index.ts';
 export * from './timeseries/index.ts';
 export * from './sysbench/index.ts';
 export * from './fio-job/index.ts';

@@ -253,4 +253,116 @@ describe('blockwise plan', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
   });
+
+  // The physical model (docs/domain.md): each command an expert tries first, with its numbers.
+  const typed = (extra: string[]) => [
+    'plan',
+    '--read-iops',
+    '150',
+    '--write-iops',
+    '50',
+    '--read-bw',
+    '600KiB/s',
+    '--write-bw',
+    '200KiB/s',
+    '--json',
+    ...extra,
+  ];
+
+  it('small random I/O never ranks HDD: sc1/st1 are not viable, gp3 first, and the assumption is said', async () => {
+    const r = await run(typed(['--instance', 'r6i.4xlarge', '--type', 'gp3', '--size', '1000']));
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.recommendations[0]).toMatchObject({ type: 'gp3', status: 'meets' });
+    const hdd = out.recommendations.filter((x: { type: string }) => x.type === 'st1' || x.type === 'sc1');
+    expect(hdd.map((x: { status: string }) => x.status)).toEqual(['not-viable', 'not-viable']);
+    expect(out.warnings.map((w: { code: string }) => w.code)).toContain('access_assumed_random');
+  });
+
+  it('--access sequential sizes contiguous 64 KiB writes on merged operations (4,000 → 1,000 EBS IOPS)', async () => {
+    const args = [
+      'plan',
+      '--instance',
+      'r6i.4xlarge',
+      '--type',
+      'gp3',
+      '--size',
+      '500',
+      '--read-iops',
+      '0',
+      '--write-iops',
+      '4000',
+    ];
+    const bw = ['--read-bw', '0B/s', '--write-bw', '250MiB/s', '--json'];
+    const seq = JSON.parse((await run([...args, ...bw, '--access', 'sequential'])).stdout);
+    const random = JSON.parse((await run([...args, ...bw, '--access', 'random'])).stdout);
+    expect(seq.rightSizing.target).toMatchObject({ iops: 1250, iopsUnmerged: 5000 });
+    expect(random.rightSizing.target.iops).toBe(5000);
+    const bad = await run([...args, ...bw, '--access', 'diagonal']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--access: expected random, sequential or mixed/);
+  });
+
+  it('400 MiB/s for 3 h on m5.xlarge cannot be real: exceeds_sustainable, never "saturated"', async () => {
+    const r = await run([
+      'plan',
+      '--instance',
+      'm5.xlarge',
+      '--type',
+      'gp3',
+      '--size',
+      '1000',
+      '--iops',
+      '16000',
+      '--throughput',
+      '1000',
+      '--read-iops',
+      '3200',
+      '--write-iops',
+      '0',
+      '--read-bw',
+      '400MiB/s',
+      '--write-bw',
+      '0B/s',
+      '--runtime',
+      '3h',
+      '--json',
+    ]);
+    const out = JSON.parse(r.stdout);
+    expect(out.warnings.map((w: { code: string }) => w.code)).toContain('exceeds_sustainable');
+    expect(out.bottleneckDetail).toMatchObject({ state: 'impossible', saturated: false });
+  });
+
+  it('a stripe keeps its capacity, and NVMe → EBS keeps --dataset', async () => {
+    const stripe = JSON.parse(
+      (
+        await run([
+          ...typed(['--instance', 'r6i.2xlarge', '--type', 'gp3', '--size', '500', '--iops', '16000']),
+          '--throughput',
+          '1000',
+          '--count',
+          '4',
+        ])
+      ).stdout,
+    );
+    expect(stripe.rightSizing.target.minSizeGiB).toBe(2000);
+    expect(stripe.recommendations[0].sizeGiB).toBeGreaterThanOrEqual(2000);
+    const nvme = JSON.parse(
+      (await run(typed(['--instance', 'r6id.4xlarge', '--nvme', '--dataset', '800GiB']))).stdout,
+    );
+    expect(nvme.recommendations[0]).toMatchObject({ type: 'gp3', sizeGiB: 800 });
+  });
+
+  it('io2 at 64,000 IOPS on a Xen r4.16xlarge warns requires_nitro; 40 volumes on m5.large warn attachment_limit', async () => {
+    const xen = JSON.parse(
+      (await run(typed(['--instance', 'r4.16xlarge', '--type', 'io2', '--size', '1000', '--iops', '64000'])))
+        .stdout,
+    );
+    expect(xen.warnings.map((w: { code: string }) => w.code)).toContain('requires_nitro');
+    const many = JSON.parse(
+      (await run(typed(['--instance', 'm5.large', '--type', 'gp3', '--size', '100', '--count', '40'])))
+        .stdout,
+    );
+    expect(many.warnings.map((w: { code: string }) => w.code)).toContain('attachment_limit');
+  });
 });

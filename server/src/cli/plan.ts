@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
+  AccessPatternSchema,
   ResidencySchema,
   formatBytes,
   formatUsd,
@@ -14,12 +15,7 @@ import {
   type PlanResult,
   type VolumeConfig,
 } from '@blockwise/shared';
-import {
-  familyMembers,
-  findInstanceType,
-  nvmePremium,
-  suggestInstanceTypes,
-} from '@blockwise/shared/catalog';
+import { upgradePool, findInstanceType, nvmePremium, suggestInstanceTypes } from '@blockwise/shared/catalog';
 import {
   parseCount,
   parseDurationFlag,
@@ -39,7 +35,7 @@ const MAX_FILE_BYTES = 100 * 1024 * 1024;
 const usage = `Usage: blockwise plan --instance TYPE (--type gp3|gp2|io1|io2|st1|sc1 --size SIZE [--iops N] [--throughput RATE] [--count N] | --nvme)
                       (--fio FILE [--group N] | --read-iops N --write-iops N --read-bw RATE --write-bw RATE [--runtime 900s])
                       [--headroom 0.25] [--region us-east-1] [--rates k=v,...] [--nodes N] [--gp3-limits current|before-2025]
-                      [--sync-commits] [--residency high|low] [--dataset SIZE] [--json]
+                      [--access random|sequential|mixed] [--sync-commits] [--residency high|low] [--dataset SIZE] [--json]
 
   Which limit binds (volume IOPS / throughput, instance EBS IOPS / bandwidth, burst), what to
   provision instead (cheapest per volume type at peak × (1 + headroom)), what it costs, and
@@ -47,6 +43,12 @@ const usage = `Usage: blockwise plan --instance TYPE (--type gp3|gp2|io1|io2|st1
 
   --read-bw / --write-bw  observed throughput WITH a unit: 188MiB/s, 24000KB/s, 1500Mbps
   --runtime               how long the measurement ran (enables the burst-window checks)
+  --access                how the I/O lands: random (each I/O one EBS operation), sequential
+                          (contiguous I/O of 32 KiB+ merges into 256 KiB operations, 1 MiB on HDD),
+                          mixed. fio files say it themselves (rw=); typed-in numbers without it
+                          are assumed random, and the plan says so
+  --dataset               data the volumes must hold (e.g. 800GiB); default: the measured
+                          volume's (or stripe's) whole capacity
   --nvme                  the run was on the instance store (local NVMe), not EBS`;
 
 async function readFioProfile(file: string, group: number | undefined, io: CliIo): Promise<IoProfile> {
@@ -125,7 +127,16 @@ function renderHuman(plan: PlanResult): string {
   if (plan.target || plan.instanceType) {
     out.push('', `Limits — ${[plan.instanceType, plan.target?.description].filter(Boolean).join(', ')}`);
     for (const l of plan.limits) {
-      const mark = plan.bottleneck?.id === l.id ? '◀ bottleneck' : l.sustained ? '' : '(burst)';
+      const mark =
+        plan.bottleneck?.id === l.id
+          ? l.sustained
+            ? '◀ bottleneck'
+            : '◀ bottleneck (burst)'
+          : plan.bottleneck?.sustained?.id === l.id
+            ? '(sustained fallback)'
+            : l.sustained
+              ? ''
+              : '(burst)';
       const native = l.native && l.native.unit === 'Mbps' ? ` = ${num(l.native.capacity)} Mbps` : '';
       out.push(
         `  ${l.label.padEnd(34)} ${num(l.demand, 1).padStart(10)} / ${num(l.capacity, 1).padStart(10)} ${l.unit.padEnd(6)}${native.padEnd(16)} ${pct(l.utilization).padStart(7)} ${mark}`,
@@ -138,11 +149,25 @@ function renderHuman(plan: PlanResult): string {
     '',
     `Right-sized for peak × ${num(1 + plan.headroom, 2)}: ${num(rs.target.iops)} IOPS, ${num(rs.target.throughputMiBps)} MiB/s, ≥ ${num(rs.target.minSizeGiB)} GiB`,
   );
+  if (rs.target.iopsUnmerged !== undefined && rs.target.iopsUnmerged > rs.target.iops)
+    out.push(`  (${num(rs.target.iopsUnmerged)} IOPS if contiguous I/O is not merged: the worst case)`);
   for (const r of rs.recommendations) {
+    const count = r.volumeCount ?? 1;
+    const status =
+      r.status === 'capped-by-instance'
+        ? '  (capped by the instance: does not meet the target)'
+        : r.status === 'unpriced'
+          ? '  (no price in this region)'
+          : '';
+    const per = r.perVolume;
+    const stripe =
+      count > 1 && per
+        ? `  = ${count} × ${num(per.sizeGiB)} GiB${per.iops !== null ? ` / ${num(per.iops)} IOPS` : ''}${per.throughputMiBps !== null ? ` / ${num(per.throughputMiBps)} MiB/s` : ''} striped`
+        : '';
     const head =
       r.status === 'not-viable'
         ? `  ${r.rank}. ${r.type.padEnd(4)} not viable`
-        : `  ${r.rank}. ${r.type.padEnd(4)} ${num(r.sizeGiB).padStart(6)} GiB ${num(r.iops).padStart(8)} IOPS ${num(r.throughputMiBps).padStart(6)} MiB/s  ${formatUsd(r.monthlyUsd.total).padStart(11)}/month${r.status === 'capped-by-instance' ? '  (capped by instance)' : ''}`;
+        : `  ${r.rank}. ${r.type.padEnd(4)} ${num(r.sizeGiB).padStart(6)} GiB ${num(r.iops).padStart(8)} IOPS ${num(r.throughputMiBps).padStart(6)} MiB/s  ${r.status === 'unpriced' ? '—'.padStart(11) : formatUsd(r.monthlyUsd.total).padStart(11)}/month${status}${stripe}`;
     out.push(head, ...r.reasons.map((x) => `       ${x}`));
   }
   if (rs.instanceAdvice) out.push('', `Instance: ${rs.instanceAdvice.message}`);
@@ -208,6 +233,7 @@ export const planCommand: Command = {
         'sync-commits': { type: 'boolean' },
         residency: { type: 'string' },
         dataset: { type: 'string' },
+        access: { type: 'string' },
         json: { type: 'boolean' },
       },
       false,
@@ -247,7 +273,7 @@ export const planCommand: Command = {
       };
       if (values.iops !== undefined) volume.iops = parseCount(values.iops, '--iops', { min: 1 });
       if (values.throughput !== undefined)
-        volume.throughputMiBps = parseThroughputMiBps(values.throughput, '--throughput');
+        volume.throughputMiBps = parseThroughputMiBps(values.throughput, '--throughput', io);
       if (values.count !== undefined) volume.count = parseCount(values.count, '--count', { min: 1, max: 64 });
       const problems = validateVolume(volume, gp3Generation);
       if (problems.length > 0) throw volumeUsageError(problems);
@@ -274,6 +300,15 @@ export const planCommand: Command = {
         : observedProfile(values as Record<string, string | undefined>);
     if (values.runtime !== undefined)
       profile = { ...profile, durationSec: parseDurationFlag(values.runtime, '--runtime') };
+    if (values.access !== undefined) {
+      const a = AccessPatternSchema.safeParse(values.access);
+      if (!a.success)
+        throw new UsageError(
+          `--access: expected random, sequential or mixed, got "${values.access}"`,
+          '--access',
+        );
+      profile = { ...profile, access: { read: a.data, write: a.data, origin: 'stated' } };
+    }
 
     let residency: 'high' | 'low' | 'unknown' = 'unknown';
     if (values.residency !== undefined) {
@@ -300,7 +335,7 @@ export const planCommand: Command = {
       syncCommits: values['sync-commits'] ?? undefined,
       residency,
       datasetGiB: values.dataset === undefined ? null : parseSizeFlag(values.dataset, '--dataset'),
-      familyMembers: instance ? familyMembers(instance.family) : [],
+      familyMembers: instance ? upgradePool(instance) : [],
       nvmePremiumUsdPerHour:
         target?.kind === 'nvme' && instance ? (nvmePremium(instance.instanceType)?.usdPerHour ?? null) : null,
     });

@@ -38,10 +38,24 @@ export const InstanceSpecSchema = z.object({
   usdPerHourUsEast1: z.number().nonnegative().nullable(),
   /** Where the limits come from: a catalog source id, or `custom` when typed in by the user. */
   source: z.string(),
+  /**
+   * `nitro` or `xen` (DescribeInstanceTypes `Hypervisor`; bare metal runs on the Nitro System);
+   * null when unknown. io1/io2 above 32,000 IOPS need a Nitro instance (plan/configuration-checks.ts, `requires_nitro`).
+   */
+  hypervisor: z.enum(['nitro', 'xen']).nullable().optional(),
+  /** `x86_64`, `arm64`, … : moving to another architecture means rebuilding the software. */
+  architecture: z.string().nullable().optional(),
+  /**
+   * EBS volumes the instance can attach (DescribeInstanceTypes `EbsInfo.MaximumEbsAttachments`),
+   * the root volume included; `shared` limit types count network interfaces and instance store
+   * volumes against the same number.
+   */
+  maximumEbsAttachments: z.number().int().positive().nullable().optional(),
+  ebsAttachmentLimitType: z.enum(['shared', 'dedicated']).nullable().optional(),
 });
 export type InstanceSpec = z.infer<typeof InstanceSpecSchema>;
 
-/** Storage-optimized families are built around local NVMe: EBS is no substitute (domain.md §11). */
+/** Storage-optimized families are built around local NVMe: EBS is no substitute (docs/domain.md §11). */
 export function isStorageOptimizedFamily(family: string): boolean {
   return /^(i\d|im\d|is\d|d\d|h\d)/.test(family);
 }
@@ -55,6 +69,26 @@ export function familyOf(instanceType: string): string {
 export function sizeOf(instanceType: string): string {
   const dot = instanceType.indexOf('.');
   return dot === -1 ? '' : instanceType.slice(dot + 1);
+}
+
+/** Instance family series and generation: "r6id" → { series: 'r', generation: 6, suffix: 'id' }. */
+export function parseFamily(family: string): { series: string; generation: number; suffix: string } | null {
+  const m = /^([a-z]+)(\d+)([a-z-]*)$/.exec(family);
+  return m ? { series: m[1]!, generation: Number(m[2]), suffix: m[3]! } : null;
+}
+
+/**
+ * The category AWS files a family under, for suggesting a move to another family of the same
+ * kind (AWS EC2 "Instance types" guide: general purpose m, compute optimized c, memory optimized
+ * r/x/z). Other series (burstable, storage, accelerated, HPC) get no cross-family suggestions.
+ */
+export type InstanceCategory = 'general' | 'compute' | 'memory';
+export function categoryOf(family: string): InstanceCategory | null {
+  const series = parseFamily(family)?.series;
+  if (series === 'm') return 'general';
+  if (series === 'c') return 'compute';
+  if (series === 'r' || series === 'x' || series === 'z') return 'memory';
+  return null;
 }
 
 export function instanceBursts(spec: InstanceSpec): boolean {

@@ -1,5 +1,5 @@
 import { HOURS_PER_MONTH, usd, type Usd } from '../units.ts';
-import { familyOf, sizeOf, type InstanceSpec } from './instance-spec.ts';
+import { categoryOf, familyOf, sizeOf, type InstanceSpec } from './instance-spec.ts';
 import catalog from './data/instances.json';
 
 /**
@@ -47,6 +47,10 @@ function toSpec(row: Row): InstanceSpec {
         : null,
     usdPerHourUsEast1: at(row, 'usdPerHourUsEast1'),
     source: at(row, 'source'),
+    hypervisor: at<'nitro' | 'xen' | null>(row, 'hypervisor'),
+    architecture: at<string | null>(row, 'architecture'),
+    maximumEbsAttachments: at<number | null>(row, 'maximumEbsAttachments'),
+    ebsAttachmentLimitType: at<'shared' | 'dedicated' | null>(row, 'ebsAttachmentLimitType'),
   };
 }
 
@@ -86,6 +90,24 @@ export function familyMembers(family: string): readonly InstanceSpec[] {
 }
 
 let byFamily: ReadonlyMap<string, readonly InstanceSpec[]> | undefined;
+
+/**
+ * Where to look for an instance that sustains a demand the current one cannot: every type of
+ * the same category (general m, compute c, memory r/x/z), or the family's own sizes for other
+ * series. Right-sizing filters further (generation, architecture, vCPU, memory, price).
+ */
+export function upgradePool(spec: InstanceSpec): readonly InstanceSpec[] {
+  const category = categoryOf(spec.family);
+  if (category === null) return familyMembers(spec.family);
+  byCategory ??= new Map();
+  let pool = byCategory.get(category);
+  if (!pool) {
+    pool = Object.freeze(listInstanceTypes().filter((s) => categoryOf(s.family) === category));
+    byCategory.set(category, pool);
+  }
+  return pool;
+}
+let byCategory: Map<string, readonly InstanceSpec[]> | undefined;
 
 function groupByFamily(specs: readonly InstanceSpec[]): ReadonlyMap<string, readonly InstanceSpec[]> {
   const groups = new Map<string, InstanceSpec[]>();

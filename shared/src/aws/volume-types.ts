@@ -39,6 +39,25 @@ export const IO_ACCOUNTING_UNIT_BYTES = {
   hdd: c(1024 * 1024, 'docs2023 ebs-io-characteristics.md'),
 } as const;
 
+/**
+ * Physically contiguous I/Os of at least this size are merged into one operation of up to the
+ * accounting unit; smaller ones count one each, contiguous or not (AWS EBS User Guide, "I/O
+ * characteristics and monitoring", table of examples: 8 contiguous 32 KiB I/Os = 1 operation,
+ * 8 random 32 KiB I/Os = 8). Merging is best effort ("Amazon EBS attempts to merge").
+ */
+export const MERGE_MIN_IO_BYTES = c(32 * 1024, 'ebs-guide-2026 ebs-io-characteristics');
+
+/**
+ * io1/io2 above 32,000 IOPS (and io2 Block Express's 4,000 MiB/s) need an instance built on the
+ * Nitro System; on other instances a volume delivers at most 32,000 IOPS (docs2023
+ * provisioned-iops.md; sdk CreateVolume: "Other instances can attain performance up to 32,000
+ * IOPS"). Without Block Express an io2 volume delivers at most 1,000 MiB/s (docs2023).
+ */
+export const NON_NITRO = {
+  maxPiops: c(32_000, 'sdk + docs2023 provisioned-iops.md'),
+  io2MaxMiBps: c(1_000, 'docs2023 provisioned-iops.md', '2023 docs, not re-confirmed'),
+} as const;
+
 export const GP3 = {
   sizeGiB: {
     min: c(1, 'sdk'),
@@ -57,6 +76,15 @@ export const GP3 = {
     maxPerProvisionedIops: c(0.25, 'docs2023 general-purpose.md', '2023 docs, not re-confirmed'),
   },
 } as const;
+
+/**
+ * gp3 throughput is provisioned in whole MiB/s: the EC2 API takes it as an integer (source `sdk`:
+ * `CreateVolumeInput.Throughput *int32`, "The throughput to provision for the volume, in MiB/s").
+ * A fraction is rounded up, so the volume gets at least the rate asked for: 125.2 → 126.
+ */
+export function provisionableGp3ThroughputMiBps(miBps: number): number {
+  return Math.ceil(miBps);
+}
 
 export const GP2 = {
   sizeGiB: { min: c(1, 'docs2023 general-purpose.md'), max: c(16_384, 'docs2023 general-purpose.md') },
@@ -110,6 +138,8 @@ export const HDD = {
     maxMiBps: c(500, 'docs2023 hdd-vols.md'),
     /** At 1 MiB I/O. */
     maxIops: c(500, 'docs2023 hdd-vols.md'),
+    /** Burst bucket: 1 TiB of throughput credits per TiB of size (a full bucket = one full-volume scan). */
+    creditsTiBPerTiB: c(1, 'docs2023 hdd-vols.md'),
   },
   sc1: {
     sizeGiB: { min: c(125, 'docs2023 hdd-vols.md'), max: c(16_384, 'docs2023 hdd-vols.md') },
@@ -117,6 +147,7 @@ export const HDD = {
     burstMiBpsPerTiB: c(80, 'docs2023 hdd-vols.md'),
     maxMiBps: c(250, 'docs2023 hdd-vols.md'),
     maxIops: c(250, 'docs2023 hdd-vols.md'),
+    creditsTiBPerTiB: c(1, 'docs2023 hdd-vols.md'),
   },
 } as const;
 

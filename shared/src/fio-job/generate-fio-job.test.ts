@@ -34,7 +34,7 @@ function optionsOf(jobFile: string): Map<string, string> {
   return out;
 }
 
-// domain.md §12: r5d.4xlarge on gp3, fio randrw 33% read: read 188 MiB/s at 3,043 IOPS, write 381 MiB/s at 6,018.
+// docs/domain.md §6 and §8: r5d.4xlarge on gp3, fio randrw 33% read: read 188 MiB/s at 3,043 IOPS, write 381 MiB/s at 6,018.
 const seedProfile = publishedProfile({
   readMiBps: 188,
   readIops: 3043,

@@ -22,7 +22,7 @@ function codes(
 }
 const base = { readMiBps: 100, readIops: 6400, writeMiBps: 50, writeIops: 3200, durationSec: 3600 };
 
-describe('benchmarks that cannot be trusted (domain.md §10)', () => {
+describe('benchmarks that cannot be trusted (docs/domain.md §10)', () => {
   it('a clean, long, direct, right-sized run raises nothing', () => {
     expect(
       codes(

@@ -6,10 +6,11 @@ import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { formatInt, mbps, mbpsToMiBps } from '../units.ts';
 import { demandOf } from './demand.ts';
 import type { Limit, LimitTarget } from './limits.ts';
-import { gp2BaselineIops, gp2BurstSeconds } from './volume.ts';
+import { findOverruns, type Overrun } from './sustainability.ts';
+import { gp2BaselineIops } from './volume.ts';
 
 /**
- * Benchmarks that can't be trusted (domain.md §10): each check returns a warning with a stable
+ * Benchmarks that can't be trusted (docs/domain.md §10): each check returns a warning with a stable
  * code and the reason in plain words, attached to the number it concerns (`subject`).
  */
 export const BENCHMARK_CHECK_CODES = [
@@ -20,6 +21,8 @@ export const BENCHMARK_CHECK_CODES = [
   'instance_burst_window',
   'gp2_burst_credits',
   'above_provisioned_limit',
+  'exceeds_sustainable',
+  'hdd_burst_credits',
   'job_errors',
   'no_group_reporting',
   'several_phases',
@@ -30,8 +33,6 @@ export type BenchmarkCheckCode = (typeof BENCHMARK_CHECK_CODES)[number];
 
 /** Shorter than this, burst credits and the instance's daily burst window can hide sustained limits. */
 export const MIN_TRUSTED_RUNTIME_SEC = 30 * 60;
-/** Measurements this far above a sustained ceiling cannot come from that ceiling. */
-const ABOVE_LIMIT_TOLERANCE = 1.05;
 
 const minutes = (sec: number) => `${(sec / 60).toFixed(sec < 600 ? 1 : 0)} min`;
 const n0 = formatInt;
@@ -50,7 +51,6 @@ export function checkBenchmark({ profile, target, instance, limits }: BenchmarkC
   const warnings: Warning[] = [];
   const facts = profile.benchmark;
   const duration = profile.durationSec;
-  const demand = demandOf(profile);
 
   if (facts) {
     const sizes = [facts.configuredBlockSize.read, facts.configuredBlockSize.write].filter((s) => s !== null);
@@ -138,7 +138,18 @@ export function checkBenchmark({ profile, target, instance, limits }: BenchmarkC
 
   const bursting = instance?.ebs ? instanceBursts(instance) : false;
   const isGp2 = target?.kind === 'ebs' && target.volume.type === 'gp2';
-  if (duration !== null && profile.source !== 'observed' && duration < MIN_TRUSTED_RUNTIME_SEC) {
+  // Instance store has no burst: the EBS windows say nothing about a run on local NVMe.
+  // Nothing to outlast when the volume has no credits and the instance does not burst.
+  const volumeBursts =
+    target?.kind !== 'ebs' || ['gp2', 'st1', 'sc1'].includes(target.volume.type) || instance === null;
+  if (
+    target?.kind !== 'nvme' &&
+    (volumeBursts || bursting) &&
+    duration !== null &&
+    profile.source !== 'observed' &&
+    profile.source !== 'timeseries' &&
+    duration < MIN_TRUSTED_RUNTIME_SEC
+  ) {
     const windows = [
       isGp2 ? 'gp2 burst credits (about 30 minutes from a full bucket at 3,000 IOPS)' : null,
       bursting
@@ -153,58 +164,93 @@ export function checkBenchmark({ profile, target, instance, limits }: BenchmarkC
       ),
     );
   }
+  warnings.push(...checkOverruns(findOverruns({ profile, target, limits }), profile, target, instance));
+  return warnings;
+}
 
-  // The instance was bursting: above its baseline during a test shorter than the 30-minute window (seed: r6id).
-  if (instance?.ebs && bursting && duration !== null && duration < INSTANCE_BURST_MINUTES_PER_DAY * 60) {
-    const baselineMiBps = mbpsToMiBps(mbps(instance.ebs.baselineBandwidthMbps));
-    const overTp = demand.throughputMiBps > baselineMiBps;
-    const overIops = demand.iops > instance.ebs.baselineIops;
-    if (overTp || overIops) {
-      const what = [
-        overTp
-          ? `${n0(demand.throughputMiBps)} MiB/s is above the ${n0(baselineMiBps)} MiB/s baseline`
-          : null,
-        overIops
-          ? `${n0(demand.iops)} IOPS is above the ${n0(instance.ebs.baselineIops)} IOPS baseline`
-          : null,
-      ].filter(Boolean);
-      warnings.push(
-        w(
-          'instance_burst_window',
-          `${instance.instanceType} was bursting: ${what.join(' and ')}, reachable only ${INSTANCE_BURST_MINUTES_PER_DAY} minutes per 24 hours, and the test ran ${minutes(duration)}. Sustained performance will be at most the baseline (${n0(instance.ebs.baselineBandwidthMbps)} Mbps = ${n0(baselineMiBps)} MiB/s, ${n0(instance.ebs.baselineIops)} IOPS).`,
-          overTp ? 'throughput' : 'iops',
-        ),
-      );
-    }
-  }
+const held = (o: Overrun) => (o.heldSec === null ? 'for an unknown time' : `for ${minutes(o.heldSec)}`);
+const lasts = (sec: number | null) =>
+  sec === null ? 'no time' : sec === Infinity ? 'indefinitely' : minutes(sec);
 
-  if (isGp2 && target?.kind === 'ebs') {
-    const perVolumeDemand = demand.iops / (target.volume.count ?? 1);
-    const seconds = gp2BurstSeconds(target.volume.sizeGiB, perVolumeDemand);
-    if (seconds !== null && seconds > 0 && (duration === null || duration < seconds)) {
-      warnings.push(
-        w(
-          'gp2_burst_credits',
-          `At ${n0(perVolumeDemand)} IOPS per volume a full gp2 credit bucket lasts ${minutes(seconds)}${duration !== null ? ` and the test ran ${minutes(duration)}` : ''}; then the volume falls to its ${n0(gp2BaselineIops(target.volume.sizeGiB))} IOPS baseline.`,
-          'iops',
-        ),
-      );
-    }
-  }
-
-  for (const l of limits) {
-    if (l.scope === 'instance-store') continue;
-    // A measurement above a burst ceiling, or above a sustained ceiling that has no burst, means the configuration is mislabelled.
-    const hasBurst = limits.some((b) => !b.sustained && b.id === `${l.id}-burst`);
-    if (profile.source === 'fio' && l.utilization > ABOVE_LIMIT_TOLERANCE && (!l.sustained || !hasBurst)) {
+/** One warning per kind of overrun (the instance's IOPS and bandwidth together, say). */
+function checkOverruns(
+  overruns: readonly Overrun[],
+  profile: IoProfile,
+  target: LimitTarget | null,
+  instance: InstanceSpec | null,
+): Warning[] {
+  const warnings: Warning[] = [];
+  const amount = (l: Limit) => `${n0(l.demand)} ${l.unit}`;
+  const config = (o: Overrun) =>
+    o.limit.scope === 'instance'
+      ? (instance?.instanceType ?? 'the instance')
+      : target?.kind === 'ebs'
+        ? `${(target.volume.count ?? 1) > 1 ? `${target.volume.count} × ` : ''}${target.volume.type} ${n0(target.volume.sizeGiB)} GiB`
+        : 'the volume';
+  for (const o of overruns.filter((x) => x.verdict !== 'bursting')) {
+    const ceiling =
+      o.verdict === 'above-ceiling'
+        ? o.burst
+          ? `even its burst ceiling (${o.burst.label}) is ${n0(o.burst.capacity)} ${o.burst.unit}`
+          : `${o.limit.label} is ${n0(o.limit.capacity)} ${o.limit.unit} and does not burst`
+        : `${o.limit.label} is ${n0(o.limit.capacity)} ${o.limit.unit} sustained, and its burst to ${n0(o.burst!.capacity)} ${o.burst!.unit} lasts ${lasts(o.allowanceSec)} at that rate`;
+    warnings.push(
+      w(
+        'exceeds_sustainable',
+        `${config(o)} cannot sustain ${amount(o.limit)} ${o.verdict === 'above-ceiling' ? 'at all' : held(o)}: ${ceiling}. Check the labels (instance type, volume type/size/IOPS/throughput) or the runtime.`,
+        o.limit.id,
+      ),
+    );
+    // fio's own numbers above a hard ceiling: the classic mislabelled run (kept for CI gates that match on it).
+    if (o.verdict === 'above-ceiling' && profile.source === 'fio')
       warnings.push(
         w(
           'above_provisioned_limit',
-          `Measured ${n0(l.demand)} ${l.unit} is above the ${l.label} ceiling of ${n0(l.capacity)} ${l.unit}: is the run labelled with the right ${l.scope === 'volume' ? 'volume type/size/IOPS/throughput' : 'instance type'}?`,
-          l.id,
+          `Measured ${amount(o.limit)} is above the ${o.burst ? o.burst.label : o.limit.label} ceiling of ${n0(o.burst ? o.burst.capacity : o.limit.capacity)} ${o.limit.unit}: is the run labelled with the right ${o.limit.scope === 'volume' ? 'volume type/size/IOPS/throughput' : 'instance type'}?`,
+          o.limit.id,
         ),
       );
-    }
+  }
+  const burstingBy = (kind: Overrun['allowance']) =>
+    overruns.filter((o) => o.verdict === 'bursting' && o.allowance === kind);
+  const inst = burstingBy('instance');
+  if (inst.length > 0 && instance?.ebs) {
+    const ebs = instance.ebs;
+    const baselineMiBps = mbpsToMiBps(mbps(ebs.baselineBandwidthMbps));
+    const what = inst.map(
+      (o) => `${amount(o.limit)} is above the ${n0(o.limit.capacity)} ${o.limit.unit} baseline`,
+    );
+    const ran = inst[0]!.heldSec;
+    warnings.push(
+      w(
+        'instance_burst_window',
+        `${instance.instanceType} was bursting: ${what.join(' and ')}, reachable only ${INSTANCE_BURST_MINUTES_PER_DAY} minutes per 24 hours${ran === null ? ' (if this rate lasted longer, the labels are wrong)' : `, and the test ran ${minutes(ran)}`}. Sustained performance will be at most the baseline (${n0(ebs.baselineBandwidthMbps)} Mbps = ${n0(baselineMiBps)} MiB/s, ${n0(ebs.baselineIops)} IOPS).`,
+        inst[0]!.limit.unit === 'IOPS' && inst.length === 1 ? 'iops' : 'throughput',
+      ),
+    );
+  }
+  const gp2 = burstingBy('gp2');
+  if (gp2.length > 0 && target?.kind === 'ebs') {
+    const o = gp2[0]!;
+    const perVolume = demandOf(profile, 'ssd').iops / (target.volume.count ?? 1);
+    warnings.push(
+      w(
+        'gp2_burst_credits',
+        `At ${n0(perVolume)} IOPS per volume a full gp2 credit bucket lasts ${lasts(o.allowanceSec)}${o.heldSec !== null ? ` and the test ran ${minutes(o.heldSec)}` : ' (if this rate lasted longer, the labels are wrong)'}; then the volume falls to its ${n0(gp2BaselineIops(target.volume.sizeGiB))} IOPS baseline.`,
+        'iops',
+      ),
+    );
+  }
+  const hdd = burstingBy('hdd');
+  if (hdd.length > 0 && target?.kind === 'ebs') {
+    const o = hdd[0]!;
+    warnings.push(
+      w(
+        'hdd_burst_credits',
+        `${target.volume.type} ${n0(target.volume.sizeGiB)} GiB delivers ${n0(o.limit.capacity)} MiB/s sustained; ${amount(o.limit)} runs on throughput credits (1 TiB per TiB of size), which last ${lasts(o.allowanceSec)} from a full bucket${o.heldSec !== null ? `; the measurement ran ${minutes(o.heldSec)}` : ''}.`,
+        'throughput',
+      ),
+    );
   }
   return warnings;
 }

@@ -6,7 +6,7 @@ import { clusterMonthlyCost, io2IopsCost, monthlyCost, overProvisioningWaste } f
 const seed = seedGuideRateCard();
 const usEast1 = defaultRateCard();
 
-describe('seed guide cost tables, to the cent, under its own rate card (domain.md §12)', () => {
+describe('seed guide cost tables, to the cent, under its own rate card (docs/domain.md §6 and §8)', () => {
   it.each([
     // size GiB, IOPS, MiB/s, monthly total
     [1000, 3000, 125, 80],
@@ -46,7 +46,7 @@ describe('seed guide cost tables, to the cent, under its own rate card (domain.m
   });
 });
 
-describe('us-east-1 gp3 vs io2 table (domain.md §12)', () => {
+describe('us-east-1 gp3 vs io2 table (docs/domain.md §6 and §8)', () => {
   it.each([
     [1000, 3000, 125, 80, 320],
     [2000, 6000, 250, 180, 640],

@@ -5,7 +5,7 @@ import { HOURS_PER_MONTH, roundCents, usd, type Usd } from '../units.ts';
 import { volumeCapabilities, type VolumeConfig } from './volume.ts';
 
 /**
- * Monthly cost of EBS volumes (domain.md §8), in USD, per component:
+ * Monthly cost of EBS volumes (docs/domain.md §8), in USD, per component:
  * - gp3 = GiB × storage + max(0, IOPS − 3,000) × iops + max(0, MiB/s − 125) × throughput
  * - gp2, st1, sc1 = GiB × storage;  io1 = GiB × storage + IOPS × iops
  * - io2 = GiB × storage + IOPS graduated: 1–32,000 at `iops`, 32,001–64,000 at `iops2`, above at `iops3`

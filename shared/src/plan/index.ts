@@ -8,3 +8,5 @@ export * from './benchmark-checks.ts';
 export * from './viability.ts';
 export * from './plan.ts';
 export * from './compare-rates.ts';
+export * from './sustainability.ts';
+export * from './configuration-checks.ts';

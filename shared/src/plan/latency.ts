@@ -3,7 +3,7 @@ import type { PercentilesMs } from '../fio/fio-report.schema.ts';
 import type { LatencySummary } from '../profile/io-profile.schema.ts';
 
 /**
- * Latency verdicts (domain.md §9), on completion-latency (clat) percentiles in ms. Compare runs
+ * Latency verdicts (docs/domain.md §9), on completion-latency (clat) percentiles in ms. Compare runs
  * only under identical test conditions; the thresholds below are for SATURATED tests (high
  * iodepth × numjobs) and halve for synchronous-commit workloads (every write waits on fsync).
  */
@@ -13,7 +13,7 @@ export const SATURATED_THRESHOLDS_MS: Record<string, { okBelow: number; concernA
   '99.9': { okBelow: 250, concernAbove: 500 },
   '99.99': { okBelow: 500, concernAbove: 1000 },
 };
-/** Under light load a p50 above this means something is wrong (domain.md §9). */
+/** Under light load a p50 above this means something is wrong (docs/domain.md §9). */
 export const LIGHT_LOAD_P50_CONCERN_MS = 10;
 
 export const LatencyVerdictSchema = z.object({
@@ -114,7 +114,7 @@ export type LatencyComparison = z.infer<typeof LatencyComparisonSchema>;
 const fmtMs = (v: number) => `${v < 1 ? v.toFixed(3) : v.toFixed(2)} ms`;
 
 /**
- * EBS vs NVMe, percentile by percentile (domain.md §9): EBS p50 ≤ NVMe p50 → as good for typical
+ * EBS vs NVMe, percentile by percentile (docs/domain.md §9): EBS p50 ≤ NVMe p50 → as good for typical
  * load; EBS p99 within 20% → acceptable; EBS p99.9 > 2 × NVMe → investigate jitter.
  */
 export function compareLatency(ebs: LatencySummary, nvme: LatencySummary): LatencyComparison {

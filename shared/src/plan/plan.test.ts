@@ -12,7 +12,7 @@ const instance = (name: string) => {
 const rates = defaultRateCard();
 const limitOf = (plan: ReturnType<typeof planStorage>, id: string) => plan.limits.find((l) => l.id === id);
 
-/** The published evaluations of domain.md §12, as golden tests. */
+/** The published evaluations of docs/domain.md §6 and §8, as golden tests. */
 describe('bottleneck of each published evaluation', () => {
   it('r5d.4xlarge, gp3 16,000 IOPS / 1,000 MiB/s, mixed 4k-16k/64k: the instance bandwidth binds, not the volume', () => {
     const plan = planStorage({

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import type { InstanceSpec } from '../aws/instance-spec.ts';
-import { RateCardSchema, type RateCard } from '../aws/rate-card.ts';
+import { RateCardSchema, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
 import { Gp3GenerationSchema, type Gp3Generation } from '../aws/volume-types.ts';
 import { WarningSchema, type Warning } from '../problem.ts';
 import type { DirectionLoad, IoProfile } from '../profile/io-profile.schema.ts';
 import { classifyBlockSize } from '../profile/size-class.ts';
 import { checkBenchmark } from './benchmark-checks.ts';
+import { capacityToHold, checkConfiguration } from './configuration-checks.ts';
+import { findOverruns } from './sustainability.ts';
 import {
   CostBreakdownSchema,
   clusterMonthlyCost,
@@ -23,14 +25,15 @@ import { ResidencySchema, ViabilitySchema, assessViability, type Residency } fro
  * Bumped whenever a rule or formula changes what an analysis says. Stored with every archived run
  * and comparison: a share link shows the version (and price date) it was computed with.
  */
-export const ANALYSIS_VERSION = '2026.11.1';
+export const ANALYSIS_VERSION = '2026.11.2';
 
 export type PlanInput = {
   profile: IoProfile;
   /** The configuration measured or considered: an EBS volume (stripe set) or local NVMe. */
   target: LimitTarget | null;
   instance: InstanceSpec | null;
-  rateCard: RateCard;
+  /** A region's prices (a type it lacks is sized, marked `unpriced`, never costed at $0). */
+  rateCard: RegionRateCard;
   headroom?: number;
   gp3Generation?: Gp3Generation;
   nodes?: number;
@@ -38,9 +41,12 @@ export type PlanInput = {
   syncCommits?: boolean;
   residency?: Residency;
   datasetGiB?: number | null;
-  /** Storage the data needs (GiB); defaults to the target volume's size. */
+  /**
+   * Storage the data needs (GiB, over all volumes). Defaults to the larger of the dataset and the
+   * measured configuration's capacity (size × count): a recommendation always holds the data.
+   */
   minSizeGiB?: number;
-  /** The instance family's other sizes, to name an upgrade when the instance caps the demand. */
+  /** Instances to look through for one that sustains the demand (catalog `upgradePool`). */
   familyMembers?: readonly InstanceSpec[];
   /** `d`-variant premium of the instance (USD/hour) when the target is local NVMe. */
   nvmePremiumUsdPerHour?: number | null;
@@ -165,12 +171,14 @@ export function planStorage(input: PlanInput): PlanResult {
   const { profile, target, instance } = input;
 
   const limits = computeLimits(profile, target, instance);
-  const bottleneck = findBottleneck(limits);
+  const overruns = findOverruns({ profile, target, limits });
+  const bottleneck = findBottleneck(limits, overruns);
   const vIops = limits.find((l) => l.id === 'volume-iops');
   const vTp = limits.find((l) => l.id === 'volume-throughput');
   const volumeBound = vIops && vTp ? (vIops.utilization >= vTp.utilization ? 'iops' : 'throughput') : null;
 
-  const minSizeGiB = input.minSizeGiB ?? (target?.kind === 'ebs' ? target.volume.sizeGiB : 1);
+  const capacity = capacityToHold(target, input.datasetGiB ?? null);
+  const minSizeGiB = input.minSizeGiB ?? capacity.gib;
   const rightSizing = rightSize({
     profile,
     headroom,
@@ -184,11 +192,12 @@ export function planStorage(input: PlanInput): PlanResult {
 
   const demand = demandOf(profile);
   let current: PlanResult['cost']['current'] = null;
-  if (target?.kind === 'ebs') {
-    const per = costPerCapability(target.volume, input.rateCard);
+  if (target?.kind === 'ebs' && priceAvailable(input.rateCard, target.volume.type)) {
+    const card = input.rateCard as RateCard;
+    const per = costPerCapability(target.volume, card);
     current = {
-      monthlyUsd: monthlyCost(target.volume, input.rateCard),
-      clusterMonthlyUsd: clusterMonthlyCost(target.volume, input.rateCard, nodes),
+      monthlyUsd: monthlyCost(target.volume, card),
+      clusterMonthlyUsd: clusterMonthlyCost(target.volume, card, nodes),
       nodes,
       usdPerIops: per.usdPerIops,
       usdPerMiBps: per.usdPerMiBps,
@@ -219,7 +228,18 @@ export function planStorage(input: PlanInput): PlanResult {
         }
       : null;
 
-  const warnings: Warning[] = [...profile.warnings, ...checkBenchmark({ profile, target, instance, limits })];
+  const warnings: Warning[] = [
+    ...profile.warnings,
+    ...checkBenchmark({ profile, target, instance, limits }),
+    ...checkConfiguration({ profile, target, instance }),
+  ];
+  if (input.minSizeGiB === undefined && capacity.unknown)
+    warnings.push({
+      code: 'capacity_unknown',
+      message:
+        'How much data must the EBS volume hold? Without a dataset size the recommendations are sized for performance only; give the dataset size (--dataset) so they hold the data.',
+      subject: 'datasetGiB',
+    });
   if (target?.kind === 'ebs' && !instance)
     warnings.push({
       code: 'no_instance',

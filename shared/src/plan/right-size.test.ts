@@ -5,7 +5,8 @@ import { findInstanceType } from '../aws/instances.ts';
 import { VOLUME_TYPES, type VolumeType } from '../aws/volume-types.ts';
 import { publishedProfile } from '../test-support/profiles.ts';
 import { monthlyCost } from './cost.ts';
-import { gp3ForGp2, rightSize } from './right-size.ts';
+import { demandOf, hasRandomIo } from './demand.ts';
+import { gp3ForGp2, rightSize, volumeOfRecommendation } from './right-size.ts';
 import { gp2ThroughputMiBps, validateVolume, volumeCapabilities, type VolumeConfig } from './volume.ts';
 
 const rates = defaultRateCard();
@@ -14,7 +15,7 @@ const profile = (readMiBps: number, readIops: number, writeMiBps: number, writeI
 const rec = (r: ReturnType<typeof rightSize>, type: VolumeType) =>
   r.recommendations.find((x) => x.type === type)!;
 
-describe('right-sizing examples (domain.md §7)', () => {
+describe('right-sizing examples (docs/domain.md §7)', () => {
   it('gp3: max(3,000, peak × 1.25) IOPS and max(125, peak × 1.25) MiB/s, at the capacity the data needs', () => {
     const r = rightSize({
       profile: profile(188, 3043, 381, 6018),
@@ -33,7 +34,9 @@ describe('right-sizing examples (domain.md §7)', () => {
     // 80 storage + 8,327 × 0.005 + 587 × 0.04
     expect(rec(r, 'gp3').monthlyUsd).toEqual({ storage: 80, iops: 41.64, throughput: 23.48, total: 145.12 });
     expect(r.recommendations[0]!.type).toBe('gp3');
-    expect(rec(r, 'gp2').status).toBe('not-viable');
+    // One gp2 tops out at 250 MiB/s: three striped carry 712 MiB/s, at 2.6× gp3's price.
+    expect(rec(r, 'gp2')).toMatchObject({ status: 'meets', volumeCount: 3 });
+    expect(rec(r, 'gp2').monthlyUsd.total).toBeGreaterThan(rec(r, 'gp3').monthlyUsd.total * 2);
     expect(rec(r, 'st1').status).toBe('not-viable');
   });
 
@@ -72,7 +75,7 @@ describe('right-sizing examples (domain.md §7)', () => {
     expect(rec(r, 'gp3')).toMatchObject({ iops: 12_000, sizeGiB: 24 });
   });
 
-  it('above gp3 maxima: gp3 is not viable (stripe or io2), io2 is', () => {
+  it('above one gp3 volume: a gp3 stripe, priced beside io2 (and far cheaper)', () => {
     const r = rightSize({
       profile: profile(500, 60_000, 500, 40_000),
       headroom: 0.25,
@@ -80,9 +83,16 @@ describe('right-sizing examples (domain.md §7)', () => {
       instance: null,
       rateCard: rates,
     });
-    expect(rec(r, 'gp3').status).toBe('not-viable');
-    expect(rec(r, 'gp3').reasons[0]).toMatch(/use io2, or stripe 2 gp3 volumes/);
-    expect(rec(r, 'io2')).toMatchObject({ status: 'meets', iops: 125_000 });
+    expect(rec(r, 'gp3')).toMatchObject({
+      status: 'meets',
+      volumeCount: 2,
+      perVolume: { sizeGiB: 500, iops: 62_500, throughputMiBps: 625 },
+      sizeGiB: 1000,
+      iops: 125_000,
+    });
+    expect(rec(r, 'gp3').reasons[0]).toMatch(/2 × gp3 striped \(RAID 0\): one gp3 volume cannot carry/);
+    expect(rec(r, 'io2')).toMatchObject({ status: 'meets', iops: 125_000, volumeCount: 1 });
+    expect(rec(r, 'gp3').monthlyUsd.total * 5).toBeLessThan(rec(r, 'io2').monthlyUsd.total);
     const gen = rightSize({
       profile: profile(100, 12_000, 100, 2000),
       headroom: 0.25,
@@ -91,12 +101,18 @@ describe('right-sizing examples (domain.md §7)', () => {
       rateCard: rates,
       gp3Generation: 'before-2025',
     });
-    expect(rec(gen, 'gp3').status).toBe('not-viable');
+    expect(rec(gen, 'gp3')).toMatchObject({ status: 'meets', volumeCount: 2 });
   });
 
   it('st1 fits large sequential throughput, never small random I/O', () => {
     const seq = rightSize({
-      profile: profile(200, 200, 0, 0),
+      profile: publishedProfile({
+        readMiBps: 200,
+        readIops: 200,
+        writeMiBps: 0,
+        writeIops: 0,
+        access: 'sequential',
+      }),
       headroom: 0.25,
       minSizeGiB: 500,
       instance: null,
@@ -162,33 +178,42 @@ describe('properties', () => {
       writeIops: fc.integer({ min: 0, max: 200_000 }),
       readKiB: fc.integer({ min: 1, max: 2048 }),
       writeKiB: fc.integer({ min: 1, max: 2048 }),
+      access: fc.constantFrom(undefined, 'random' as const, 'sequential' as const, 'mixed' as const),
     })
     .map((p) =>
-      profile((p.readIops * p.readKiB) / 1024, p.readIops, (p.writeIops * p.writeKiB) / 1024, p.writeIops),
+      publishedProfile({
+        readMiBps: (p.readIops * p.readKiB) / 1024,
+        readIops: p.readIops,
+        writeMiBps: (p.writeIops * p.writeKiB) / 1024,
+        writeIops: p.writeIops,
+        durationSec: 3600,
+        ...(p.access ? { access: p.access } : {}),
+      }),
     );
 
-  it('a recommendation that "meets" always satisfies the demand and the volume rules', () => {
+  it('a recommendation that "meets" is never outrun by the demand under its type\'s I/O accounting, and holds the data', () => {
     fc.assert(
       fc.property(
         arbProfile,
         fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.integer({ min: 1, max: 20_000 }),
+        fc.integer({ min: 1, max: 200_000 }),
         (p, headroom, minSizeGiB) => {
           const r = rightSize({ profile: p, headroom, minSizeGiB, instance: null, rateCard: rates });
           for (const x of r.recommendations) {
-            if (x.status !== 'meets') continue;
-            const volume: VolumeConfig =
-              x.type === 'gp3'
-                ? { type: x.type, sizeGiB: x.sizeGiB, iops: x.iops, throughputMiBps: x.throughputMiBps }
-                : x.type === 'io1' || x.type === 'io2'
-                  ? { type: x.type, sizeGiB: x.sizeGiB, iops: x.iops }
-                  : { type: x.type, sizeGiB: x.sizeGiB };
-            expect(validateVolume(volume)).toEqual([]);
-            const caps = volumeCapabilities(volume);
+            if (x.status === 'not-viable') continue;
             expect(x.sizeGiB).toBeGreaterThanOrEqual(minSizeGiB);
-            expect(caps.throughputMiBps + 1e-9).toBeGreaterThanOrEqual(r.target.throughputMiBps);
-            if (x.type !== 'st1' && x.type !== 'sc1') expect(caps.iops).toBeGreaterThanOrEqual(r.target.iops);
+            if (x.status !== 'meets') continue;
+            const volume = volumeOfRecommendation(x);
+            const count = volume.count ?? 1;
+            expect(validateVolume({ ...volume, count: undefined })).toEqual([]);
+            const caps = volumeCapabilities(volume);
+            expect(volume.sizeGiB * count).toBeGreaterThanOrEqual(minSizeGiB);
+            // The demand as THIS type counts it: SSD 256 KiB operations, HDD whole-MiB operations.
+            const d = demandOf(p, caps.media);
+            expect(caps.iops + 1e-6).toBeGreaterThanOrEqual(d.iops * (1 + headroom));
+            expect(caps.throughputMiBps + 1e-6).toBeGreaterThanOrEqual(d.budgetMiBps * (1 + headroom));
             expect(x.monthlyUsd.total).toBe(monthlyCost(volume, rates).total);
+            if (caps.media === 'hdd') expect(hasRandomIo(p)).toBe(false);
           }
           const meets = r.recommendations.filter((x) => x.status === 'meets').map((x) => x.monthlyUsd.total);
           expect(meets).toEqual([...meets].sort((a, b) => a - b));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { InstanceSpec } from '../aws/instance-spec.ts';
-import type { RateCard } from '../aws/rate-card.ts';
+import { categoryOf, parseFamily, type InstanceSpec } from '../aws/instance-spec.ts';
+import { missingPriceMessage, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
 import {
   DELIVERY_FLOOR_FRACTION,
   GP2,
@@ -8,20 +8,28 @@ import {
   HDD,
   IO1,
   IO2,
-  IO_ACCOUNTING_UNIT_BYTES,
+  NON_NITRO,
   VOLUME_TYPES,
   VolumeTypeSchema,
   type Gp3Generation,
   type VolumeType,
 } from '../aws/volume-types.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
-import { formatInt, mbps, mbpsToMiBps } from '../units.ts';
+import { HOURS_PER_MONTH, formatInt, formatUsd, mbps, mbpsToMiBps, roundCents } from '../units.ts';
 import { CostBreakdownSchema, monthlyCost, scaleCost, type CostBreakdown } from './cost.ts';
-import { demandOf } from './demand.ts';
-import { gp2BaselineIops, gp2ThroughputMiBps, io1ThroughputMiBps, type VolumeConfig } from './volume.ts';
+import { demandOf, hasRandomIo } from './demand.ts';
+import { attachContextOf } from './limits.ts';
+import {
+  gp2BaselineIops,
+  gp2ThroughputMiBps,
+  hddThroughputMiBps,
+  io1ThroughputMiBps,
+  volumeCapabilities,
+  type VolumeConfig,
+} from './volume.ts';
 
 /**
- * Right-sizing (domain.md §7): the cheapest configuration of each volume type that meets
+ * Right-sizing (docs/domain.md §7): the cheapest configuration of each volume type that meets
  * peak × (1 + headroom), honoring each type's ratio rules — and never paying for IOPS or
  * throughput the instance cannot deliver.
  */
@@ -29,9 +37,18 @@ import { gp2BaselineIops, gp2ThroughputMiBps, io1ThroughputMiBps, type VolumeCon
 export const RecommendationSchema = z.object({
   type: VolumeTypeSchema,
   /** `meets`: delivers the target; `capped-by-instance`: provisioned up to what the instance sustains
-   * (more would be waste) — the instance, not the volume, must change; `not-viable`: the type cannot. */
-  status: z.enum(['meets', 'capped-by-instance', 'not-viable']),
+   * (more would be waste) — the instance, not the volume, must change; `unpriced`: sized, but the
+   * region's price list has no price for this type; `not-viable`: the type cannot. */
+  status: z.enum(['meets', 'capped-by-instance', 'unpriced', 'not-viable']),
+  /** Volumes striped together (RAID 0); 1 = a single volume. Absent in analyses stored before 2026.11.2. */
+  volumeCount: z.number().int().min(1).optional(),
+  /** What to provision on EACH volume of the stripe (null where the type takes no such setting). */
+  perVolume: z
+    .object({ sizeGiB: z.number(), iops: z.number().nullable(), throughputMiBps: z.number().nullable() })
+    .optional(),
+  /** Capacity over all volumes, GiB: never below the data it must hold. */
   sizeGiB: z.number(),
+  /** What the configuration delivers on this instance, over all volumes (never above the instance cap it is capped at). */
   iops: z.number(),
   throughputMiBps: z.number(),
   /** Per node (all striped volumes of the configuration). */
@@ -44,28 +61,42 @@ export const RecommendationSchema = z.object({
 });
 export type Recommendation = z.infer<typeof RecommendationSchema>;
 
+export const InstanceOptionSchema = z.object({
+  instanceType: z.string(),
+  baselineBandwidthMbps: z.number(),
+  baselineIops: z.number(),
+  usdPerHourUsEast1: z.number().nullable(),
+  /** us-east-1 on-demand Linux, 730 h. */
+  usdPerMonthUsEast1: z.number().nullable().optional(),
+  /** Has local NVMe (a `d` type). */
+  instanceStore: z.boolean().optional(),
+});
+export type InstanceOption = z.infer<typeof InstanceOptionSchema>;
+
 export const InstanceAdviceSchema = z.object({
   /** Which instance ceiling the target exceeds. */
   exceeds: z.array(z.enum(['instance-iops', 'instance-bandwidth'])),
   message: z.string(),
-  /** The cheapest instance of the same family whose SUSTAINED limits carry the target, if any. */
-  upgrade: z
-    .object({
-      instanceType: z.string(),
-      baselineBandwidthMbps: z.number(),
-      baselineIops: z.number(),
-      usdPerHourUsEast1: z.number().nullable(),
-    })
-    .nullable(),
+  /**
+   * The cheapest instance whose SUSTAINED limits carry the target: the same category (general,
+   * compute, memory), the same or a newer generation, the same CPU architecture, at least the
+   * vCPUs and memory of the current one — with or without local NVMe.
+   */
+  upgrade: InstanceOptionSchema.nullable(),
+  /** The next cheapest such instances (the cheapest with local NVMe among them, when there is one). */
+  alternatives: z.array(InstanceOptionSchema).optional(),
 });
 export type InstanceAdvice = z.infer<typeof InstanceAdviceSchema>;
 
 export const RightSizeResultSchema = z.object({
   target: z.object({
     headroom: z.number(),
-    /** IOPS as EBS counts them (I/Os > 256 KiB split), × (1 + headroom). */
+    /** EBS operations (contiguous I/O merged where it can be, large I/O split), × (1 + headroom). */
     iops: z.number(),
+    /** The same with every I/O counted alone: the worst case if merging does not happen. */
+    iopsUnmerged: z.number().optional(),
     throughputMiBps: z.number(),
+    /** Capacity the data needs (dataset, or the measured volume or stripe's total size), GiB. */
     minSizeGiB: z.number(),
   }),
   recommendations: z.array(RecommendationSchema),
@@ -78,20 +109,28 @@ export type RightSizeInput = {
   profile: IoProfile;
   /** Fraction above the peak to provision for (0.25 = 25%, the guide's 20–30% advice). */
   headroom: number;
-  /** Storage the data needs, GiB (e.g. the current volume's size). */
+  /** Capacity the data needs over all volumes, GiB (the dataset, or the current volume or stripe's total). */
   minSizeGiB: number;
   instance: InstanceSpec | null;
-  rateCard: RateCard;
+  /** A region's prices; a type the region does not price is sized but marked `unpriced`. */
+  rateCard: RegionRateCard;
   gp3Generation?: Gp3Generation;
   nodes?: number;
   types?: readonly VolumeType[];
-  /** Other sizes of the instance's family, to name an upgrade when the instance caps the target. */
+  /** Instances to look through for one that sustains the target (e.g. the whole catalog). */
   familyMembers?: readonly InstanceSpec[];
 };
 
-type Sized = { volume: VolumeConfig; reasons: string[]; capped: boolean } | { notViable: string[] };
+/** What one volume of a stripe must deliver and hold. */
+type Need = { iops: number; tp: number; hddBudget: number; hddIops: number; capacity: number };
+
+type Sized =
+  | { volume: VolumeConfig; reasons: string[] }
+  /** `perVolume`: the need is above one volume's maxima — more volumes striped could carry it. */
+  | { notViable: string[]; perVolume: boolean };
 
 const n0 = formatInt;
+const MAX_STRIPE = 64;
 
 /** What the instance sustains (baseline), floor-rounded: provisioning beyond it is waste. */
 function instanceCeilings(instance: InstanceSpec | null) {
@@ -103,30 +142,28 @@ function instanceCeilings(instance: InstanceSpec | null) {
   };
 }
 
-type Target = { iops: number; tp: number; hddIops: number; minSize: number; blockSize: number | null };
-type Ceilings = ReturnType<typeof instanceCeilings>;
-
-/** Caps a requirement at what the instance sustains; reports whether it had to. */
-function cap(value: number, ceiling: number | undefined): [number, boolean] {
-  return ceiling !== undefined && value > ceiling ? [ceiling, true] : [value, false];
+/**
+ * EBS volumes the instance can take for data: its attachment limit less the root volume
+ * (DescribeInstanceTypes MaximumEbsAttachments), at most 64 (what the planner stripes).
+ */
+export function maxDataVolumes(instance: InstanceSpec | null): number {
+  const limit = instance?.maximumEbsAttachments;
+  return limit ? Math.max(1, Math.min(MAX_STRIPE, limit - 1)) : MAX_STRIPE;
 }
 
-function sizeGp3(t: Target, ceil: Ceilings, gen: Gp3Generation): Sized {
+const tooBig = (why: string): Sized => ({ notViable: [why], perVolume: true });
+const never = (why: string): Sized => ({ notViable: [why], perVolume: false });
+
+function sizeGp3(t: Need, gen: Gp3Generation): Sized {
   const maxIops = GP3.iops.max[gen].value;
   const maxTp = GP3.throughputMiBps.max[gen].value;
-  const [wantIops, cappedIops] = cap(t.iops, ceil?.iops);
-  const [wantTp, cappedTp] = cap(t.tp, ceil?.throughputMiBps);
-  const tp = Math.max(GP3.throughputMiBps.included.value, Math.ceil(wantTp));
-  let iops = Math.max(GP3.iops.included.value, Math.ceil(wantIops));
+  const tp = Math.max(GP3.throughputMiBps.included.value, Math.ceil(t.tp));
+  let iops = Math.max(GP3.iops.included.value, Math.ceil(t.iops));
   const reasons: string[] = [];
-  if (iops > maxIops || tp > maxTp) {
-    const stripes = Math.ceil(Math.max(iops / maxIops, tp / maxTp));
-    return {
-      notViable: [
-        `needs ${n0(iops)} IOPS / ${n0(tp)} MiB/s, above one gp3 volume's ${n0(maxIops)} IOPS / ${n0(maxTp)} MiB/s (${gen === 'current' ? 'current limits' : 'limits before 2025'}); use io2, or stripe ${stripes} gp3 volumes`,
-      ],
-    };
-  }
+  if (iops > maxIops || tp > maxTp)
+    return tooBig(
+      `needs ${n0(iops)} IOPS / ${n0(tp)} MiB/s, above one gp3 volume's ${n0(maxIops)} IOPS / ${n0(maxTp)} MiB/s (${gen === 'current' ? 'current limits' : 'limits before 2025'})`,
+    );
   const ratio = GP3.throughputMiBps.maxPerProvisionedIops.value;
   if (tp > ratio * iops) {
     reasons.push(
@@ -139,149 +176,206 @@ function sizeGp3(t: Target, ceil: Ceilings, gen: Gp3Generation): Sized {
   else
     reasons.push(`${n0(iops)} IOPS and ${n0(tp)} MiB/s provisioned (3,000 IOPS and 125 MiB/s are included)`);
   const sizeForIops = Math.ceil(iops / GP3.iops.maxPerGiB.value);
-  const size = Math.max(t.minSize, sizeForIops, GP3.sizeGiB.min.value);
-  if (sizeForIops > t.minSize)
+  const size = Math.max(t.capacity, sizeForIops, GP3.sizeGiB.min.value);
+  if (sizeForIops > t.capacity)
     reasons.push(`size raised to ${n0(size)} GiB: gp3 allows ${GP3.iops.maxPerGiB.value} IOPS per GiB`);
-  if (size > GP3.sizeGiB.max[gen].value)
-    return { notViable: [`needs ${n0(size)} GiB, above gp3's maximum size`] };
-  return {
-    volume: { type: 'gp3', sizeGiB: size, iops, throughputMiBps: tp },
-    reasons,
-    capped: cappedIops || cappedTp,
-  };
+  if (size > GP3.sizeGiB.max[gen].value) return tooBig(`needs ${n0(size)} GiB, above gp3's maximum size`);
+  return { volume: { type: 'gp3', sizeGiB: size, iops, throughputMiBps: tp }, reasons };
 }
 
-function sizeIo2(t: Target, ceil: Ceilings): Sized {
+function sizeIo2(t: Need, nitro: boolean | null): Sized {
   const perIops = IO2.throughputMiBps.maxPerProvisionedIops.value;
-  const [wantIops, cappedIops] = cap(t.iops, ceil?.iops);
-  const [wantTp, cappedTp] = cap(t.tp, ceil?.throughputMiBps);
-  if (wantTp > IO2.throughputMiBps.max.value)
-    return {
-      notViable: [`needs ${n0(wantTp)} MiB/s, above io2's ${n0(IO2.throughputMiBps.max.value)} MiB/s`],
-    };
-  const forTp = Math.ceil(wantTp / perIops);
-  let iops = Math.max(IO2.iops.min.value, Math.ceil(wantIops));
+  const maxIops = nitro === false ? NON_NITRO.maxPiops.value : IO2.iops.max.value;
+  const maxTp = nitro === false ? NON_NITRO.io2MaxMiBps.value : IO2.throughputMiBps.max.value;
+  const onXen = nitro === false ? ' on an instance not built on Nitro' : '';
+  if (t.tp > maxTp) return tooBig(`needs ${n0(t.tp)} MiB/s, above io2's ${n0(maxTp)} MiB/s${onXen}`);
+  const forTp = Math.ceil(t.tp / perIops);
+  let iops = Math.max(IO2.iops.min.value, Math.ceil(t.iops));
   const reasons: string[] = [];
   if (forTp > iops) {
     reasons.push(`IOPS raised to ${n0(forTp)}: io2 delivers ${perIops} MiB/s per provisioned IOPS`);
     iops = forTp;
   }
-  if (iops > IO2.iops.max.value)
-    return { notViable: [`needs ${n0(iops)} IOPS, above io2's ${n0(IO2.iops.max.value)}`] };
+  if (iops > maxIops) return tooBig(`needs ${n0(iops)} IOPS, above io2's ${n0(maxIops)}${onXen}`);
   reasons.push(`${n0(iops)} provisioned IOPS (billed in graduated tiers); 99.999% durability`);
   const sizeForIops = Math.ceil(iops / IO2.iops.maxPerGiB.value);
-  const size = Math.max(t.minSize, sizeForIops, IO2.sizeGiB.min.value);
-  if (size > IO2.sizeGiB.max.value) return { notViable: [`needs ${n0(size)} GiB, above io2's maximum size`] };
-  if (sizeForIops > t.minSize)
+  const size = Math.max(t.capacity, sizeForIops, IO2.sizeGiB.min.value);
+  if (size > IO2.sizeGiB.max.value) return tooBig(`needs ${n0(size)} GiB, above io2's maximum size`);
+  if (sizeForIops > t.capacity)
     reasons.push(`size raised to ${n0(size)} GiB: io2 allows ${n0(IO2.iops.maxPerGiB.value)} IOPS per GiB`);
-  return { volume: { type: 'io2', sizeGiB: size, iops }, reasons, capped: cappedIops || cappedTp };
+  return { volume: { type: 'io2', sizeGiB: size, iops }, reasons };
 }
 
-function sizeIo1(t: Target, ceil: Ceilings): Sized {
-  const [wantIops, cappedIops] = cap(t.iops, ceil?.iops);
-  const [wantTp, cappedTp] = cap(t.tp, ceil?.throughputMiBps);
-  if (wantTp > IO1.throughputMiBps.max.value)
-    return {
-      notViable: [`needs ${n0(wantTp)} MiB/s, above io1's ${n0(IO1.throughputMiBps.max.value)} MiB/s`],
-    };
+function sizeIo1(t: Need, nitro: boolean | null): Sized {
+  const maxIops = nitro === false ? NON_NITRO.maxPiops.value : IO1.iops.max.value;
+  const onXen = nitro === false ? ' on an instance not built on Nitro' : '';
+  if (t.tp > IO1.throughputMiBps.max.value)
+    return tooBig(`needs ${n0(t.tp)} MiB/s, above io1's ${n0(IO1.throughputMiBps.max.value)} MiB/s`);
   // Smallest IOPS whose io1 throughput curve reaches the target (256 KiB per IOPS up to 500 MiB/s; then 16 KiB per IOPS above 32,000).
-  const forTp = wantTp <= 500 ? Math.ceil(wantTp * 4) : Math.max(32_001, Math.ceil((wantTp * 1024) / 16));
-  let iops = Math.max(IO1.iops.min.value, Math.ceil(wantIops));
+  const forTp = t.tp <= 500 ? Math.ceil(t.tp * 4) : Math.max(32_001, Math.ceil((t.tp * 1024) / 16));
+  let iops = Math.max(IO1.iops.min.value, Math.ceil(t.iops));
   const reasons: string[] = [];
   if (forTp > iops) {
     reasons.push(
-      `IOPS raised to ${n0(forTp)} for ${n0(wantTp)} MiB/s (io1 throughput follows provisioned IOPS)`,
+      `IOPS raised to ${n0(forTp)} for ${n0(t.tp)} MiB/s (io1 throughput follows provisioned IOPS)`,
     );
     iops = forTp;
   }
-  if (iops > IO1.iops.max.value)
-    return { notViable: [`needs ${n0(iops)} IOPS, above io1's ${n0(IO1.iops.max.value)}`] };
-  if (io1ThroughputMiBps(iops) + 1e-9 < wantTp)
-    return { notViable: [`io1 cannot reach ${n0(wantTp)} MiB/s`] };
-  const size = Math.max(t.minSize, Math.ceil(iops / IO1.iops.maxPerGiB.value), IO1.sizeGiB.min.value);
-  if (size > IO1.sizeGiB.max.value) return { notViable: [`needs ${n0(size)} GiB, above io1's maximum size`] };
+  if (iops > maxIops) return tooBig(`needs ${n0(iops)} IOPS, above io1's ${n0(maxIops)}${onXen}`);
+  if (io1ThroughputMiBps(iops) + 1e-9 < t.tp) return tooBig(`io1 cannot reach ${n0(t.tp)} MiB/s`);
+  const size = Math.max(t.capacity, Math.ceil(iops / IO1.iops.maxPerGiB.value), IO1.sizeGiB.min.value);
+  if (size > IO1.sizeGiB.max.value) return tooBig(`needs ${n0(size)} GiB, above io1's maximum size`);
   reasons.push(
     `${n0(iops)} provisioned IOPS at a flat rate; io2 is usually cheaper above 32,000 IOPS and more durable`,
   );
-  return { volume: { type: 'io1', sizeGiB: size, iops }, reasons, capped: cappedIops || cappedTp };
+  return { volume: { type: 'io1', sizeGiB: size, iops }, reasons };
 }
 
-function sizeGp2(t: Target, ceil: Ceilings): Sized {
-  const [wantIops, cappedIops] = cap(t.iops, ceil?.iops);
-  const [wantTp, cappedTp] = cap(t.tp, ceil?.throughputMiBps);
+function sizeGp2(t: Need): Sized {
   const maxIops = GP2.iops.baselineMax.value;
-  if (wantIops > maxIops)
-    return { notViable: [`needs ${n0(wantIops)} sustained IOPS, above gp2's ${n0(maxIops)}`] };
-  if (wantTp > GP2.throughputMiBps.from334GiB.value)
-    return {
-      notViable: [`needs ${n0(wantTp)} MiB/s, above gp2's ${GP2.throughputMiBps.from334GiB.value} MiB/s`],
-    };
-  const sizeForIops = Math.ceil(wantIops / GP2.iops.perGiB.value);
-  const sizeForTp = wantTp > GP2.throughputMiBps.upTo170GiB.value ? 334 : 0;
-  const size = Math.max(t.minSize, sizeForIops, sizeForTp, GP2.sizeGiB.min.value);
-  if (size > GP2.sizeGiB.max.value) return { notViable: [`needs ${n0(size)} GiB, above gp2's maximum size`] };
+  if (t.iops > maxIops) return tooBig(`needs ${n0(t.iops)} sustained IOPS, above gp2's ${n0(maxIops)}`);
+  if (t.tp > GP2.throughputMiBps.from334GiB.value)
+    return tooBig(`needs ${n0(t.tp)} MiB/s, above gp2's ${GP2.throughputMiBps.from334GiB.value} MiB/s`);
+  const sizeForIops = Math.ceil(t.iops / GP2.iops.perGiB.value);
+  const sizeForTp = t.tp > GP2.throughputMiBps.upTo170GiB.value ? 334 : 0;
+  const size = Math.max(t.capacity, sizeForIops, sizeForTp, GP2.sizeGiB.min.value);
+  if (size > GP2.sizeGiB.max.value) return tooBig(`needs ${n0(size)} GiB, above gp2's maximum size`);
   const reasons = [
     `${n0(size)} GiB gives ${n0(gp2BaselineIops(size))} baseline IOPS (3 per GiB) and ${gp2ThroughputMiBps(size).sustained} MiB/s sustained`,
   ];
-  if (sizeForIops > t.minSize || sizeForTp > t.minSize)
+  if (sizeForIops > t.capacity || sizeForTp > t.capacity)
     reasons.push('size bought for performance, not capacity: gp3 decouples the two');
-  return { volume: { type: 'gp2', sizeGiB: size }, reasons, capped: cappedIops || cappedTp };
+  return { volume: { type: 'gp2', sizeGiB: size }, reasons };
 }
 
-function sizeHdd(type: 'st1' | 'sc1', t: Target, ceil: Ceilings): Sized {
+/**
+ * st1/sc1 spend a whole 1 MiB of throughput on every operation, so small or random I/O drains
+ * them: 200 random IOPS cost 200 MiB/s (a 1 TiB sc1 sustains 12 of them). AWS advises SSD for
+ * small, random I/O; so does the planner — HDD is offered only for sequential work, sized on the
+ * merged throughput it really spends.
+ */
+function sizeHdd(type: 'st1' | 'sc1', t: Need, random: boolean, blockSize: number | null): Sized {
   const spec = HDD[type];
-  const [wantTp, cappedTp] = cap(t.tp, ceil?.throughputMiBps);
-  const reasons: string[] = [];
+  const kib = blockSize !== null ? `${n0(blockSize / 1024)} KiB ` : '';
+  if (random) {
+    const perTiB = spec.baselineMiBpsPerTiB.value;
+    return never(
+      `random I/O: every ${kib}I/O costs a whole 1 MiB of ${type} throughput, so ${n0(t.hddIops)} IOPS spend ${n0(t.hddIops)} MiB/s (a 1 TiB ${type} sustains ${perTiB} such IOPS). HDD volumes are for large sequential I/O; AWS recommends SSD for small, random I/O`,
+    );
+  }
   if (t.hddIops > spec.maxIops.value)
-    return {
-      notViable: [
-        `needs ${n0(t.hddIops)} IOPS counted in 1 MiB units; ${type} handles ${spec.maxIops.value} — HDD volumes are for large sequential I/O, not ${t.blockSize !== null ? `${Math.round(t.blockSize / 1024)} KiB ` : ''}random I/O`,
-      ],
-    };
-  if (wantTp > spec.maxMiBps.value)
-    return { notViable: [`needs ${n0(wantTp)} MiB/s, above ${type}'s ${spec.maxMiBps.value} MiB/s`] };
-  const sizeForTp = Math.ceil((wantTp / spec.baselineMiBpsPerTiB.value) * 1024);
-  const size = Math.max(t.minSize, sizeForTp, spec.sizeGiB.min.value);
+    return tooBig(
+      `needs ${n0(t.hddIops)} operations of up to 1 MiB per second; one ${type} volume handles ${spec.maxIops.value}`,
+    );
+  if (t.hddBudget > spec.maxMiBps.value)
+    return tooBig(`needs ${n0(t.hddBudget)} MiB/s, above ${type}'s ${spec.maxMiBps.value} MiB/s`);
+  const sizeForTp = Math.ceil((t.hddBudget / spec.baselineMiBpsPerTiB.value) * 1024);
+  const size = Math.max(t.capacity, sizeForTp, spec.sizeGiB.min.value);
   if (size > spec.sizeGiB.max.value)
-    return {
-      notViable: [`needs ${n0(size)} GiB for ${n0(wantTp)} MiB/s baseline, above ${type}'s maximum size`],
-    };
-  reasons.push(
-    `${n0(size)} GiB for a ${n0(Math.min((spec.baselineMiBpsPerTiB.value * size) / 1024, spec.maxMiBps.value))} MiB/s baseline (${spec.baselineMiBpsPerTiB.value} MiB/s per TiB)`,
-  );
-  if (t.blockSize !== null && t.blockSize < 128 * 1024)
-    reasons.push('only sequential access reaches these numbers on HDD');
-  return { volume: { type, sizeGiB: size }, reasons, capped: cappedTp };
+    return tooBig(
+      `needs ${n0(size)} GiB for ${n0(t.hddBudget)} MiB/s baseline, above ${type}'s maximum size`,
+    );
+  return {
+    volume: { type, sizeGiB: size },
+    reasons: [
+      `${n0(size)} GiB for a ${n0(hddThroughputMiBps(type, size).sustained)} MiB/s baseline (${spec.baselineMiBpsPerTiB.value} MiB/s per TiB); sequential I/O merges into 1 MiB operations`,
+    ],
+  };
 }
 
-/** The cheapest same-family instance whose sustained limits carry the target (or null). */
-function findUpgrade(target: { iops: number; tp: number }, members: readonly InstanceSpec[]) {
-  const fits = members.filter(
-    (m) =>
-      m.ebs &&
-      m.ebs.baselineIops >= target.iops &&
-      mbpsToMiBps(mbps(m.ebs.baselineBandwidthMbps)) >= target.tp,
+/** A whole-number share of a total over `n` volumes (rounded up: each must carry its part). */
+const share = (total: number, n: number) => Math.ceil(total / n - 1e-9);
+
+/**
+ * The fewest identical volumes of a type that carry the need together (RAID 0 adds IOPS,
+ * throughput and capacity), up to what the instance can attach. One volume when one will do.
+ */
+function sizeStripe(
+  type: VolumeType,
+  need: Need,
+  maxVolumes: number,
+  size: (perVolume: Need) => Sized,
+): { sized: Sized; count: number } {
+  let first: Sized | null = null;
+  for (let n = 1; n <= maxVolumes; n++) {
+    const per: Need = {
+      iops: share(need.iops, n),
+      tp: share(need.tp, n),
+      hddBudget: share(need.hddBudget, n),
+      hddIops: share(need.hddIops, n),
+      capacity: share(need.capacity, n),
+    };
+    const sized = size(per);
+    first ??= sized;
+    if ('volume' in sized) {
+      if (n > 1)
+        sized.reasons.unshift(
+          `${n} × ${type} striped (RAID 0): one ${type} volume cannot carry the target (${(first as { notViable: string[] }).notViable[0]})`,
+        );
+      return { sized, count: n };
+    }
+    if (!sized.perVolume) return { sized, count: 1 };
+  }
+  const why = (first as { notViable: string[] }).notViable[0];
+  return {
+    sized: never(
+      `${why}; even ${maxVolumes} striped volumes${maxVolumes < MAX_STRIPE ? ' (what the instance can attach besides its root volume)' : ''} cannot carry it`,
+    ),
+    count: 1,
+  };
+}
+
+/** Instances of the same category (general/compute/memory) as `current`, or its own family otherwise. */
+function upgradeCandidates(current: InstanceSpec, pool: readonly InstanceSpec[]): InstanceSpec[] {
+  const category = categoryOf(current.family);
+  const gen = parseFamily(current.family)?.generation ?? 0;
+  const metal = current.instanceType.includes('.metal');
+  return pool.filter((m) => {
+    if (!m.ebs || m.usdPerHourUsEast1 == null) return false;
+    if (!metal && m.instanceType.includes('.metal')) return false;
+    if (category === null) return m.family === current.family;
+    const p = parseFamily(m.family);
+    if (!p || categoryOf(m.family) !== category || p.generation < gen) return false;
+    if (current.architecture && m.architecture && m.architecture !== current.architecture) return false;
+    if ((m.vCpus ?? 0) < (current.vCpus ?? 0) || (m.memoryMiB ?? 0) < (current.memoryMiB ?? 0)) return false;
+    return true;
+  });
+}
+
+const optionOf = (m: InstanceSpec): InstanceOption => ({
+  instanceType: m.instanceType,
+  baselineBandwidthMbps: m.ebs!.baselineBandwidthMbps,
+  baselineIops: m.ebs!.baselineIops,
+  usdPerHourUsEast1: m.usdPerHourUsEast1,
+  usdPerMonthUsEast1: m.usdPerHourUsEast1 == null ? null : roundCents(m.usdPerHourUsEast1 * HOURS_PER_MONTH),
+  instanceStore: m.instanceStore !== null,
+});
+
+/** The cheapest instances whose sustained limits carry the target, cheapest first. */
+function findUpgrades(
+  target: { iops: number; tp: number },
+  current: InstanceSpec,
+  pool: readonly InstanceSpec[],
+): InstanceOption[] {
+  const fits = upgradeCandidates(current, pool).filter(
+    (m) => m.ebs!.baselineIops >= target.iops && mbpsToMiBps(mbps(m.ebs!.baselineBandwidthMbps)) >= target.tp,
   );
   fits.sort(
     (a, b) =>
-      (a.usdPerHourUsEast1 ?? Infinity) - (b.usdPerHourUsEast1 ?? Infinity) ||
-      a.ebs!.baselineBandwidthMbps - b.ebs!.baselineBandwidthMbps,
+      a.usdPerHourUsEast1! - b.usdPerHourUsEast1! ||
+      a.ebs!.baselineBandwidthMbps - b.ebs!.baselineBandwidthMbps ||
+      (a.instanceType < b.instanceType ? -1 : 1),
   );
-  const best = fits[0];
-  return best?.ebs
-    ? {
-        instanceType: best.instanceType,
-        baselineBandwidthMbps: best.ebs.baselineBandwidthMbps,
-        baselineIops: best.ebs.baselineIops,
-        usdPerHourUsEast1: best.usdPerHourUsEast1,
-      }
-    : null;
+  const top = fits.slice(0, 3);
+  const withStore = fits.find((m) => m.instanceStore !== null);
+  if (withStore && !top.includes(withStore)) top.push(withStore);
+  return top.map(optionOf);
 }
 
 function adviseInstance(
   target: { iops: number; tp: number },
   instance: InstanceSpec | null,
-  members: readonly InstanceSpec[],
+  pool: readonly InstanceSpec[],
 ): InstanceAdvice | null {
   const ceil = instanceCeilings(instance);
   if (!ceil || !instance?.ebs) return null;
@@ -289,7 +383,7 @@ function adviseInstance(
   if (target.iops > ceil.iops) exceeds.push('instance-iops');
   if (target.tp > ceil.throughputMiBps) exceeds.push('instance-bandwidth');
   if (exceeds.length === 0) return null;
-  const upgrade = findUpgrade(target, members);
+  const [upgrade = null, ...alternatives] = findUpgrades(target, instance, pool);
   const parts = [
     exceeds.includes('instance-bandwidth')
       ? `${instance.instanceType} sustains ${n0(instance.ebs.baselineBandwidthMbps)} Mbps = ${n0(ceil.throughputMiBps)} MiB/s of EBS traffic, below the ${n0(target.tp)} MiB/s target`
@@ -302,76 +396,126 @@ function adviseInstance(
     instance.ebs.maximumBandwidthMbps > instance.ebs.baselineBandwidthMbps
       ? ` Its burst ceiling (${n0(instance.ebs.maximumBandwidthMbps)} Mbps, ${n0(instance.ebs.maximumIops)} IOPS) lasts 30 minutes per 24 hours: not a plan.`
       : '';
+  const category = categoryOf(instance.family);
+  const scope = category
+    ? `${category === 'general' ? 'general-purpose' : category === 'compute' ? 'compute-optimized' : 'memory-optimized'} instance (same or newer generation, ${instance.architecture ?? 'same'} architecture, at least ${instance.vCpus ?? '?'} vCPUs and ${n0((instance.memoryMiB ?? 0) / 1024)} GiB)`
+    : instance.family;
+  const price = (o: InstanceOption) =>
+    o.usdPerMonthUsEast1 != null ? `, ${formatUsd(o.usdPerMonthUsEast1)}/month on demand in us-east-1` : '';
   const next = upgrade
-    ? ` ${upgrade.instanceType} is the cheapest ${instance.family} that sustains it (${n0(upgrade.baselineBandwidthMbps)} Mbps, ${n0(upgrade.baselineIops)} IOPS).`
-    : ` No ${instance.family} size sustains it: consider a family with higher EBS bandwidth, or local NVMe.`;
+    ? ` ${upgrade.instanceType} is the cheapest ${scope} that sustains it (${n0(upgrade.baselineBandwidthMbps)} Mbps, ${n0(upgrade.baselineIops)} IOPS${price(upgrade)}).${alternatives.length > 0 ? ` Also: ${alternatives.map((a) => `${a.instanceType}${price(a)}`).join('; ')}.` : ''}`
+    : ` No ${scope} sustains it: consider a family with higher EBS bandwidth, or local NVMe.`;
   return {
     exceeds,
     message: `${parts.join('; ')}. Volume provisioning above that is money for nothing.${burst}${next}`,
     upgrade,
+    alternatives,
   };
 }
 
-/** Right-sizes every requested volume type and ranks them: meets (cheapest first), capped, not viable. */
+/** Sustained IOPS and MiB/s of a sized configuration on this instance. */
+function capabilitiesOf(volume: VolumeConfig, nitro: boolean | null): { iops: number; tp: number } {
+  const caps = volumeCapabilities(volume, { nitro });
+  return { iops: caps.iops, tp: caps.throughputMiBps };
+}
+
+const zeroCost = { storage: 0, iops: 0, throughput: 0, total: 0 } satisfies CostBreakdown;
+
+/** Right-sizes every requested volume type and ranks them: meets (cheapest first), capped, unpriced, not viable. */
 export function rightSize(input: RightSizeInput): RightSizeResult {
   const gen = input.gp3Generation ?? 'current';
   const nodes = input.nodes ?? 1;
   const factor = 1 + input.headroom;
-  const ssd = demandOf(input.profile, IO_ACCOUNTING_UNIT_BYTES.ssd.value);
-  const hdd = demandOf(input.profile, IO_ACCOUNTING_UNIT_BYTES.hdd.value);
+  const ssd = demandOf(input.profile, 'ssd');
+  const hdd = demandOf(input.profile, 'hdd');
   const totalOps = input.profile.read.iops + input.profile.write.iops;
-  const target: Target = {
+  const blockSize =
+    totalOps > 0 ? (input.profile.read.bytesPerSec + input.profile.write.bytesPerSec) / totalOps : null;
+  const ceil = instanceCeilings(input.instance);
+  const nitro = attachContextOf(input.instance).nitro;
+  const maxVolumes = maxDataVolumes(input.instance);
+  const random = hasRandomIo(input.profile);
+  const wanted = {
     iops: Math.ceil(ssd.iops * factor),
     tp: Math.ceil(ssd.throughputMiBps * factor),
-    hddIops: Math.ceil(hdd.iops * factor),
-    minSize: Math.max(1, Math.ceil(input.minSizeGiB)),
-    blockSize:
-      totalOps > 0 ? (input.profile.read.bytesPerSec + input.profile.write.bytesPerSec) / totalOps : null,
   };
-  const ceil = instanceCeilings(input.instance);
-  const sizers: Record<VolumeType, () => Sized> = {
-    gp3: () => sizeGp3(target, ceil, gen),
-    io2: () => sizeIo2(target, ceil),
-    io1: () => sizeIo1(target, ceil),
-    gp2: () => sizeGp2(target, ceil),
-    st1: () => sizeHdd('st1', target, ceil),
-    sc1: () => sizeHdd('sc1', target, ceil),
+  const capped = {
+    iops: ceil ? Math.min(wanted.iops, ceil.iops) : wanted.iops,
+    tp: ceil ? Math.min(wanted.tp, ceil.throughputMiBps) : wanted.tp,
+  };
+  const isCapped = capped.iops < wanted.iops || capped.tp < wanted.tp;
+  const need: Need = {
+    ...capped,
+    hddBudget: Math.ceil(Math.min(hdd.budgetMiBps * factor, ceil?.throughputMiBps ?? Infinity)),
+    hddIops: Math.ceil(hdd.iops * factor),
+    capacity: Math.max(1, Math.ceil(input.minSizeGiB)),
+  };
+  const sizers: Record<VolumeType, (per: Need) => Sized> = {
+    gp3: (per) => sizeGp3(per, gen),
+    io2: (per) => sizeIo2(per, nitro),
+    io1: (per) => sizeIo1(per, nitro),
+    gp2: (per) => sizeGp2(per),
+    st1: (per) => sizeHdd('st1', per, random, blockSize),
+    sc1: (per) => sizeHdd('sc1', per, random, blockSize),
   };
   const capNote = ceil
-    ? `capped at what ${ceil.name} sustains (${n0(ceil.iops)} IOPS, ${n0(ceil.throughputMiBps)} MiB/s)`
+    ? `capped at what ${ceil.name} sustains (${n0(ceil.iops)} IOPS, ${n0(ceil.throughputMiBps)} MiB/s): the instance, not the volume, must change`
     : '';
   const recs: Recommendation[] = (input.types ?? VOLUME_TYPES).map((type) => {
-    const sized = sizers[type]();
-    if ('notViable' in sized) {
-      const zero = { storage: 0, iops: 0, throughput: 0, total: 0 } satisfies CostBreakdown;
+    const { sized, count } = sizeStripe(type, need, maxVolumes, sizers[type]);
+    if ('notViable' in sized)
       return {
         type,
         status: 'not-viable',
+        volumeCount: 1,
         sizeGiB: 0,
         iops: 0,
         throughputMiBps: 0,
-        monthlyUsd: zero,
-        clusterMonthlyUsd: zero,
+        monthlyUsd: zeroCost,
+        clusterMonthlyUsd: zeroCost,
         reasons: sized.notViable,
         rank: 0,
       };
-    }
-    const cost = monthlyCost(sized.volume, input.rateCard);
-    const caps = capabilitiesOf(sized.volume);
+    const config: VolumeConfig = count > 1 ? { ...sized.volume, count } : sized.volume;
+    const caps = capabilitiesOf(config, nitro);
+    const delivered = {
+      iops: ceil ? Math.min(caps.iops, ceil.iops) : caps.iops,
+      tp: ceil ? Math.min(caps.tp, ceil.throughputMiBps) : caps.tp,
+    };
+    const gap = priceAvailable(input.rateCard, type) ? null : missingPriceMessage(input.rateCard, type);
+    const cost = gap ? zeroCost : monthlyCost(config, input.rateCard as RateCard);
+    const reasons = [...sized.reasons];
+    if (isCapped) reasons.push(capNote);
+    if (ceil && (caps.iops > delivered.iops || caps.tp > delivered.tp))
+      reasons.push(
+        `the volume${count > 1 ? 's' : ''} could deliver ${n0(caps.iops)} IOPS / ${n0(caps.tp)} MiB/s; ${ceil.name} lets through ${n0(delivered.iops)} IOPS / ${n0(delivered.tp)} MiB/s`,
+      );
+    if (gap) reasons.push(`not priced: ${gap}`);
     return {
       type,
-      status: sized.capped ? 'capped-by-instance' : 'meets',
-      sizeGiB: sized.volume.sizeGiB,
-      iops: caps.iops,
-      throughputMiBps: caps.tp,
+      status: gap ? 'unpriced' : isCapped ? 'capped-by-instance' : 'meets',
+      volumeCount: count,
+      perVolume: {
+        sizeGiB: sized.volume.sizeGiB,
+        iops: sized.volume.iops ?? null,
+        throughputMiBps: sized.volume.throughputMiBps ?? null,
+      },
+      sizeGiB: sized.volume.sizeGiB * count,
+      iops: delivered.iops,
+      throughputMiBps: delivered.tp,
       monthlyUsd: cost,
-      clusterMonthlyUsd: scaleCost(cost, nodes),
-      reasons: sized.capped ? [...sized.reasons, capNote] : sized.reasons,
+      clusterMonthlyUsd: gap ? zeroCost : scaleCost(cost, nodes),
+      reasons,
       rank: 0,
     };
   });
-  const order = { meets: 0, 'capped-by-instance': 1, 'not-viable': 2 } as const;
-  recs.sort((a, b) => order[a.status] - order[b.status] || a.monthlyUsd.total - b.monthlyUsd.total);
+  const order = { meets: 0, 'capped-by-instance': 1, unpriced: 2, 'not-viable': 3 } as const;
+  recs.sort(
+    (a, b) =>
+      order[a.status] - order[b.status] ||
+      a.monthlyUsd.total - b.monthlyUsd.total ||
+      (a.volumeCount ?? 1) - (b.volumeCount ?? 1),
+  );
   recs.forEach((r, i) => (r.rank = i + 1));
 
   const notes: string[] = [];
@@ -379,54 +523,51 @@ export function rightSize(input: RightSizeInput): RightSizeResult {
     notes.push(
       `Headroom below ${((1 / DELIVERY_FLOOR_FRACTION - 1) * 100).toFixed(1)}%: EBS promises ≥ 90% of provisioned IOPS 99% (gp) or 99.9% (io) of the time, so the peak may not be served when it matters`,
     );
-  if (ssd.iops > totalOps * 1.001)
+  if (ssd.iopsUnmerged > ssd.iops * 1.001)
+    notes.push(
+      `Sequential I/O of 32 KiB or more is sized on merged EBS operations (up to 256 KiB each): ${n0(wanted.iops)} IOPS with headroom. Merging is best effort; if it does not happen the volume sees ${n0(Math.ceil(ssd.iopsUnmerged * factor))} IOPS (the worst case)`,
+    );
+  else if (ssd.iops > totalOps * 1.001)
     notes.push(
       'I/Os larger than 256 KiB count as several EBS operations: the IOPS target includes that split',
     );
   return {
     target: {
       headroom: input.headroom,
-      iops: target.iops,
-      throughputMiBps: target.tp,
-      minSizeGiB: target.minSize,
+      iops: wanted.iops,
+      iopsUnmerged: Math.ceil(ssd.iopsUnmerged * factor),
+      throughputMiBps: wanted.tp,
+      minSizeGiB: need.capacity,
     },
     recommendations: recs,
-    instanceAdvice: adviseInstance(
-      { iops: target.iops, tp: target.tp },
-      input.instance,
-      input.familyMembers ?? [],
-    ),
+    instanceAdvice: adviseInstance(wanted, input.instance, input.familyMembers ?? []),
     notes,
   };
 }
 
-/** Sustained IOPS and MiB/s of a sized configuration, for the recommendation table. */
-function capabilitiesOf(volume: VolumeConfig): { iops: number; tp: number } {
-  switch (volume.type) {
-    case 'gp3':
-      return { iops: volume.iops!, tp: volume.throughputMiBps! };
-    case 'gp2':
-      return { iops: gp2BaselineIops(volume.sizeGiB), tp: gp2ThroughputMiBps(volume.sizeGiB).sustained };
-    case 'io1':
-      return { iops: volume.iops!, tp: io1ThroughputMiBps(volume.iops!) };
-    case 'io2':
-      return {
-        iops: volume.iops!,
-        tp: Math.min(
-          volume.iops! * IO2.throughputMiBps.maxPerProvisionedIops.value,
-          IO2.throughputMiBps.max.value,
-        ),
-      };
-    case 'st1':
-    case 'sc1':
-      return {
-        iops: HDD[volume.type].maxIops.value,
-        tp: Math.min(
-          (HDD[volume.type].baselineMiBpsPerTiB.value * volume.sizeGiB) / 1024,
-          HDD[volume.type].maxMiBps.value,
-        ),
-      };
-  }
+/**
+ * The configuration a recommendation stands for — what to provision on each volume, × count —
+ * with only the fields its type takes. Analyses stored before 2026.11.2 have no `perVolume`: their
+ * totals were one volume's settings.
+ */
+export function volumeOfRecommendation(rec: Recommendation): VolumeConfig {
+  const count = rec.volumeCount ?? 1;
+  const per = rec.perVolume ?? {
+    sizeGiB: rec.sizeGiB,
+    iops: rec.iops,
+    throughputMiBps: rec.throughputMiBps,
+  };
+  const v: VolumeConfig = { type: rec.type, sizeGiB: per.sizeGiB };
+  if ((rec.type === 'gp3' || rec.type === 'io1' || rec.type === 'io2') && per.iops !== null)
+    v.iops = per.iops;
+  if (rec.type === 'gp3' && per.throughputMiBps !== null) v.throughputMiBps = per.throughputMiBps;
+  if (count > 1) v.count = count;
+  return v;
+}
+
+/** Whether a recommendation can be bought as stated (sized and priced): `meets` or capped by the instance. */
+export function isUsable(rec: Recommendation): boolean {
+  return rec.status === 'meets' || rec.status === 'capped-by-instance';
 }
 
 /**

@@ -6,7 +6,7 @@ import { assessViability, type Residency } from './viability.ts';
 const readHeavy = publishedProfile({ readMiBps: 400, readIops: 60_000, writeMiBps: 10, writeIops: 1000 });
 const writeHeavy = publishedProfile({ readMiBps: 10, readIops: 1000, writeMiBps: 300, writeIops: 9000 });
 
-describe('when EBS is viable (domain.md §11)', () => {
+describe('when EBS is viable (docs/domain.md §11)', () => {
   it.each([
     ['high', writeHeavy, 'ebs'],
     ['high', readHeavy, 'ebs'],

@@ -6,6 +6,7 @@ import {
   IO1,
   IO2,
   IO_ACCOUNTING_UNIT_BYTES,
+  NON_NITRO,
   VOLUME_TRAITS,
   VolumeTypeSchema,
   type Gp3Generation,
@@ -44,7 +45,14 @@ export type VolumeCapabilities = {
   burstThroughputMiBps: number | null;
   /** EBS counts each I/O up to this size as one operation. */
   ioUnitBytes: number;
+  /** SSD or HDD: which I/O accounting applies (plan/demand.ts). */
+  media: 'ssd' | 'hdd';
+  /** io1/io2 held to 32,000 IOPS per volume because the instance is not built on Nitro. */
+  nitroCapped: boolean;
 };
+
+/** What the instance allows a volume: io1/io2 above 32,000 IOPS need Nitro (null = unknown: no cap). */
+export type AttachContext = { nitro: boolean | null };
 
 export function gp2BaselineIops(sizeGiB: number): number {
   return Math.min(
@@ -94,10 +102,19 @@ export function hddThroughputMiBps(
   };
 }
 
-/** Sustained and burst capabilities of a (valid) volume configuration. */
-export function volumeCapabilities(volume: VolumeConfig): VolumeCapabilities {
+/** Provisioned IOPS a volume delivers on this instance: non-Nitro instances stop at 32,000. */
+export function deliverablePiops(provisioned: number, ctx: AttachContext): number {
+  return ctx.nitro === false ? Math.min(provisioned, NON_NITRO.maxPiops.value) : provisioned;
+}
+
+/** Sustained and burst capabilities of a (valid) volume configuration, on an instance of this kind. */
+export function volumeCapabilities(
+  volume: VolumeConfig,
+  ctx: AttachContext = { nitro: null },
+): VolumeCapabilities {
   const n = countOf(volume);
   const ssdUnit = IO_ACCOUNTING_UNIT_BYTES.ssd.value;
+  const ssd = { ioUnitBytes: ssdUnit, media: 'ssd' as const, nitroCapped: false };
   switch (volume.type) {
     case 'gp3': {
       const iops = volume.iops ?? GP3.iops.included.value;
@@ -107,7 +124,7 @@ export function volumeCapabilities(volume: VolumeConfig): VolumeCapabilities {
         throughputMiBps: tp * n,
         burstIops: null,
         burstThroughputMiBps: null,
-        ioUnitBytes: ssdUnit,
+        ...ssd,
       };
     }
     case 'gp2': {
@@ -119,27 +136,35 @@ export function volumeCapabilities(volume: VolumeConfig): VolumeCapabilities {
         throughputMiBps: tp.sustained * n,
         burstIops: bursts ? GP2.iops.burst.value * n : null,
         burstThroughputMiBps: tp.burst === null ? null : tp.burst * n,
-        ioUnitBytes: ssdUnit,
+        ...ssd,
       };
     }
     case 'io1': {
-      const iops = volume.iops ?? IO1.iops.min.value;
+      const provisioned = volume.iops ?? IO1.iops.min.value;
+      const iops = deliverablePiops(provisioned, ctx);
       return {
         iops: iops * n,
         throughputMiBps: io1ThroughputMiBps(iops) * n,
         burstIops: null,
         burstThroughputMiBps: null,
-        ioUnitBytes: ssdUnit,
+        ...ssd,
+        nitroCapped: iops < provisioned,
       };
     }
     case 'io2': {
-      const iops = volume.iops ?? IO2.iops.min.value;
+      const provisioned = volume.iops ?? IO2.iops.min.value;
+      const iops = deliverablePiops(provisioned, ctx);
+      const tp =
+        ctx.nitro === false
+          ? Math.min(io2ThroughputMiBps(iops), NON_NITRO.io2MaxMiBps.value)
+          : io2ThroughputMiBps(iops);
       return {
         iops: iops * n,
-        throughputMiBps: io2ThroughputMiBps(iops) * n,
+        throughputMiBps: tp * n,
         burstIops: null,
         burstThroughputMiBps: null,
-        ioUnitBytes: ssdUnit,
+        ...ssd,
+        nitroCapped: iops < provisioned,
       };
     }
     case 'st1':
@@ -151,6 +176,8 @@ export function volumeCapabilities(volume: VolumeConfig): VolumeCapabilities {
         burstIops: null,
         burstThroughputMiBps: tp.burst * n,
         ioUnitBytes: IO_ACCOUNTING_UNIT_BYTES.hdd.value,
+        media: 'hdd',
+        nitroCapped: false,
       };
     }
   }
@@ -269,4 +296,18 @@ export function gp2BurstSeconds(
   if (baseline >= GP2.iops.burst.value) return 0; // ≥ 1 TiB volumes do not burst: demand above baseline is simply not served
   const drainRate = Math.min(demandIops, GP2.iops.burst.value) - baseline;
   return creditBalance / drainRate;
+}
+
+/**
+ * st1/sc1 burst: the bucket holds 1 TiB of throughput credits per TiB of size (full at creation)
+ * and refills at the baseline rate; above baseline it drains by (demand − baseline) MiB/s, so a
+ * full bucket lasts size ÷ (demand − baseline) — a 1 TiB st1 at 250 MiB/s: 1 TiB ÷ 210 MiB/s ≈ 83
+ * min. null: demand at or below baseline (never drains); 0: above the burst ceiling (never served).
+ */
+export function hddBurstSeconds(type: 'st1' | 'sc1', sizeGiB: number, demandMiBps: number): number | null {
+  const tp = hddThroughputMiBps(type, sizeGiB);
+  if (demandMiBps <= tp.sustained) return null;
+  if (demandMiBps > tp.burst) return 0;
+  const bucketMiB = (sizeGiB / 1024) * HDD[type].creditsTiBPerTiB.value * 1024 * 1024;
+  return bucketMiB / (demandMiBps - tp.sustained);
 }

@@ -1,6 +1,13 @@
 import type { DirectionStats, DirectionTotals, FioJob, FioReport } from '../fio/fio-report.schema.ts';
 import { fail, ok, type Result, type Warning } from '../problem.ts';
-import type { BenchmarkFacts, DirectionLoad, IoProfile, LatencySummary } from './io-profile.schema.ts';
+import type {
+  Access,
+  AccessPattern,
+  BenchmarkFacts,
+  DirectionLoad,
+  IoProfile,
+  LatencySummary,
+} from './io-profile.schema.ts';
 
 /**
  * A fio report as a planning profile. The totals of one phase (job group) are the demand: groups
@@ -26,13 +33,51 @@ function latencyOf(d: DirectionStats): LatencySummary | null {
   return null;
 }
 
-function loadOf(d: DirectionStats): DirectionLoad {
-  return {
+function loadOf(d: DirectionStats, sizeMix: DirectionLoad['sizeMix']): DirectionLoad {
+  const load: DirectionLoad = {
     iops: d.iops,
     bytesPerSec: d.bytesPerSec,
     blockSizeBytes: d.blockSizeBytes,
     latency: latencyOf(d),
   };
+  return sizeMix && d.iops > 0 ? { ...load, sizeMix } : load;
+}
+
+/** Which directions an fio `rw=` issues (HOWTO `readwrite`): trim is not planned for. */
+const READS = new Set(['read', 'randread', 'rw', 'readwrite', 'randrw']);
+const WRITES = new Set(['write', 'randwrite', 'rw', 'readwrite', 'randrw', 'trimwrite', 'randtrimwrite']);
+
+/**
+ * Random or sequential per direction, from the jobs' `rw=` (fio's default is `read`, sequential).
+ * Jobs of both kinds in one direction make it `mixed`; a direction no job issues is `random`
+ * (nothing to count either way).
+ */
+export function accessFromJobs(jobs: readonly FioJob[]): Access {
+  const patterns = { read: new Set<AccessPattern>(), write: new Set<AccessPattern>() };
+  for (const job of jobs) {
+    const rw = job.settings.rw ?? 'read';
+    const sequential = job.settings.sequential ?? !rw.startsWith('rand');
+    const pattern: AccessPattern = sequential ? 'sequential' : 'random';
+    if (READS.has(rw)) patterns.read.add(pattern);
+    if (WRITES.has(rw)) patterns.write.add(pattern);
+  }
+  const one = (set: Set<AccessPattern>): AccessPattern =>
+    set.size > 1 ? 'mixed' : (set.values().next().value ?? 'random');
+  return { read: one(patterns.read), write: one(patterns.write), origin: 'fio' };
+}
+
+/** The jobs' bssplit for a direction when they all set the same one (else the average stands). */
+function sizeMixOf(jobs: readonly FioJob[], dir: 'read' | 'write'): DirectionLoad['sizeMix'] {
+  const splits = jobs.map((j) => j.settings.blockSizeSplit[dir]);
+  const first = splits[0];
+  if (!first || first.length < 2) return undefined;
+  const same = splits.every((s) => JSON.stringify(s) === JSON.stringify(first));
+  if (!same) return undefined;
+  // fio spreads what the entries with a share leave evenly over those without one (HOWTO bssplit).
+  const given = first.reduce((sum, e) => sum + (e.percent ?? 0), 0);
+  const unset = first.filter((e) => e.percent === null).length;
+  const rest = unset > 0 ? Math.max(0, 100 - given) / unset : 0;
+  return first.map((e) => ({ blockSizeBytes: e.blockSizeBytes, percent: e.percent ?? rest }));
 }
 
 const busyness = (t: DirectionTotals) => t.read.bytesPerSec + t.write.bytesPerSec + t.trim.bytesPerSec;
@@ -98,10 +143,11 @@ export function profileFromFio(report: FioReport, options: FromFioOptions = {}):
     label:
       options.label ??
       (jobs.length === 1 || new Set(jobs.map((j) => j.name)).size === 1 ? jobs[0]!.name : null),
-    read: loadOf(totals.read),
-    write: loadOf(totals.write),
+    read: loadOf(totals.read, sizeMixOf(jobs, 'read')),
+    write: loadOf(totals.write, sizeMixOf(jobs, 'write')),
     durationSec: runtimeMs > 0 ? runtimeMs / 1000 : null,
     benchmark: benchmarkFacts(report, jobs),
     warnings,
+    access: accessFromJobs(jobs),
   });
 }

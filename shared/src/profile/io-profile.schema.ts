@@ -17,12 +17,40 @@ export const LatencySummarySchema = z.object({
 });
 export type LatencySummary = z.infer<typeof LatencySummarySchema>;
 
+/**
+ * How the I/Os of one direction land on the device. It decides how EBS counts them
+ * (plan/demand.ts): contiguous I/Os of 32 KiB or more are merged into one operation up to
+ * 256 KiB (SSD) or 1 MiB (HDD); random ones are counted one by one. `mixed`: both kinds, in a
+ * share nobody measured.
+ */
+export const AccessPatternSchema = z.enum(['random', 'sequential', 'mixed']);
+export type AccessPattern = z.infer<typeof AccessPatternSchema>;
+
+/**
+ * The access pattern of a profile, per direction, and where it comes from: `fio` (the jobs' rw=),
+ * `stated` (the user said so), `assumed` (nobody said: random is assumed, the safe side, and a
+ * warning says so).
+ */
+export const AccessSchema = z.object({
+  read: AccessPatternSchema,
+  write: AccessPatternSchema,
+  origin: z.enum(['fio', 'sysbench', 'stated', 'assumed']),
+});
+export type Access = z.infer<typeof AccessSchema>;
+
 export const DirectionLoadSchema = z.object({
   iops: z.number().nonnegative().finite(),
   bytesPerSec: z.number().nonnegative().finite(),
   /** bytes/s ÷ IOPS; null without I/O. */
   blockSizeBytes: z.number().positive().nullable(),
   latency: LatencySummarySchema.nullable(),
+  /**
+   * The I/O size mix when the job set one (fio bssplit: share of I/Os per size, percent): the
+   * 32 KiB merge threshold applies per size, which an average would blur.
+   */
+  sizeMix: z
+    .array(z.object({ blockSizeBytes: z.number().positive(), percent: z.number().min(0).max(100) }))
+    .optional(),
 });
 export type DirectionLoad = z.infer<typeof DirectionLoadSchema>;
 
@@ -67,5 +95,15 @@ export const IoProfileSchema = z.object({
   benchmark: BenchmarkFactsSchema.nullable(),
   /** Warnings from reading the input (parser, import), carried along with the numbers. */
   warnings: z.array(WarningSchema),
+  /** Random or sequential, per direction; absent in profiles stored before 2026.11.2 (= assumed random). */
+  access: AccessSchema.optional(),
 });
 export type IoProfile = z.infer<typeof IoProfileSchema>;
+
+/** Random for both directions, said to be assumed: the safe side when nobody knows. */
+export const ASSUMED_RANDOM: Access = { read: 'random', write: 'random', origin: 'assumed' };
+
+/** The profile's access pattern, random (assumed) when it carries none. */
+export function accessOf(profile: IoProfile): Access {
+  return profile.access ?? ASSUMED_RANDOM;
+}

@@ -9,12 +9,12 @@ import {
   toBytesPerSec,
   type ThroughputUnit,
 } from '../units.ts';
-import type { DirectionLoad, IoProfile } from './io-profile.schema.ts';
+import { AccessPatternSchema, type DirectionLoad, type IoProfile } from './io-profile.schema.ts';
 
 /**
  * Numbers typed in from a monitoring dashboard (CloudWatch, Grafana, Datadog): peak read/write
  * IOPS and throughput in any unit, optionally latency percentiles. Peak, not average: provision
- * for the peak plus headroom (domain.md §3).
+ * for the peak plus headroom (docs/domain.md §2).
  */
 const ThroughputUnitSchema = z.enum(THROUGHPUT_UNIT_NAMES as [ThroughputUnit, ...ThroughputUnit[]]);
 
@@ -37,6 +37,8 @@ export const ObservedMetricsSchema = z.object({
   label: z.string().max(200).optional(),
   read: DirectionInputSchema,
   write: DirectionInputSchema,
+  /** How the I/O lands on the device, if the user knows; absent = random assumed (and said). */
+  access: AccessPatternSchema.optional(),
 });
 export type ObservedMetrics = z.infer<typeof ObservedMetricsSchema>;
 
@@ -73,7 +75,7 @@ export function profileFromObserved(input: unknown): Result<IoProfile> {
     const path = issue.path.join('.');
     return fail('metrics_invalid', `${path || 'input'}: ${issue.message}`, path || undefined);
   }
-  const { label, read, write } = parsed.data;
+  const { label, read, write, access } = parsed.data;
   const profile: IoProfile = {
     source: 'observed',
     label: label ?? null,
@@ -82,6 +84,7 @@ export function profileFromObserved(input: unknown): Result<IoProfile> {
     durationSec: null,
     benchmark: null,
     warnings: [],
+    ...(access ? { access: { read: access, write: access, origin: 'stated' as const } } : {}),
   };
   for (const [name, d] of [
     ['read', profile.read],

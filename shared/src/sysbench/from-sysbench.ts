@@ -1,5 +1,6 @@
 import { fail, ok, type Result, type Warning } from '../problem.ts';
 import type {
+  Access,
   BenchmarkFacts,
   DirectionLoad,
   IoProfile,
@@ -60,7 +61,8 @@ function loadOf(perSec: number, bytesPerSec: number, latency: LatencySummary | n
   return {
     iops: perSec,
     bytesPerSec,
-    blockSizeBytes: perSec > 0 ? bytesPerSec / perSec : null,
+    // A damaged report can say reads/s > 0 with 0 MiB/s: no block size then, rather than 0 bytes.
+    blockSizeBytes: perSec > 0 && bytesPerSec > 0 ? bytesPerSec / perSec : null,
     latency: perSec > 0 ? latency : null,
   };
 }
@@ -167,5 +169,12 @@ export function profileFromSysbench(
     durationSec: run.totalTimeSec,
     benchmark: facts,
     warnings,
+    ...(run.testMode ? { access: accessOfTestMode(run.testMode) } : {}),
   });
+}
+
+/** sysbench fileio's modes: seq* are sequential (seqwr, seqrewr, seqrd), rnd* random. */
+function accessOfTestMode(mode: string): Access {
+  const pattern = mode.startsWith('seq') ? 'sequential' : 'random';
+  return { read: pattern, write: pattern, origin: 'sysbench' };
 }

@@ -1,4 +1,4 @@
-import type { BenchmarkFacts, IoProfile } from '../profile/io-profile.schema.ts';
+import type { Access, BenchmarkFacts, IoProfile } from '../profile/io-profile.schema.ts';
 
 const MiB = 1024 * 1024;
 
@@ -14,6 +14,8 @@ export function publishedProfile(p: {
   durationSec?: number | null;
   benchmark?: Partial<BenchmarkFacts> | null;
   latency?: { read?: Record<string, number>; write?: Record<string, number> };
+  /** `random`/`sequential`: both directions, as the user would state it; absent = unknown (random assumed). */
+  access?: Access['read'] | Access;
 }): IoProfile {
   const dir = (mibps: number, iops: number, lat?: Record<string, number>) => ({
     iops,
@@ -50,5 +52,13 @@ export function publishedProfile(p: {
             ...p.benchmark,
           },
     warnings: [],
+    ...(p.access === undefined
+      ? {}
+      : {
+          access:
+            typeof p.access === 'string'
+              ? { read: p.access, write: p.access, origin: 'stated' as const }
+              : p.access,
+        }),
   };
 }

@@ -5,7 +5,7 @@ import type { IoSeries } from './series.schema.ts';
 /**
  * Minutes per calendar day (UTC) the workload spent above a capacity — provisioned IOPS, or an
  * instance's baseline EBS throughput, which it may exceed for only 30 minutes at least once every
- * 24 hours (domain.md §5; AWS "Amazon EBS-optimized instances"). Demand is read + write combined,
+ * 24 hours (docs/domain.md §5; AWS "Amazon EBS-optimized instances"). Demand is read + write combined,
  * as the instance and volume limits count it.
  *
  * Counted at the series' own resolution: a period counts in full when its average rate is above

@@ -1,0 +1,98 @@
+import { INSTANCE_BURST_MINUTES_PER_DAY } from '../aws/volume-types.ts';
+import type { IoProfile } from '../profile/io-profile.schema.ts';
+import { demandOf } from './demand.ts';
+import type { Limit, LimitTarget } from './limits.ts';
+import { gp2BurstSeconds, hddBurstSeconds } from './volume.ts';
+
+/**
+ * Can the measured rates be real on this configuration, for as long as they were held?
+ *
+ * A rate above a SUSTAINED ceiling is reachable only on a burst allowance: the instance's EBS
+ * maximum for 30 minutes per 24 hours (AWS EC2 "Amazon EBS-optimized instances"), a gp2 volume's
+ * I/O credits (5.4 M, earned at its baseline), an st1/sc1 volume's throughput credits (1 TiB per
+ * TiB). Above a ceiling that has no burst — or above the burst ceiling itself — the configuration
+ * cannot deliver it at all. Each overrun gets a verdict:
+ * - `bursting`: within the allowance (or nobody said how long): the burst ceiling is what binds;
+ * - `exceeds-sustainable`: held longer than the allowance lasts at that rate: cannot be real;
+ * - `above-ceiling`: above anything the configuration delivers, even bursting.
+ */
+
+/**
+ * A measurement within 5% of a ceiling is AT the ceiling: fio's IOPS and EBS's delivery wobble by
+ * a few percent (16,002 IOPS measured on a 16,000-IOPS gp3 is that volume pinned, not an anomaly).
+ * Above it, a measurement is never called "pinned".
+ */
+export const CEILING_TOLERANCE = 1.05;
+
+export type OverrunVerdict = 'bursting' | 'exceeds-sustainable' | 'above-ceiling';
+
+export type Overrun = {
+  /** The sustained limit the demand is above. */
+  limit: Limit;
+  /** Its burst counterpart, when the configuration has one. */
+  burst: Limit | null;
+  /** What grants the burst. */
+  allowance: 'instance' | 'gp2' | 'hdd' | null;
+  /** How long the burst lasts at this demand from full credits, s (Infinity: credits do not drain; null: no burst). */
+  allowanceSec: number | null;
+  /** How long the measurement held the rate, s (null: unknown). */
+  heldSec: number | null;
+  verdict: OverrunVerdict;
+};
+
+/**
+ * How long the profile's rates were held. fio, sysbench: the runtime (their numbers are averages
+ * over it); typed-in peaks: the runtime the user gave, if any; a time series: unknown here — its
+ * peak is one 5-minute point, and the series' own burst analysis counts minutes above baseline.
+ */
+export function heldSecondsOf(profile: IoProfile): number | null {
+  return profile.source === 'timeseries' ? null : profile.durationSec;
+}
+
+const burstIdOf = (id: Limit['id']) => `${id}-burst` as Limit['id'];
+
+function allowanceOf(
+  limit: Limit,
+  profile: IoProfile,
+  target: LimitTarget | null,
+): { allowance: Overrun['allowance']; seconds: number | null } {
+  if (limit.scope === 'instance')
+    return { allowance: 'instance', seconds: INSTANCE_BURST_MINUTES_PER_DAY * 60 };
+  if (target?.kind !== 'ebs') return { allowance: null, seconds: null };
+  const v = target.volume;
+  const count = v.count ?? 1;
+  if (v.type === 'gp2') {
+    // One credit bucket per volume drives both the IOPS burst and the 170–334 GiB throughput burst.
+    const seconds = gp2BurstSeconds(v.sizeGiB, demandOf(profile, 'ssd').iops / count);
+    return { allowance: 'gp2', seconds: seconds ?? Infinity };
+  }
+  if (v.type === 'st1' || v.type === 'sc1') {
+    const seconds = hddBurstSeconds(v.type, v.sizeGiB, limit.demand / count);
+    return { allowance: 'hdd', seconds: seconds ?? Infinity };
+  }
+  return { allowance: null, seconds: null };
+}
+
+/** Every sustained ceiling the demand is above (beyond the tolerance), with its verdict. */
+export function findOverruns(input: {
+  profile: IoProfile;
+  target: LimitTarget | null;
+  limits: readonly Limit[];
+}): Overrun[] {
+  const heldSec = heldSecondsOf(input.profile);
+  const overruns: Overrun[] = [];
+  for (const limit of input.limits) {
+    if (!limit.sustained || limit.scope === 'instance-store' || limit.utilization <= CEILING_TOLERANCE)
+      continue;
+    const burst = input.limits.find((l) => l.id === burstIdOf(limit.id)) ?? null;
+    const { allowance, seconds } = burst
+      ? allowanceOf(limit, input.profile, input.target)
+      : { allowance: null, seconds: null };
+    let verdict: OverrunVerdict;
+    if (!burst || burst.utilization > CEILING_TOLERANCE || seconds === 0) verdict = 'above-ceiling';
+    else if (heldSec !== null && seconds !== null && heldSec > seconds) verdict = 'exceeds-sustainable';
+    else verdict = 'bursting';
+    overruns.push({ limit, burst, allowance, allowanceSec: seconds, heldSec, verdict });
+  }
+  return overruns;
+}
