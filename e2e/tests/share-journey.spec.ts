@@ -29,10 +29,15 @@ const TITLE = 'r5d.4xlarge: NVMe store vs gp3 16k / 1,000 MiB/s';
 const nvme = oracle(NVME_FIXTURE);
 const ebs = oracle(EBS_FIXTURE);
 
-/** Instance EBS bandwidth of an r5d.4xlarge: 4,750 Mbps = 593.75 MB/s. */
+/** Instance EBS bandwidth of an r5d.4xlarge: 4,750 Mbps = 593.75 MB/s, baseline and maximum alike. */
 const R5D_4XL_BYTES_PER_SEC = (4750 * 1e6) / 8;
 const ebsDemand = ebs.read.bytesPerSec + ebs.write.bytesPerSec;
-const BOTTLENECK = `Instance EBS bandwidth binds at ${((ebsDemand / R5D_4XL_BYTES_PER_SEC) * 100).toFixed(1)}%`;
+/**
+ * The EBS run moved 168.5% of what an r5d.4xlarge's EBS bandwidth carries, and that instance has no
+ * burst above its baseline: the labelled configuration cannot deliver it (§6, a measurement more
+ * than 5% above a ceiling is never "pinned"). The page says so instead of naming a bottleneck.
+ */
+const NOT_DELIVERABLE = `Instance EBS bandwidth is asked for ${((ebsDemand / R5D_4XL_BYTES_PER_SEC) * 100).toFixed(1)}% of its ceiling`;
 const EBS_MONTHLY = usd(GP3.sizeGiB * 0.08 + (GP3.iops - 3000) * 0.005 + (GP3.throughputMiBps - 125) * 0.04);
 
 function expectedVerdict(): string {
@@ -48,8 +53,9 @@ function expectedVerdict(): string {
 async function keyNumbers(page: Page) {
   const limits = page.getByRole('region', { name: 'What binds', exact: true });
   await limits.getByRole('tab', { name: new RegExp(`^Measured: ${escapeRegExp(EBS_FILE)}`) }).click();
-  const bottleneck = limits.getByRole('paragraph').filter({ hasText: /^Bottleneck:/ });
-  await expect(bottleneck).toContainText(BOTTLENECK);
+  const bottleneck = limits.getByRole('paragraph').filter({ hasText: /^Not deliverable:/ });
+  await expect(bottleneck).toContainText(NOT_DELIVERABLE);
+  await expect(bottleneck).not.toContainText(/saturated|pinned/);
   const latency = page.getByRole('region', { name: 'Latency: NVMe vs EBS' });
   const verdict = latency.getByRole('paragraph').filter({ hasText: /^EBS vs NVMe \(reads\):/ });
   await expect(verdict).toContainText(expectedVerdict());

@@ -346,7 +346,7 @@ export function findBottleneck(
   const amounts = `${n1(binding.demand)} of ${n1(binding.capacity)} ${binding.unit}`;
   let explanation: string;
   if (state === 'impossible')
-    explanation = `${binding.label} is asked for ${pctOf(u)} of its ceiling (${amounts}): this configuration cannot deliver that for as long as it was measured — check the labels (instance, volume) or the runtime`;
+    explanation = `${binding.label} is asked for ${pctOf(u)} of its ceiling (${amounts}): this configuration cannot deliver that for as long as it was asked for — if it was measured, check the labels (instance, volume) or the runtime; if it is a target, the configuration is too small`;
   else if (sustained)
     explanation = `${binding.label} binds at ${pctOf(u)} (${amounts})${saturated ? ': saturated — pinned against the burst ceiling' : ''}. Sustained, the ceiling is ${n1(sustained.capacity)} ${sustained.unit} (${sustained.label}; the demand is ${pctOf(sustained.utilization)} of it): the measurement ran on a burst allowance that ends`;
   else

@@ -3,7 +3,7 @@ import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { RateCardSchema, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
 import { Gp3GenerationSchema, type Gp3Generation } from '../aws/volume-types.ts';
 import { WarningSchema, type Warning } from '../problem.ts';
-import type { DirectionLoad, IoProfile } from '../profile/io-profile.schema.ts';
+import { AccessSchema, accessOf, type DirectionLoad, type IoProfile } from '../profile/io-profile.schema.ts';
 import { classifyBlockSize } from '../profile/size-class.ts';
 import { checkBenchmark } from './benchmark-checks.ts';
 import { capacityToHold, checkConfiguration } from './configuration-checks.ts';
@@ -71,6 +71,8 @@ export const PlanResultSchema = z.object({
     /** read + write as EBS counts them (I/Os > 256 KiB split), and MiB/s. */
     demand: z.object({ iops: z.number(), throughputMiBps: z.number() }),
     durationSec: z.number().nullable(),
+    /** Random or sequential per direction, and who said so (absent before 2026.11.2). */
+    access: AccessSchema.optional(),
   }),
   target: z.object({ kind: z.enum(['ebs', 'nvme']), description: z.string() }).nullable(),
   instanceType: z.string().nullable(),
@@ -262,6 +264,7 @@ export function planStorage(input: PlanInput): PlanResult {
       readShare: readShare(profile),
       demand: { iops: demand.iops, throughputMiBps: demand.throughputMiBps },
       durationSec: profile.durationSec,
+      access: accessOf(profile),
     },
     target: target ? { kind: target.kind, description: describeTarget(target) } : null,
     instanceType: instance?.instanceType ?? null,

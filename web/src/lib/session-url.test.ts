@@ -18,6 +18,8 @@ const session: PlanSession = {
       label: 'pg-primary peak — “Grafana” ✓',
       read: { iops: 3043, throughput: 188, throughputUnit: 'MiB/s', latencyMs: { '50': 57, '99.9': 159 } },
       write: { iops: 6018, throughput: 4750, throughputUnit: 'Mbps' },
+      // The access pattern the user stated travels with the entry (absent = random assumed).
+      access: 'sequential',
     },
   ],
   profileRef: 'observed:o1',

@@ -1,4 +1,10 @@
-import { parseFio, profileFromObserved, type FioReport, type IoProfile } from '@blockwise/shared';
+import {
+  parseFio,
+  profileFromObserved,
+  type AccessPattern,
+  type FioReport,
+  type IoProfile,
+} from '@blockwise/shared';
 // Real fio outputs from fixtures/fio (provenance in fixtures/fio/README.md), read as text by Vite.
 import grouped from '../../../fixtures/fio/generated/a_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_grouped.json?raw';
 import randread4k from '../../../fixtures/fio/generated/c_randread_4k_libaio_qd32_timebased5s.json?raw';
@@ -24,6 +30,8 @@ export function typedProfile(p: {
   writeIops: number;
   readLatencyMs?: Record<string, number>;
   writeLatencyMs?: Record<string, number>;
+  /** As the user would state it (absent: unknown, random assumed). */
+  access?: AccessPattern;
 }): IoProfile {
   const r = profileFromObserved({
     read: {
@@ -38,6 +46,7 @@ export function typedProfile(p: {
       throughputUnit: 'MiB/s',
       ...(p.writeLatencyMs ? { latencyMs: p.writeLatencyMs } : {}),
     },
+    ...(p.access ? { access: p.access } : {}),
   });
   if (!r.ok) throw new Error(r.error.message);
   return r.value;

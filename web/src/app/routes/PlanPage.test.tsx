@@ -52,18 +52,32 @@ describe('PlanPage', () => {
     await user.type(screen.getByLabelText('Peak read throughput'), '188');
     await user.type(screen.getByLabelText('Peak write IOPS'), '6018');
     await user.type(screen.getByLabelText('Peak write throughput'), '381');
+    // Unknown until said: random is assumed, and the profile says so.
+    const access = screen.getByRole('group', { name: 'Access pattern' });
+    expect(within(access).getByRole('radio', { name: 'Unknown (assume random)' })).toHaveProperty(
+      'checked',
+      true,
+    );
     await user.click(screen.getByRole('button', { name: 'Add typed-in metrics' }));
     const profile = await screen.findByRole('region', { name: 'I/O profile' }, { timeout: 5000 });
     expect(within(profile).getByText('Read share of operations')).toBeDefined();
+    expect(within(profile).getByText('random (assumed — nobody said)')).toBeDefined();
+    expect(
+      within(profile)
+        .getAllByRole('listitem')
+        .some((li) => li.getAttribute('data-code') === 'access_assumed_random'),
+    ).toBe(true);
     await waitFor(() => expect(screen.getByRole('region', { name: 'Right-size & what-if' })).toBeDefined());
     // The instance for the plan, through the combobox.
     await user.type(screen.getByRole('combobox', { name: 'Instance type for the plan' }), 'r5d.4xlarge');
     await user.tab();
     await user.click(screen.getByRole('button', { name: '+ gp3' }));
     expect(await screen.findByRole('tab', { name: /gp3 1000 GiB/ })).toBeDefined();
-    expect(screen.getByText(/Bottleneck:/).closest('.callout')!.textContent).toMatch(
-      /Volume throughput binds at 455\.2%/,
-    );
+    // 569 MiB/s against gp3's included 125 MiB/s: beyond what the volume delivers at all — never
+    // "saturated" or "pinned", and not called a bottleneck it could be tuned against.
+    const callout = screen.getByText(/^Not deliverable:/).closest('.callout')!;
+    expect(callout.textContent).toMatch(/Volume throughput is asked for 455\.2% of its ceiling/);
+    expect(callout.textContent).not.toMatch(/saturated|pinned/);
     // A link can carry this session (typed-in numbers only).
     expect(
       screen.getByRole('button', { name: 'Share as a link without saving' }).hasAttribute('disabled'),

@@ -1,4 +1,4 @@
-import type { InstanceSpec } from '@blockwise/shared';
+import { accessOf, type InstanceSpec } from '@blockwise/shared';
 import { lazy, Suspense, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Disclosure } from '../../components/Disclosure.tsx';
 import { InstanceCombobox } from '../../components/InstanceCombobox.tsx';
@@ -195,6 +195,9 @@ export default function PlanPage() {
       : [];
   });
   const plannedInput = state.inputs.find((i) => refOf(i) === plannedRef);
+  // The planned profile's access pattern (random / sequential, and who said so), for the profile summary.
+  const plannedProfile = plannedInput ? analysis.inputs.get(plannedInput.id)?.profile : null;
+  const plannedAccess = plannedProfile?.ok ? accessOf(plannedProfile.value) : null;
   const series = state.inputs.filter(
     (i): i is SeriesInput & { imported: NonNullable<SeriesInput['imported']> } =>
       i.kind === 'series' && i.status === 'ready' && i.imported !== null,
@@ -541,6 +544,7 @@ export default function PlanPage() {
                 )
               : [];
           }}
+          access={plannedAccess}
           rightSizeControls={whatIf}
           rates={rates}
           profileHeader={

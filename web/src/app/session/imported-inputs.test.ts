@@ -152,7 +152,15 @@ describe('a sysbench run in the session', () => {
       latencyMs: { '50': 0.122, '99': 0.536 },
     });
     expect(profileFromObserved(entry).ok).toBe(true);
+    // rndrd: random, from the test mode — carried with the entry, so the plan does not assume it.
+    expect(entry.access).toBe('random');
     const a = analyzeSession(s, catalog);
+    expect(a.inputs.get('sb1')!.profile).toMatchObject({
+      ok: true,
+      value: { access: { read: 'random', write: 'random', origin: 'sysbench' } },
+    });
+    const plan = a.result?.ok ? a.result.value.plans[0]!.plan : null;
+    expect(plan!.warnings.map((w) => w.code)).not.toContain('access_assumed_random');
     expect(a.effective.profileRef).toBe('observed:sb1');
     expect(a.inputs.get('sb1')!.profile).toMatchObject({ ok: true, value: { source: 'sysbench' } });
     expect(saveBlockers(s, a)).toEqual([]);

@@ -370,10 +370,14 @@ export function observedOf(input: ImportedInput): Result<ObservedMetrics> | null
       ? { latencyMs: { ...d.latency.percentiles } }
       : {}),
   });
+  // The access pattern travels when one pattern covers both directions (sysbench's test mode):
+  // the observed entry stores one. A metrics export says nothing of it (random is assumed).
+  const access = p.value.access;
   const metrics: ObservedMetrics = {
     label: importedLabel(input),
     read: dir(p.value.read),
     write: dir(p.value.write),
+    ...(access && access.origin !== 'assumed' && access.read === access.write ? { access: access.read } : {}),
   };
   const checked = profileFromObserved(metrics);
   if (!checked.ok)

@@ -1,14 +1,25 @@
-import { SATURATED_UTILIZATION, type Limit, type PlanResult, type Warning } from '@blockwise/shared';
+import {
+  CEILING_TOLERANCE,
+  SATURATED_UTILIZATION,
+  type Bottleneck,
+  type Limit,
+  type PlanResult,
+  type Warning,
+} from '@blockwise/shared';
 import { fmtInt, fmtNum, fmtPct } from '../../lib/format.ts';
 
 /**
  * A plan's limits as chart rows: demand against each ceiling (volume IOPS and throughput, instance
  * baseline and burst, instance store), utilization as the domain computed it, the bottleneck
  * flagged, and every unit written out — including the unit AWS quotes (`native`: Mbps for instance
- * bandwidth) beside the MiB/s all throughput limits are compared in.
+ * bandwidth) beside the MiB/s all throughput limits are compared in. Every verdict is the
+ * domain's: its bottleneck state and its thresholds (SATURATED_UTILIZATION, CEILING_TOLERANCE).
  */
 
-export type LimitStatus = 'over' | 'saturated' | 'high' | 'ok';
+/** `over`: beyond the ceiling's tolerance (or a ceiling the configuration cannot deliver for that long). */
+export type LimitStatus = 'over' | 'saturated' | 'ok';
+
+export type BottleneckState = NonNullable<Bottleneck['state']>;
 
 export type LimitRow = {
   id: Limit['id'];
@@ -25,10 +36,16 @@ export type LimitRow = {
   plotted: number;
   offScale: boolean;
   isBottleneck: boolean;
+  /** The bottleneck row's badge: "bottleneck", "burst ceiling binds", or "not deliverable". */
+  bottleneckBadge: string | null;
+  /** The sustained ceiling the workload falls back to when a burst ceiling binds (`bursting`). */
+  isSustainedFallback: boolean;
   status: LimitStatus;
   utilizationText: string;
   demandText: string;
   capacityText: string;
+  /** IOPS demand if sequential I/O is not merged (the domain's worst case), when it differs. */
+  unmergedText: string | null;
   /** The ceiling in the unit AWS quotes it in ("4,750" "Mbps"), when that differs. */
   native: { value: string; unit: string } | null;
   explanation: string;
@@ -37,21 +54,40 @@ export type LimitRow = {
 
 /** Above this the bars stop growing (a mislabelled run can show 2,000%) and say "off scale". */
 export const MAX_AXIS_UTILIZATION = 3;
-/** Utilization shown as "high" (amber) from here; saturated from the domain's 95%. */
-export const HIGH_UTILIZATION = 0.8;
 
+/** The domain's thresholds: at the ceiling from 95%, within 5% above it still "at" it (noise). */
 function statusOf(u: number): LimitStatus {
-  if (u > 1) return 'over';
+  if (!(u <= CEILING_TOLERANCE)) return 'over';
   if (u >= SATURATED_UTILIZATION) return 'saturated';
-  if (u >= HIGH_UTILIZATION) return 'high';
   return 'ok';
 }
+
+/**
+ * The bottleneck's state. Analyses stored before 2026.11.2 carry none: above the domain's
+ * tolerance it was never "pinned", so it reads as impossible; else saturated or within.
+ */
+export function stateOf(b: Bottleneck): BottleneckState {
+  if (b.state) return b.state;
+  if (b.utilization > CEILING_TOLERANCE) return 'impossible';
+  return b.saturated ? 'saturated' : 'within';
+}
+
+const BADGE: Record<BottleneckState, string> = {
+  within: 'bottleneck',
+  saturated: 'bottleneck',
+  bursting: 'bottleneck: burst ceiling binds',
+  impossible: 'not deliverable',
+};
 
 const amount = (v: number, unit: Limit['unit']) =>
   unit === 'IOPS' ? `${fmtInt(v)} IOPS` : `${fmtNum(v, 1)} MiB/s`;
 
 export function limitRows(plan: PlanResult): { rows: LimitRow[]; axisMax: number } {
-  const bottleneckId = plan.bottleneck?.id ?? null;
+  const b = plan.bottleneck;
+  const bottleneckId = b?.id ?? null;
+  const state = b ? stateOf(b) : null;
+  const impossible = state === 'impossible';
+  const fallbackId = b?.sustained?.id ?? null;
   const ordered = [...plan.limits.filter((l) => l.sustained), ...plan.limits.filter((l) => !l.sustained)];
   const rows = ordered.map((l): LimitRow => {
     const finite = Number.isFinite(l.utilization);
@@ -60,6 +96,7 @@ export function limitRows(plan: PlanResult): { rows: LimitRow[]; axisMax: number
       l.native && !(l.native.unit === l.unit && l.native.capacity === l.capacity)
         ? { value: fmtInt(l.native.capacity), unit: l.native.unit }
         : null;
+    const isBottleneck = l.id === bottleneckId;
     return {
       id: l.id,
       label: l.label,
@@ -71,11 +108,18 @@ export function limitRows(plan: PlanResult): { rows: LimitRow[]; axisMax: number
       utilization: l.utilization,
       plotted: offScale ? MAX_AXIS_UTILIZATION : l.utilization,
       offScale,
-      isBottleneck: l.id === bottleneckId,
-      status: statusOf(l.utilization),
+      isBottleneck,
+      bottleneckBadge: isBottleneck && state ? BADGE[state] : null,
+      isSustainedFallback: l.id === fallbackId,
+      // A ceiling the configuration cannot deliver for that long is never "saturated".
+      status: isBottleneck && impossible ? 'over' : statusOf(l.utilization),
       utilizationText: fmtPct(l.utilization),
       demandText: amount(l.demand, l.unit),
       capacityText: amount(l.capacity, l.unit),
+      unmergedText:
+        l.demandUnmerged !== undefined && l.demandUnmerged > l.demand
+          ? amount(l.demandUnmerged, l.unit)
+          : null,
       native,
       explanation: l.explanation,
       warnings: plan.warnings.filter((w) => w.subject === l.id),
@@ -85,4 +129,59 @@ export function limitRows(plan: PlanResult): { rows: LimitRow[]; axisMax: number
   // The axis always shows 100% (the ceiling) with room to spare; steps of 50%.
   const axisMax = Math.min(MAX_AXIS_UTILIZATION, Math.max(1.2, Math.ceil((highest + 0.05) * 2) / 2));
   return { rows, axisMax };
+}
+
+export type BottleneckCallout = {
+  state: BottleneckState;
+  tone: 'concern' | 'watch' | 'info';
+  /** The callout's lead, before the domain's explanation. */
+  title: string;
+  explanation: string;
+  /** `bursting`: the burst ceiling that binds, and the sustained one behind it. */
+  burst: { binding: string; sustained: string } | null;
+};
+
+/** Every lead but `impossible` names the bottleneck; that one never calls the ceiling "pinned". */
+const TITLE: Record<BottleneckState, string> = {
+  within: 'Bottleneck: ',
+  saturated: 'Bottleneck: ',
+  bursting: 'Bottleneck (burst ceiling): ',
+  impossible: 'Not deliverable: ',
+};
+
+const TONE: Record<BottleneckState, BottleneckCallout['tone']> = {
+  within: 'info',
+  saturated: 'concern',
+  bursting: 'watch',
+  impossible: 'concern',
+};
+
+/** What the callout above the limits says, from the domain's bottleneck. */
+export function bottleneckCallout(plan: PlanResult): BottleneckCallout | null {
+  const b = plan.bottleneck;
+  if (!b) return null;
+  const state = stateOf(b);
+  const byId = (id: Limit['id']) => plan.limits.find((l) => l.id === id);
+  let burst: BottleneckCallout['burst'] = null;
+  if (state === 'bursting' && b.sustained) {
+    const binding = byId(b.id);
+    const sustained = byId(b.sustained.id);
+    burst = {
+      binding: `${binding?.label ?? b.id}: ${binding ? amount(binding.capacity, binding.unit) : '—'} (${fmtPct(b.utilization)})`,
+      sustained: `${sustained?.label ?? b.sustained.id}: ${amount(b.sustained.capacity, b.sustained.unit)} (${fmtPct(b.sustained.utilization)})`,
+    };
+  }
+  return { state, tone: TONE[state], title: TITLE[state], explanation: b.explanation, burst };
+}
+
+/** A short line for tabs and tables: "Volume IOPS at 80%", "… (burst) at 100%, sustained 667%", "… not deliverable (250%)". */
+export function bottleneckText(plan: PlanResult): string | null {
+  const b = plan.bottleneck;
+  if (!b) return null;
+  const label = plan.limits.find((l) => l.id === b.id)?.label ?? b.id;
+  const state = stateOf(b);
+  if (state === 'impossible') return `${label} not deliverable (${fmtPct(b.utilization, 0)})`;
+  if (state === 'bursting' && b.sustained)
+    return `${label} at ${fmtPct(b.utilization, 0)}, sustained ${fmtPct(b.sustained.utilization, 0)}`;
+  return `${label} at ${fmtPct(b.utilization, 0)}${state === 'saturated' ? ' (saturated)' : ''}`;
 }

@@ -26,7 +26,7 @@ function context(over: Partial<PlanContext> = {}): PlanContext {
   const instance = catalog.findInstanceType('r6i.4xlarge') ?? null;
   return {
     instance,
-    familyMembers: instance ? catalog.familyMembers(instance.family) : [],
+    familyMembers: instance ? catalog.upgradePool(instance) : [],
     rateCard: catalog.rateCardFor('us-east-1') ?? catalog.defaultRateCard(),
     headroom: 0.25,
     gp3Generation: 'current',
@@ -73,18 +73,32 @@ describe('statistics of console_volume_sum_5min.csv (the planted 12,000 read IOP
       ['p99', 6300],
       ['p95', 2000],
     ]);
+    // The maximum asks for 21,250 IOPS / 1,133 MiB/s: above what r6i.4xlarge sustains (20,000 IOPS,
+    // 596 MiB/s). Every type is capped by the instance, so nothing "fits": the capped gp3 is
+    // named as such, never as the cheapest volume that fits.
+    expect(options[0]!.plan!.rightSizing.target).toMatchObject({ iops: 21_250, throughputMiBps: 1133 });
+    expect(options[0]!.recommendation).toBeNull();
+    expect(options[0]!.capped).toMatchObject({ type: 'gp3', status: 'capped-by-instance', iops: 20_000 });
+    expect(options.slice(1).map((o) => o.recommendation?.status)).toEqual(['meets', 'meets']);
+    expect(options.slice(1).map((o) => o.capped)).toEqual([null, null]);
     // Cheaper as the statistic ignores more of the busiest windows.
-    const costs = options.map((o) => o.recommendation!.monthlyUsd.total);
+    const costs = options.map((o) => (o.recommendation ?? o.capped)!.monthlyUsd.total);
     expect(costs[0]).toBeGreaterThan(costs[1]!);
     expect(costs[1]).toBeGreaterThanOrEqual(costs[2]!);
     const rows = comparisonRows(options, 1);
     expect(rows.find((r) => r.label === 'Read IOPS')!.cells).toEqual(['12,000', '6,300', '2,000']);
-    expect(rows.find((r) => r.label === 'Cheapest volume that fits')!.cells[0]).toMatch(
-      /^gp3 \d+ GiB, [\d,]+ IOPS/,
-    );
-    expect(rows.find((r) => r.label === 'Monthly cost (USD)')!.cells.every((c) => c.startsWith('$'))).toBe(
-      true,
-    );
+    const fits = rows.find((r) => r.label === 'Cheapest volume that fits')!.cells;
+    expect(fits[0]).toMatch(/^none fits; capped by the instance: gp3 \d+ GiB, 20,000 IOPS, 596 MiB\/s$/);
+    expect(fits[1]).toMatch(/^gp3 \d+ GiB, 8,903 IOPS, 518 MiB\/s$/);
+    const monthly = rows.find((r) => r.label === 'Monthly cost (USD)')!.cells;
+    expect(monthly.every((c) => c.startsWith('$'))).toBe(true);
+    expect(monthly[0]).toMatch(/\(capped by the instance\)$/);
+    expect(monthly[1]).not.toMatch(/capped/);
+    // Without a candidate the chart draws that capped configuration, as the domain sized it.
+    expect(volumeToDraw(context(), options[0])).toEqual({
+      source: 'recommended',
+      volume: { type: 'gp3', sizeGiB: options[0]!.capped!.sizeGiB, iops: 20_000, throughputMiBps: 596 },
+    });
     // Without the catalog (still loading): the demand rows only.
     expect(comparisonRows(statisticOptions(s.profiles!, null), 1).map((r) => r.label)).toHaveLength(5);
   });

@@ -3,6 +3,7 @@ import {
   SIZING_STATISTIC_LABELS,
   THROUGHPUT_UNITS,
   computeLimits,
+  isUsable,
   mbps,
   mbpsToBytesPerSec,
   minutesAbovePerDay,
@@ -24,7 +25,9 @@ import {
   type VolumeConfig,
 } from '@blockwise/shared';
 import { downsampleRows, MAX_CHART_POINTS } from '../../lib/downsample.ts';
-import { fmtInt, fmtNum, fmtPct, fmtRateValue, fmtSize, fmtUsd } from '../../lib/format.ts';
+import { fmtInt, fmtNum, fmtRateValue, fmtSize, fmtUsd } from '../../lib/format.ts';
+import { bottleneckText } from '../limits/limits-rows.ts';
+import { configOf, describeRecommendation, unmergedIops } from '../right-size/right-size-view.ts';
 import type { ImportedSeries } from './metrics-reader.ts';
 
 export { FORMAT_NAMES, periodText } from './labels.ts';
@@ -136,8 +139,13 @@ export type StatisticOption = {
   description: string;
   profile: IoProfile;
   plan: PlanResult | null;
-  /** The cheapest configuration that meets peak × (1 + headroom) (rank 1), if any is viable. */
+  /** The cheapest configuration that meets peak × (1 + headroom) (status `meets`), if any. */
   recommendation: Recommendation | null;
+  /**
+   * When none meets it: the best the instance allows (status `capped-by-instance`: sized up to
+   * what the instance sustains, short of the target) — never called a fit.
+   */
+  capped: Recommendation | null;
 };
 
 /** One plan per sizing statistic, with the session's instance, region rates and candidate. */
@@ -159,28 +167,45 @@ export function statisticOptions(
           syncCommits: ctx.syncCommits,
           residency: ctx.residency,
           datasetGiB: ctx.datasetGiB,
-          minSizeGiB: ctx.candidate?.sizeGiB ?? 1,
           familyMembers: ctx.familyMembers,
         })
       : null;
-    const best = plan?.rightSizing.recommendations[0] ?? null;
+    // The domain ranks meets (cheapest first), then capped, unpriced, not viable.
+    const recs = plan?.rightSizing.recommendations ?? [];
+    const recommendation = recs.find((r) => r.status === 'meets') ?? null;
     return {
       statistic,
       name: STATISTIC_SHORT[statistic],
       description: SIZING_STATISTIC_LABELS[statistic],
       profile,
       plan,
-      recommendation: best && best.status !== 'not-viable' ? best : null,
+      recommendation,
+      capped: recommendation ? null : (recs.find((r) => r.status === 'capped-by-instance') ?? null),
     };
   });
 }
 
 export type ComparisonRow = { label: string; cells: string[] };
 
-function recText(r: Recommendation): string {
-  const perf = r.type === 'gp3' || r.type === 'io1' || r.type === 'io2' ? `, ${fmtInt(r.iops)} IOPS` : '';
-  const tp = r.type === 'gp3' ? `, ${fmtNum(r.throughputMiBps, 0)} MiB/s` : '';
-  return `${r.type} ${fmtInt(r.sizeGiB)} GiB${perf}${tp}`;
+const unmergedText = (plan: PlanResult) => {
+  const u = unmergedIops(plan.rightSizing.target);
+  return u === null ? '' : ` (${fmtInt(u)} if sequential I/O is not merged)`;
+};
+
+/** What one option buys: the fitting configuration, else the capped one said to be capped. */
+function boughtText(o: StatisticOption): string {
+  if (o.recommendation) return describeRecommendation(o.recommendation) ?? '—';
+  if (o.capped) return `none fits; capped by the instance: ${describeRecommendation(o.capped) ?? '—'}`;
+  return o.plan?.rightSizing.recommendations.some((r) => r.status === 'unpriced')
+    ? 'none priced in this region'
+    : 'none viable';
+}
+
+/** The monthly cost of what `boughtText` names (a capped configuration's cost says so). */
+function costText(o: StatisticOption, cost: (r: Recommendation) => number): string {
+  if (o.recommendation) return fmtUsd(cost(o.recommendation));
+  if (o.capped && isUsable(o.capped)) return `${fmtUsd(cost(o.capped))} (capped by the instance)`;
+  return '—';
 }
 
 /** The statistics side by side: the demand each asks for, what it buys and what that costs. */
@@ -204,36 +229,25 @@ export function comparisonRows(options: readonly StatisticOption[], nodes: numbe
       label: 'Provision (with headroom)',
       cells: cell((o) =>
         o.plan
-          ? `${fmtInt(o.plan.rightSizing.target.iops)} IOPS, ${fmtNum(o.plan.rightSizing.target.throughputMiBps, 0)} MiB/s`
+          ? `${fmtInt(o.plan.rightSizing.target.iops)} IOPS${unmergedText(o.plan)}, ${fmtNum(o.plan.rightSizing.target.throughputMiBps, 0)} MiB/s`
           : '—',
       ),
     },
-    {
-      label: 'Cheapest volume that fits',
-      cells: cell((o) =>
-        o.recommendation
-          ? `${recText(o.recommendation)}${o.recommendation.status === 'capped-by-instance' ? ' (capped by the instance)' : ''}`
-          : 'none viable',
-      ),
-    },
+    { label: 'Cheapest volume that fits', cells: cell(boughtText) },
     {
       label: nodes > 1 ? 'Monthly cost per node (USD)' : 'Monthly cost (USD)',
-      cells: cell((o) => (o.recommendation ? fmtUsd(o.recommendation.monthlyUsd.total) : '—')),
+      cells: cell((o) => costText(o, (r) => r.monthlyUsd.total)),
     },
   );
   if (nodes > 1)
     rows.push({
       label: `Monthly cost, ${fmtInt(nodes)} nodes (USD)`,
-      cells: cell((o) => (o.recommendation ? fmtUsd(o.recommendation.clusterMonthlyUsd.total) : '—')),
+      cells: cell((o) => costText(o, (r) => r.clusterMonthlyUsd.total)),
     });
   if (options.some((o) => o.plan?.target))
     rows.push({
       label: `On ${options[0]?.plan?.target?.description ?? 'the candidate'}`,
-      cells: cell((o) =>
-        o.plan?.bottleneck
-          ? `${o.plan.limits.find((l) => l.id === o.plan!.bottleneck!.id)?.label ?? o.plan.bottleneck.id} at ${fmtPct(o.plan.bottleneck.utilization, 0)}`
-          : '—',
-      ),
+      cells: cell((o) => (o.plan ? (bottleneckText(o.plan) ?? '—') : '—')),
     });
   return rows;
 }
@@ -263,18 +277,18 @@ const LINE_KIND: Partial<Record<Limit['id'], LimitLine['kind']>> = {
   'instance-bandwidth-burst': 'instance-burst',
 };
 
-/** The volume to draw: the session's candidate, or else the recommendation for the chosen statistic. */
+/**
+ * The volume to draw: the session's candidate, or else the recommendation for the chosen
+ * statistic (the capped one when none fits) — per volume × count, as the domain configures it.
+ */
 export function volumeToDraw(
   ctx: PlanContext | null,
   chosen: StatisticOption | undefined,
 ): { volume: VolumeConfig; source: 'candidate' | 'recommended' } | null {
   if (ctx?.candidate) return { volume: ctx.candidate, source: 'candidate' };
-  const r = chosen?.recommendation;
+  const r = chosen?.recommendation ?? chosen?.capped;
   if (!r) return null;
-  const volume: VolumeConfig = { type: r.type, sizeGiB: r.sizeGiB };
-  if (r.type === 'gp3' || r.type === 'io1' || r.type === 'io2') volume.iops = r.iops;
-  if (r.type === 'gp3') volume.throughputMiBps = r.throughputMiBps;
-  return { volume, source: 'recommended' };
+  return { volume: configOf(r), source: 'recommended' };
 }
 
 /** The volume's and the instance's IOPS and throughput ceilings (computeLimits) as chart lines. */
@@ -299,9 +313,9 @@ export function limitLines(
           };
     const who =
       l.scope === 'volume'
-        ? drawn?.source === 'recommended'
-          ? ` (recommended ${drawn.volume.type})`
-          : ` (${drawn?.volume.type ?? 'volume'})`
+        ? drawn
+          ? ` (${drawn.source === 'recommended' ? 'recommended ' : ''}${(drawn.volume.count ?? 1) > 1 ? `${drawn.volume.count} × ` : ''}${drawn.volume.type})`
+          : ' (volume)'
         : instance
           ? ` (${instance.instanceType})`
           : '';

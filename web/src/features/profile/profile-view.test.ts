@@ -2,7 +2,7 @@ import { planStorage, profileFromFio } from '@blockwise/shared';
 import { defaultRateCard, findInstanceType, summarizeRun } from '@blockwise/shared/catalog';
 import { describe, expect, it } from 'vitest';
 import { fixtureReport, typedProfile } from '../../test/fixtures.ts';
-import { placeWarnings, profileRows, slotOf } from './profile-view.ts';
+import { accessText, placeWarnings, profileRows, slotOf } from './profile-view.ts';
 
 describe('slotOf: a warning sits next to the number it concerns', () => {
   it.each([
@@ -19,6 +19,18 @@ describe('slotOf: a warning sits next to the number it concerns', () => {
     ['direct', 'general'],
     [undefined, 'general'],
   ] as const)('%s → %s', (subject, slot) => expect(slotOf(subject)).toBe(slot));
+
+  it.each([
+    // code, subject, slot: configuration checks sit together whatever field they name
+    ['access_assumed_random', 'access', 'access'],
+    ['requires_nitro', 'iops', 'configuration'],
+    ['attachment_limit', 'count', 'configuration'],
+    ['instance_data_missing', 'instanceType', 'configuration'],
+    ['nvme_ceiling_unknown', 'instanceStore', 'configuration'],
+    ['capacity_unknown', 'datasetGiB', 'configuration'],
+    ['hdd_burst_credits', 'throughput', 'demand'],
+    ['exceeds_sustainable', 'instance-iops', 'limits'],
+  ] as const)('%s (%s) → %s', (code, subject, slot) => expect(slotOf(subject, code)).toBe(slot));
 
   it('drops duplicates', () => {
     const w = { code: 'x', message: 'm', subject: 'runtime' };
@@ -69,5 +81,75 @@ describe('profileRows (real fio fixtures)', () => {
     const { rows } = profileRows(plan);
     expect(rows[1]!.warnings.map((w) => w.code)).toEqual(['implausible_block_size']);
     expect(rows[0]!.warnings).toEqual([]);
+  });
+});
+
+describe('accessText: the access pattern and who said so', () => {
+  const typed = (access?: 'random' | 'sequential' | 'mixed', writes = true) =>
+    planStorage({
+      profile: typedProfile({
+        readMiBps: 10,
+        readIops: 100,
+        writeMiBps: writes ? 10 : 0,
+        writeIops: writes ? 100 : 0,
+        ...(access ? { access } : {}),
+      }),
+      target: null,
+      instance: null,
+      rateCard: defaultRateCard(),
+    });
+  const fio = (name: 'seqwrite128k' | 'randread4k' | 'grouped') => {
+    const profile = profileFromFio(fixtureReport(name));
+    if (!profile.ok) throw new Error(profile.error.message);
+    return {
+      profile: profile.value,
+      plan: planStorage({
+        profile: profile.value,
+        target: null,
+        instance: null,
+        rateCard: defaultRateCard(),
+      }),
+    };
+  };
+
+  it.each([
+    // what, access, plan, text
+    ['fio rw=write (sequential writes only)', () => fio('seqwrite128k'), 'sequential (from fio rw=)'],
+    ['fio rw=randread', () => fio('randread4k'), 'random (from fio rw=)'],
+    ['fio rw=randrw', () => fio('grouped'), 'random (from fio rw=)'],
+  ] as const)('%s', (_what, make, text) => {
+    const { profile, plan } = make();
+    expect(accessText(profile.access ?? null, plan)).toBe(text);
+  });
+
+  it.each([
+    ['sequential', 'sequential (as stated with the numbers)'],
+    ['mixed', 'mixed (random and sequential) (as stated with the numbers)'],
+    ['random', 'random (as stated with the numbers)'],
+  ] as const)('typed in as %s', (access, text) => {
+    const plan = typed(access);
+    expect(accessText({ read: access, write: access, origin: 'stated' }, plan)).toBe(text);
+    expect(plan.warnings.map((w) => w.code)).not.toContain('access_assumed_random');
+  });
+
+  it('nobody said: random is assumed, and the warning sits by the access pattern', () => {
+    const plan = typed();
+    expect(accessText({ read: 'random', write: 'random', origin: 'assumed' }, plan)).toBe(
+      'random (assumed — nobody said)',
+    );
+    // A share view has no profile: the plan's warning says random was assumed.
+    expect(accessText(null, plan)).toBe('random (assumed — nobody said)');
+    expect(profileRows(plan).slots.access.map((w) => w.code)).toEqual(['access_assumed_random']);
+    expect(accessText(null, typed('sequential'))).toBeNull();
+  });
+
+  it('directions that differ are named apart', () => {
+    expect(accessText({ read: 'random', write: 'sequential', origin: 'fio' }, typed())).toBe(
+      'reads random, writes sequential (from fio rw=)',
+    );
+    // Without writes, the write pattern is not worth naming.
+    expect(accessText({ read: 'random', write: 'sequential', origin: 'fio' }, typed(undefined, false))).toBe(
+      'random (from fio rw=)',
+    );
   });
 });

@@ -1,4 +1,12 @@
-import { LIMIT_IDS, type PlanResult, type Warning } from '@blockwise/shared';
+import {
+  ASSUMED_RANDOM,
+  CONFIGURATION_CHECK_CODES,
+  LIMIT_IDS,
+  type Access,
+  type AccessPattern,
+  type PlanResult,
+  type Warning,
+} from '@blockwise/shared';
 
 /**
  * Shapes a plan's profile summary into table rows, and places each warning next to the number it
@@ -7,11 +15,29 @@ import { LIMIT_IDS, type PlanResult, type Warning } from '@blockwise/shared';
  */
 
 export type WarningSlot =
-  'read' | 'write' | 'blockSize' | 'runtime' | 'latency' | 'demand' | 'limits' | 'labels' | 'general';
+  | 'read'
+  | 'write'
+  | 'blockSize'
+  | 'runtime'
+  | 'latency'
+  | 'demand'
+  | 'limits'
+  | 'labels'
+  | 'access'
+  | 'configuration'
+  | 'general';
 
 const LIMIT_SET = new Set<string>(LIMIT_IDS);
 
-export function slotOf(subject: string | undefined): WarningSlot {
+/**
+ * Checks of the configuration rather than the benchmark (the domain's CONFIGURATION_CHECK_CODES,
+ * and the missing dataset size): they sit together, whatever field they name.
+ */
+const CONFIGURATION_CODES = new Set<string>([...CONFIGURATION_CHECK_CODES, 'capacity_unknown']);
+
+export function slotOf(subject: string | undefined, code?: string): WarningSlot {
+  if (subject === 'access' || code === 'access_assumed_random') return 'access';
+  if (code !== undefined && CONFIGURATION_CODES.has(code)) return 'configuration';
   if (!subject) return 'general';
   if (LIMIT_SET.has(subject)) return 'limits';
   if (subject.startsWith('labels.')) return 'labels';
@@ -36,6 +62,8 @@ export function placeWarnings(warnings: readonly Warning[]): Record<WarningSlot,
     demand: [],
     limits: [],
     labels: [],
+    access: [],
+    configuration: [],
     general: [],
   };
   const seen = new Set<string>();
@@ -43,7 +71,7 @@ export function placeWarnings(warnings: readonly Warning[]): Record<WarningSlot,
     const key = `${w.code}|${w.subject ?? ''}|${w.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out[slotOf(w.subject)].push(w);
+    out[slotOf(w.subject, w.code)].push(w);
   }
   return out;
 }
@@ -85,4 +113,36 @@ export function profileRows(plan: PlanResult): { rows: ProfileRow[]; slots: Reco
     };
   });
   return { rows, slots };
+}
+
+export const ACCESS_ORIGIN_TEXT: Record<Access['origin'], string> = {
+  fio: 'from fio rw=',
+  sysbench: 'from the sysbench test mode',
+  stated: 'as stated with the numbers',
+  assumed: 'assumed — nobody said',
+};
+
+export const ACCESS_PATTERN_TEXT: Record<AccessPattern, string> = {
+  random: 'random',
+  sequential: 'sequential',
+  mixed: 'mixed (random and sequential)',
+};
+
+/**
+ * How the profile's I/O lands on the device, in words: "sequential (from fio rw=)",
+ * "random (assumed — nobody said)", "reads random, writes sequential (from fio rw=)". Without the
+ * profile (a share view), a plan that warns `access_assumed_random` is known to assume random;
+ * otherwise nothing is said (null).
+ */
+export function accessText(access: Access | null, plan: PlanResult): string | null {
+  const a = access ?? (plan.warnings.some((w) => w.code === 'access_assumed_random') ? ASSUMED_RANDOM : null);
+  if (!a) return null;
+  // A direction without I/O has no pattern worth naming.
+  const reads = plan.profile.read.iops > 0;
+  const writes = plan.profile.write.iops > 0;
+  const pattern =
+    a.read === a.write || !(reads && writes)
+      ? ACCESS_PATTERN_TEXT[reads || !writes ? a.read : a.write]
+      : `reads ${ACCESS_PATTERN_TEXT[a.read]}, writes ${ACCESS_PATTERN_TEXT[a.write]}`;
+  return `${pattern} (${ACCESS_ORIGIN_TEXT[a.origin]})`;
 }

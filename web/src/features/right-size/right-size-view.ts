@@ -1,10 +1,13 @@
 import {
   GP3,
   VOLUME_TRAITS,
+  isUsable,
   overProvisioningWaste,
   roundCents,
+  volumeOfRecommendation,
   type CostBreakdown,
   type Gp3Generation,
+  type InstanceAdvice,
   type LatencyVerdict,
   type PlanResult,
   type RateCard,
@@ -12,6 +15,7 @@ import {
   type VolumeConfig,
   type VolumeType,
 } from '@blockwise/shared';
+import { fmtInt, fmtNum, fmtUsd } from '../../lib/format.ts';
 
 /**
  * Right-sizing and what-if, shaped for tables and charts. Every cost is the domain's
@@ -22,8 +26,17 @@ export type PlanEntry = { title: string; plan: PlanResult };
 
 export const STATUS_TEXT: Record<Recommendation['status'], string> = {
   meets: 'meets the target',
-  'capped-by-instance': 'capped by the instance',
+  'capped-by-instance': 'capped by the instance — does not meet the target',
+  unpriced: 'no price in this region',
   'not-viable': 'not viable',
+};
+
+/** Badge tone per status: only `meets` is good news; a capped one does not meet the target. */
+export const STATUS_TONE: Record<Recommendation['status'], 'ok' | 'watch' | 'concern'> = {
+  meets: 'ok',
+  'capped-by-instance': 'watch',
+  unpriced: 'watch',
+  'not-viable': 'concern',
 };
 
 export const SIDE_BY_SIDE: readonly VolumeType[] = ['gp3', 'io2', 'gp2'];
@@ -45,18 +58,119 @@ export function typeColumns(plan: PlanResult, types: readonly VolumeType[] = SID
   }));
 }
 
-/** The configuration a recommendation stands for (only the fields its type provisions). */
-export function configOf(rec: Recommendation): VolumeConfig {
-  const v: VolumeConfig = { type: rec.type, sizeGiB: rec.sizeGiB };
-  if (rec.type === 'gp3' || rec.type === 'io1' || rec.type === 'io2') v.iops = rec.iops;
-  if (rec.type === 'gp3') v.throughputMiBps = rec.throughputMiBps;
-  return v;
+/** The configuration a recommendation stands for (per volume, × count): the domain's. */
+export const configOf = volumeOfRecommendation;
+
+/** Sized: a configuration exists (it may be capped by the instance, or lack a price). */
+export const isSized = (rec: Recommendation) => rec.status !== 'not-viable';
+
+/**
+ * What to provision, in words, from the domain's per-volume configuration:
+ * "gp3 1,000 GiB, 11,327 IOPS, 712 MiB/s", or for a stripe
+ * "4 × gp3 500 GiB, 16,000 IOPS, 1,000 MiB/s each (2,000 GiB total)". Only the settings the type
+ * takes are named (gp2, st1, sc1: the size). null when the type is not viable.
+ */
+export function describeRecommendation(rec: Recommendation): string | null {
+  if (!isSized(rec)) return null;
+  const v = configOf(rec);
+  const count = v.count ?? 1;
+  const settings = [`${fmtInt(v.sizeGiB)} GiB`];
+  if (v.iops !== undefined) settings.push(`${fmtInt(v.iops)} IOPS`);
+  if (v.throughputMiBps !== undefined) settings.push(`${fmtNum(v.throughputMiBps, 0)} MiB/s`);
+  const config = `${rec.type} ${settings.join(', ')}`;
+  return count > 1 ? `${fmtInt(count)} × ${config} each (${fmtInt(rec.sizeGiB)} GiB total)` : config;
+}
+
+/** The cells of one type's column in the side-by-side table, as text (— where there is nothing). */
+export type RecommendationCells = {
+  tone: 'ok' | 'watch' | 'concern';
+  verdict: string;
+  /** What to provision (per volume × count for a stripe). */
+  provision: string;
+  /** Capacity over all volumes; a stripe says how it is made up. */
+  size: string;
+  sizeNote: string | null;
+  /** What the configuration delivers on this instance. */
+  iops: string;
+  throughput: string;
+  perNode: string;
+  cluster: string;
+};
+
+export const NO_PRICE = 'no price in this region';
+
+export function recommendationCells(rec: Recommendation): RecommendationCells {
+  const base = { tone: STATUS_TONE[rec.status], verdict: `${rec.rank}. ${STATUS_TEXT[rec.status]}` };
+  if (!isSized(rec))
+    return {
+      ...base,
+      provision: '—',
+      size: '—',
+      sizeNote: null,
+      iops: '—',
+      throughput: '—',
+      perNode: '—',
+      cluster: '—',
+    };
+  const count = rec.volumeCount ?? 1;
+  const priced = rec.status !== 'unpriced';
+  return {
+    ...base,
+    provision: describeRecommendation(rec) ?? '—',
+    size: `${fmtInt(rec.sizeGiB)} GiB`,
+    sizeNote:
+      count > 1 ? `total of ${fmtInt(count)} volumes × ${fmtInt(configOf(rec).sizeGiB)} GiB (RAID 0)` : null,
+    iops: fmtInt(rec.iops),
+    throughput: `${fmtNum(rec.throughputMiBps, 1)} MiB/s`,
+    perNode: priced ? fmtUsd(rec.monthlyUsd.total) : NO_PRICE,
+    cluster: priced ? fmtUsd(rec.clusterMonthlyUsd.total) : NO_PRICE,
+  };
+}
+
+/**
+ * The IOPS target if sequential I/O is not merged (the domain's worst case), when it is larger
+ * than the target sized on merged operations; null otherwise (or in analyses stored before it).
+ */
+export function unmergedIops(target: PlanResult['rightSizing']['target']): number | null {
+  const u = target.iopsUnmerged;
+  return u !== undefined && u > target.iops ? u : null;
+}
+
+export type InstanceOptionRow = {
+  instanceType: string;
+  role: 'cheapest' | 'alternative';
+  bandwidth: string;
+  iops: string;
+  monthly: string;
+  instanceStore: string;
+};
+
+/** The instance that sustains the target and the alternatives the domain lists under it. */
+export function instanceOptionRows(advice: InstanceAdvice | null): InstanceOptionRow[] {
+  if (!advice) return [];
+  const options = [
+    ...(advice.upgrade ? [{ option: advice.upgrade, role: 'cheapest' as const }] : []),
+    ...(advice.alternatives ?? []).map((option) => ({ option, role: 'alternative' as const })),
+  ];
+  return options.map(({ option: o, role }) => ({
+    instanceType: o.instanceType,
+    role,
+    bandwidth: `${fmtInt(o.baselineBandwidthMbps)} Mbps`,
+    iops: `${fmtInt(o.baselineIops)} IOPS`,
+    monthly:
+      o.usdPerMonthUsEast1 !== null && o.usdPerMonthUsEast1 !== undefined
+        ? fmtUsd(o.usdPerMonthUsEast1)
+        : 'no us-east-1 price',
+    instanceStore: o.instanceStore === undefined ? '—' : o.instanceStore ? 'local NVMe' : 'EBS only',
+  }));
 }
 
 export type CostBar = {
   key: string;
   name: string;
   kind: 'candidate' | 'right-sized' | 'nvme';
+  /** Right-sized bars: whether the configuration meets the target or is capped by the instance. */
+  status: Recommendation['status'] | null;
   /** Per node per month (USD), by component; `premium` is the NVMe d-variant premium. */
   storage: number;
   iops: number;
@@ -80,6 +194,7 @@ export function costBars(plans: readonly PlanEntry[]): CostBar[] {
         key: `c${i}`,
         name: title,
         kind: 'candidate',
+        status: null,
         ...c.monthlyUsd,
         premium: 0,
         clusterTotal: c.clusterMonthlyUsd.total,
@@ -87,11 +202,13 @@ export function costBars(plans: readonly PlanEntry[]): CostBar[] {
   });
   const basis = plans.find((p) => p.plan.target?.kind === 'ebs')?.plan ?? plans[0]?.plan;
   for (const rec of basis?.rightSizing.recommendations ?? []) {
-    if (rec.status === 'not-viable') continue;
+    if (!isUsable(rec)) continue;
+    const count = rec.volumeCount ?? 1;
     bars.push({
       key: `r-${rec.type}`,
-      name: `${rec.type} right-sized`,
+      name: `${rec.type} right-sized${count > 1 ? ` (${count} × stripe)` : ''}`,
       kind: 'right-sized',
+      status: rec.status,
       ...rec.monthlyUsd,
       premium: 0,
       clusterTotal: rec.clusterMonthlyUsd.total,
@@ -104,6 +221,7 @@ export function costBars(plans: readonly PlanEntry[]): CostBar[] {
         key: `n${i}`,
         name: title,
         kind: 'nvme',
+        status: null,
         storage: 0,
         iops: 0,
         throughput: 0,
@@ -140,18 +258,15 @@ export function liveWaste(
   gen: Gp3Generation,
 ): WasteRow[] {
   const rows: WasteRow[] = [];
-  const sameType = plan.rightSizing.recommendations.find(
-    (r) => r.type === candidate.type && r.status !== 'not-viable',
-  );
+  const sameType = plan.rightSizing.recommendations.find((r) => r.type === candidate.type && isUsable(r));
   if (sameType) {
     const w = overProvisioningWaste(candidate, configOf(sameType), card, nodes);
     rows.push({ label: `As configured (${plan.target?.description ?? candidate.type})`, ...w });
   }
-  const gp3 = plan.rightSizing.recommendations.find((r) => r.type === 'gp3' && r.status !== 'not-viable');
+  const gp3 = plan.rightSizing.recommendations.find((r) => r.type === 'gp3' && isUsable(r));
   if (gp3) {
     const atMax: VolumeConfig = {
-      type: 'gp3',
-      sizeGiB: gp3.sizeGiB,
+      ...configOf(gp3),
       iops: GP3.iops.max[gen].value,
       throughputMiBps: GP3.throughputMiBps.max[gen].value,
     };
@@ -170,7 +285,7 @@ export function liveWaste(
  */
 export function storedWaste(plan: PlanResult, type: VolumeType): WasteRow[] {
   const current = plan.cost.current;
-  const rec = plan.rightSizing.recommendations.find((r) => r.type === type && r.status !== 'not-viable');
+  const rec = plan.rightSizing.recommendations.find((r) => r.type === type && isUsable(r));
   if (!current || !rec) return [];
   return [
     {

@@ -90,6 +90,44 @@ describe('ObservedForm', () => {
     expect(screen.getByText(/throughput without any IOPS cannot be right/)).toBeDefined();
   });
 
+  it('the access pattern: unknown by default (random assumed), and stored with the entry when said', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn<(m: ObservedMetrics) => void>();
+    render(<ObservedForm onSubmit={onSubmit} />);
+    const group = screen.getByRole('group', { name: 'Access pattern' });
+    const radios = within(group).getAllByRole('radio');
+    expect(radios.map((r) => r.getAttribute('value'))).toEqual(['', 'random', 'sequential', 'mixed']);
+    expect(
+      within(group)
+        .getAllByRole('radio')
+        .map((r) => (r as HTMLInputElement).labels?.[0]?.textContent),
+    ).toEqual(['Unknown (assume random)', 'Random', 'Sequential', 'Mixed']);
+    const unknown = within(group).getByRole('radio', { name: 'Unknown (assume random)' }) as HTMLInputElement;
+    expect(unknown.checked).toBe(true);
+    // Each choice explains itself through aria-describedby, not through its name.
+    const sequential = within(group).getByRole('radio', { name: 'Sequential' });
+    const hint = document.getElementById(sequential.getAttribute('aria-describedby')!);
+    expect(hint?.textContent).toMatch(/contiguous I\/O of 32 KiB or more merges/);
+
+    // 10,000 sequential 64 KiB writes (625 MiB/s): a log or a backup stream.
+    await fill(user, 'Peak read IOPS', '0');
+    await fill(user, 'Peak read throughput', '0');
+    await fill(user, 'Peak write IOPS', '10000');
+    await fill(user, 'Peak write throughput', '625');
+    await user.click(sequential);
+    await user.click(screen.getByRole('button', { name: 'Add typed-in metrics' }));
+    const metrics = onSubmit.mock.calls[0]![0];
+    expect(metrics.access).toBe('sequential');
+    const profile = profileFromObserved(metrics);
+    expect(profile.ok && profile.value.access).toEqual({
+      read: 'sequential',
+      write: 'sequential',
+      origin: 'stated',
+    });
+    // Cleared for the next entry: back to unknown.
+    expect(unknown.checked).toBe(true);
+  });
+
   it('edits existing metrics', async () => {
     const user = userEvent.setup();
     const onSubmit = vi.fn();
@@ -99,15 +137,25 @@ describe('ObservedForm', () => {
         initial={{
           read: { iops: 1, throughput: 1, throughputUnit: 'MB/s' },
           write: { iops: 2, throughput: 2, throughputUnit: 'KiB/s' },
+          access: 'mixed',
         }}
         onSubmit={onSubmit}
       />,
     );
+    expect((screen.getByRole('radio', { name: 'Mixed' }) as HTMLInputElement).checked).toBe(true);
     expect(
       (screen.getByRole('combobox', { name: 'Writes throughput unit' }) as HTMLSelectElement).value,
     ).toBe('KiB/s');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     expect(onSubmit).toHaveBeenCalledWith({
+      read: { iops: 1, throughput: 1, throughputUnit: 'MB/s' },
+      write: { iops: 2, throughput: 2, throughputUnit: 'KiB/s' },
+      access: 'mixed',
+    });
+    // Back to unknown: the field is dropped (random assumed), not stored as "random".
+    await user.click(screen.getByRole('radio', { name: 'Unknown (assume random)' }));
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(onSubmit).toHaveBeenLastCalledWith({
       read: { iops: 1, throughput: 1, throughputUnit: 'MB/s' },
       write: { iops: 2, throughput: 2, throughputUnit: 'KiB/s' },
     });

@@ -6,6 +6,7 @@ import {
   iops as toIops,
   profileFromObserved,
   toBytesPerSec,
+  type AccessPattern,
   type ObservedMetrics,
   type ThroughputUnit,
 } from '@blockwise/shared';
@@ -24,21 +25,38 @@ export const LATENCY_PERCENTILES = ['50', '99', '99.9', '99.99'] as const;
 type Dir = 'read' | 'write';
 
 type DirDraft = { iops: string; throughput: string; unit: ThroughputUnit; latency: Record<string, string> };
-type Draft = { label: string; read: DirDraft; write: DirDraft };
+/** '' = unknown: the domain assumes random (the safe side) and says so. */
+type Draft = { label: string; read: DirDraft; write: DirDraft; access: AccessPattern | '' };
 type Errors = Partial<Record<string, string>>;
 
 const emptyDir = (): DirDraft => ({ iops: '', throughput: '', unit: 'MiB/s', latency: {} });
 
 function draftOf(m: ObservedMetrics | undefined): Draft {
-  if (!m) return { label: '', read: emptyDir(), write: emptyDir() };
+  if (!m) return { label: '', read: emptyDir(), write: emptyDir(), access: '' };
   const dir = (d: ObservedMetrics['read']): DirDraft => ({
     iops: numberText(d.iops),
     throughput: numberText(d.throughput),
     unit: d.throughputUnit,
     latency: Object.fromEntries(Object.entries(d.latencyMs ?? {}).map(([k, v]) => [k, numberText(v)])),
   });
-  return { label: m.label ?? '', read: dir(m.read), write: dir(m.write) };
+  return { label: m.label ?? '', read: dir(m.read), write: dir(m.write), access: m.access ?? '' };
 }
+
+/** The access pattern choices, unknown first (the default: nothing is claimed). */
+export const ACCESS_CHOICES: readonly { value: AccessPattern | ''; label: string; hint: string }[] = [
+  {
+    value: '',
+    label: 'Unknown (assume random)',
+    hint: 'each I/O counts as one EBS operation; HDD volumes are ruled out',
+  },
+  { value: 'random', label: 'Random', hint: 'databases, key-value stores: each I/O counts as one operation' },
+  {
+    value: 'sequential',
+    label: 'Sequential',
+    hint: 'logs, scans, backups: contiguous I/O of 32 KiB or more merges into fewer operations',
+  },
+  { value: 'mixed', label: 'Mixed', hint: 'both, in a share nobody measured' },
+];
 
 const DIR_NAME: Record<Dir, string> = { read: 'read', write: 'write' };
 
@@ -79,6 +97,7 @@ export function readDraft(
     ...(draft.label.trim() ? { label: draft.label.trim() } : {}),
     read: dir('read'),
     write: dir('write'),
+    ...(draft.access ? { access: draft.access } : {}),
   };
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   // The domain's own rules (ranges, throughput without IOPS…), with the field they name.
@@ -258,6 +277,35 @@ export function ObservedForm({
           );
         })}
       </div>
+      <fieldset className="fieldset" aria-describedby={`${id}-access-hint`}>
+        <legend>Access pattern</legend>
+        <p id={`${id}-access-hint`} className="field__hint">
+          How the I/O lands on the device. It decides how EBS counts operations.
+        </p>
+        <ul className="access-choices">
+          {ACCESS_CHOICES.map((c) => {
+            const key = c.value || 'unknown';
+            return (
+              <li key={key}>
+                <label className="radio">
+                  <input
+                    type="radio"
+                    name={`${id}-access`}
+                    value={c.value}
+                    checked={draft.access === c.value}
+                    aria-describedby={`${id}-access-${key}`}
+                    onChange={() => setDraft((x) => ({ ...x, access: c.value }))}
+                  />
+                  {c.label}
+                </label>
+                <span id={`${id}-access-${key}`} className="access-choices__hint">
+                  {c.hint}
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      </fieldset>
       {errors.form ? <p className="field__error">{errors.form}</p> : null}
       <div className="form-actions">
         <button type="submit" className="btn btn--primary">

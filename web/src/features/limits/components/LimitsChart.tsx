@@ -22,7 +22,6 @@ import type { LimitRow, LimitStatus } from '../limits-rows.ts';
 const STATUS_COLOR: Record<LimitStatus, string> = {
   over: COLORS.concern,
   saturated: COLORS.concern,
-  high: COLORS.watch,
   ok: COLORS.neutral,
 };
 
@@ -35,7 +34,8 @@ function LimitTooltip({ active, payload }: TooltipProps) {
     <div className="chart-tooltip">
       <p className="chart-tooltip__title">
         {row.label}
-        {row.isBottleneck ? ' — bottleneck' : ''}
+        {row.bottleneckBadge ? ` — ${row.bottleneckBadge}` : ''}
+        {row.isSustainedFallback ? ' — sustained fallback' : ''}
         {row.sustained ? '' : ' (burst: temporary)'}
       </p>
       <p>
@@ -106,7 +106,9 @@ export default function LimitsChart({
         {rows.map((r) => (
           <Cell
             key={r.id}
-            fill={r.isBottleneck ? COLORS.concern : STATUS_COLOR[r.status]}
+            fill={
+              r.isBottleneck ? COLORS.concern : r.isSustainedFallback ? COLORS.watch : STATUS_COLOR[r.status]
+            }
             fillOpacity={r.sustained ? 1 : 0.45}
             stroke={r.isBottleneck ? COLORS.text : 'none'}
             strokeWidth={r.isBottleneck ? 1.5 : 0}

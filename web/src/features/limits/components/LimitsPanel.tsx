@@ -4,15 +4,14 @@ import { ChartFrame } from '../../../components/ChartFrame.tsx';
 import { EmptyState } from '../../../components/States.tsx';
 import { Unit } from '../../../components/Unit.tsx';
 import { Warnings } from '../../../components/Warnings.tsx';
-import { limitRows, type LimitRow } from '../limits-rows.ts';
+import { bottleneckCallout, limitRows, type LimitRow } from '../limits-rows.ts';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 
 const LimitsChart = lazy(() => import('./LimitsChart.tsx'));
 
 const STATUS_TEXT = {
   over: 'over the ceiling',
-  saturated: 'saturated',
-  high: 'high',
+  saturated: 'at the ceiling',
   ok: 'headroom',
 } as const;
 
@@ -40,11 +39,17 @@ function LimitsTable({ rows, caption }: { rows: LimitRow[]; caption: string }) {
           <tr key={r.id} className={r.isBottleneck ? 'is-bottleneck' : undefined}>
             <th scope="row">
               {r.label}
-              {r.isBottleneck ? <span className="badge badge--concern">bottleneck</span> : null}
+              {r.bottleneckBadge ? <span className="badge badge--concern">{r.bottleneckBadge}</span> : null}
+              {r.isSustainedFallback ? <span className="badge badge--watch">sustained fallback</span> : null}
               <p className="cell-note">{r.explanation}</p>
               <Warnings warnings={r.warnings} compact />
             </th>
-            <td className="num">{r.demandText}</td>
+            <td className="num">
+              {r.demandText}
+              {r.unmergedText ? (
+                <p className="cell-note">{r.unmergedText} if sequential I/O is not merged</p>
+              ) : null}
+            </td>
             <td className="num">
               {r.capacityText}
               {r.native ? (
@@ -68,6 +73,7 @@ function LimitsTable({ rows, caption }: { rows: LimitRow[]; caption: string }) {
 /** Which ceiling binds, for one configuration: all of them shown, the bottleneck highlighted. */
 export function LimitsPanel({ plan, title }: { plan: PlanResult; title: string }) {
   const { rows, axisMax } = limitRows(plan);
+  const callout = bottleneckCallout(plan);
   if (rows.length === 0) {
     return (
       <EmptyState title="No ceilings to check for this configuration">
@@ -82,11 +88,25 @@ export function LimitsPanel({ plan, title }: { plan: PlanResult; title: string }
   const chartTitle = `What binds: ${title}`;
   return (
     <div className="limits">
-      {plan.bottleneck ? (
-        <p className={`callout ${plan.bottleneck.saturated ? 'callout--concern' : 'callout--info'}`}>
-          <strong>Bottleneck: </strong>
-          {plan.bottleneck.explanation}
-        </p>
+      {callout ? (
+        <div className={`callout callout--${callout.tone}`} data-state={callout.state}>
+          <p>
+            <strong>{callout.title}</strong>
+            {callout.explanation}
+          </p>
+          {callout.burst ? (
+            <dl className="facts">
+              <div>
+                <dt>Binds now (burst ceiling)</dt>
+                <dd>{callout.burst.binding}</dd>
+              </div>
+              <div>
+                <dt>Sustained ceiling after the burst</dt>
+                <dd>{callout.burst.sustained}</dd>
+              </div>
+            </dl>
+          ) : null}
+        </div>
       ) : null}
       <ChartFrame
         title={chartTitle}

@@ -1,17 +1,18 @@
-import type { PlanResult } from '@blockwise/shared';
+import type { Access, PlanResult } from '@blockwise/shared';
 import { Quantity } from '../../../components/Unit.tsx';
 import { Warnings } from '../../../components/Warnings.tsx';
 import { fmtInt, fmtNum, fmtPct, fmtRate, fmtRateValue, fmtSize } from '../../../lib/format.ts';
-import { BOUND_TEXT, SIZE_CLASS_TEXT, profileRows } from '../profile-view.ts';
+import { BOUND_TEXT, SIZE_CLASS_TEXT, accessText, profileRows } from '../profile-view.ts';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 
 /**
  * The I/O profile: per direction IOPS, throughput, average block size (bytes/s ÷ IOPS), its size
  * class and the likely bound — with each benchmark warning beside the number it concerns.
  */
-export function ProfilePanel({ plan }: { plan: PlanResult }) {
+export function ProfilePanel({ plan, access = null }: { plan: PlanResult; access?: Access | null }) {
   const { rows, slots } = profileRows(plan);
   const p = plan.profile;
+  const pattern = accessText(access, plan);
   return (
     <div className="profile">
       <TableScroll label={`I/O profile per direction${p.label ? ` of ${p.label}` : ''}`}>
@@ -85,6 +86,12 @@ export function ProfilePanel({ plan }: { plan: PlanResult }) {
           <dt>Measured for</dt>
           <dd>{p.durationSec === null ? 'peak values (typed in)' : `${fmtNum(p.durationSec, 1)} s`}</dd>
         </div>
+        {pattern ? (
+          <div>
+            <dt>Access pattern</dt>
+            <dd>{pattern}</dd>
+          </div>
+        ) : null}
         <div>
           <dt>Source</dt>
           <dd>
@@ -93,6 +100,12 @@ export function ProfilePanel({ plan }: { plan: PlanResult }) {
           </dd>
         </div>
       </dl>
+      {slots.access.length > 0 ? (
+        <div className="fact-warnings">
+          <span className="fact-warnings__label">Access pattern</span>
+          <Warnings warnings={slots.access} compact />
+        </div>
+      ) : null}
       {slots.demand.length > 0 ? (
         <div className="fact-warnings">
           <span className="fact-warnings__label">Demand</span>
@@ -109,6 +122,12 @@ export function ProfilePanel({ plan }: { plan: PlanResult }) {
         <div className="fact-warnings">
           <span className="fact-warnings__label">Latency</span>
           <Warnings warnings={slots.latency} compact />
+        </div>
+      ) : null}
+      {slots.configuration.length > 0 ? (
+        <div className="fact-warnings">
+          <span className="fact-warnings__label">Configuration</span>
+          <Warnings warnings={slots.configuration} compact />
         </div>
       ) : null}
       {slots.general.length > 0 ? (

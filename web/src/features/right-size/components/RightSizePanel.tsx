@@ -1,17 +1,22 @@
 import { VOLUME_TYPES, type PlanResult } from '@blockwise/shared';
-import { lazy, useState } from 'react';
+import { lazy, useState, type ReactNode } from 'react';
 import { ChartFrame } from '../../../components/ChartFrame.tsx';
 import { EmptyState } from '../../../components/States.tsx';
 import { Unit } from '../../../components/Unit.tsx';
-import { fmtInt, fmtNum, fmtPct, fmtUsd } from '../../../lib/format.ts';
+import { fmtInt, fmtPct, fmtUsd } from '../../../lib/format.ts';
 import {
   SIDE_BY_SIDE,
   STATUS_TEXT,
+  STATUS_TONE,
   costBars,
+  instanceOptionRows,
   nodesOf,
+  recommendationCells,
   typeColumns,
+  unmergedIops,
   type CostBar,
   type PlanEntry,
+  type RecommendationCells,
   type WasteRow,
 } from '../right-size-view.ts';
 import { TableScroll } from '../../../components/TableScroll.tsx';
@@ -47,7 +52,11 @@ function CostTable({ bars, nodes, caption }: { bars: CostBar[]; nodes: number; c
           <tr key={b.key}>
             <th scope="row">
               {b.name}
-              {b.kind === 'right-sized' ? <span className="badge badge--ok">right-sized</span> : null}
+              {b.kind === 'right-sized' && b.status ? (
+                <span className={`badge badge--${STATUS_TONE[b.status]}`}>
+                  {b.status === 'meets' ? 'right-sized' : STATUS_TEXT[b.status]}
+                </span>
+              ) : null}
             </th>
             <td className="num">{b.kind === 'nvme' ? '—' : fmtUsd(b.storage)}</td>
             <td className="num">{b.kind === 'nvme' ? '—' : fmtUsd(b.iops)}</td>
@@ -66,15 +75,100 @@ function CostTable({ bars, nodes, caption }: { bars: CostBar[]; nodes: number; c
   );
 }
 
+/** One row of the side-by-side table: a cell per type, from the view's text. */
+function CellRow({
+  header,
+  cols,
+  cell,
+  num = true,
+}: {
+  header: string;
+  cols: { type: string; cells: RecommendationCells | null }[];
+  cell: (c: RecommendationCells) => ReactNode;
+  num?: boolean;
+}) {
+  return (
+    <tr>
+      <th scope="row">{header}</th>
+      {cols.map((c) => (
+        <td key={c.type} className={num ? 'num' : undefined}>
+          {c.cells ? cell(c.cells) : '—'}
+        </td>
+      ))}
+    </tr>
+  );
+}
+
+function InstanceOptions({ plan }: { plan: PlanResult }) {
+  const advice = plan.rightSizing.instanceAdvice;
+  const rows = instanceOptionRows(advice);
+  if (!advice) return null;
+  const caption = 'Instances that sustain the target (on-demand Linux, us-east-1, 730 hours)';
+  return (
+    <div className="callout callout--concern">
+      <p>
+        <strong>The instance caps this target: </strong>
+        {advice.message}
+      </p>
+      {rows.length > 0 ? (
+        <TableScroll label={caption}>
+          <table className="table table--dense">
+            <caption>{caption}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Instance</th>
+                <th scope="col" className="num">
+                  EBS baseline bandwidth
+                </th>
+                <th scope="col" className="num">
+                  EBS baseline IOPS
+                </th>
+                <th scope="col" className="num">
+                  Per month
+                </th>
+                <th scope="col">Storage</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.instanceType}>
+                  <th scope="row">
+                    {r.instanceType}
+                    {r.role === 'cheapest' ? <span className="badge badge--ok">cheapest upgrade</span> : null}
+                  </th>
+                  <td className="num">{r.bandwidth}</td>
+                  <td className="num">{r.iops}</td>
+                  <td className="num">{r.monthly}</td>
+                  <td>{r.instanceStore}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      ) : null}
+    </div>
+  );
+}
+
 function TypesTable({ plan }: { plan: PlanResult }) {
   const [all, setAll] = useState(false);
-  const cols = typeColumns(plan, all ? VOLUME_TYPES : SIDE_BY_SIDE);
+  const cols = typeColumns(plan, all ? VOLUME_TYPES : SIDE_BY_SIDE).map((c) => ({
+    ...c,
+    cells: c.rec ? recommendationCells(c.rec) : null,
+  }));
   const t = plan.rightSizing.target;
+  const unmerged = unmergedIops(t);
   return (
     <div className="types">
       <p className="types__target">
         Target with {fmtPct(t.headroom, 0)} headroom: <strong>{fmtInt(t.iops)}</strong> <Unit unit="IOPS" />{' '}
-        (as EBS counts them) and <strong>{fmtInt(t.throughputMiBps)}</strong> <Unit unit="MiB/s" />, at least{' '}
+        (as EBS counts them
+        {unmerged !== null ? (
+          <>
+            ; <strong>{fmtInt(unmerged)}</strong> <Unit unit="IOPS" /> if sequential I/O is not merged
+          </>
+        ) : null}
+        ) and <strong>{fmtInt(t.throughputMiBps)}</strong> <Unit unit="MiB/s" />, at least{' '}
         <strong>{fmtInt(t.minSizeGiB)}</strong> <Unit unit="GiB" />.
       </p>
       <TableScroll label="Volume types side by side, right-sized for this profile">
@@ -93,62 +187,27 @@ function TypesTable({ plan }: { plan: PlanResult }) {
             </tr>
           </thead>
           <tbody>
-            <tr>
-              <th scope="row">Verdict</th>
-              {cols.map((c) => (
-                <td key={c.type}>
-                  {c.rec ? (
-                    <span
-                      className={`badge badge--${c.rec.status === 'meets' ? 'ok' : c.rec.status === 'capped-by-instance' ? 'watch' : 'concern'}`}
-                    >
-                      {c.rec.rank}. {STATUS_TEXT[c.rec.status]}
-                    </span>
-                  ) : (
-                    '—'
-                  )}
-                </td>
-              ))}
-            </tr>
-            <tr>
-              <th scope="row">Size</th>
-              {cols.map((c) => (
-                <td key={c.type} className="num">
-                  {c.rec && c.rec.status !== 'not-viable' ? `${fmtInt(c.rec.sizeGiB)} GiB` : '—'}
-                </td>
-              ))}
-            </tr>
-            <tr>
-              <th scope="row">Sustained IOPS</th>
-              {cols.map((c) => (
-                <td key={c.type} className="num">
-                  {c.rec && c.rec.status !== 'not-viable' ? fmtInt(c.rec.iops) : '—'}
-                </td>
-              ))}
-            </tr>
-            <tr>
-              <th scope="row">Sustained throughput</th>
-              {cols.map((c) => (
-                <td key={c.type} className="num">
-                  {c.rec && c.rec.status !== 'not-viable' ? `${fmtNum(c.rec.throughputMiBps, 1)} MiB/s` : '—'}
-                </td>
-              ))}
-            </tr>
-            <tr>
-              <th scope="row">Per node / month</th>
-              {cols.map((c) => (
-                <td key={c.type} className="num">
-                  {c.rec && c.rec.status !== 'not-viable' ? fmtUsd(c.rec.monthlyUsd.total) : '—'}
-                </td>
-              ))}
-            </tr>
-            <tr>
-              <th scope="row">Cluster / month</th>
-              {cols.map((c) => (
-                <td key={c.type} className="num">
-                  {c.rec && c.rec.status !== 'not-viable' ? fmtUsd(c.rec.clusterMonthlyUsd.total) : '—'}
-                </td>
-              ))}
-            </tr>
+            <CellRow
+              header="Verdict"
+              cols={cols}
+              num={false}
+              cell={(c) => <span className={`badge badge--${c.tone}`}>{c.verdict}</span>}
+            />
+            <CellRow header="Provision" cols={cols} num={false} cell={(c) => c.provision} />
+            <CellRow
+              header="Size"
+              cols={cols}
+              cell={(c) => (
+                <>
+                  {c.size}
+                  {c.sizeNote ? <span className="cell-note">{c.sizeNote}</span> : null}
+                </>
+              )}
+            />
+            <CellRow header="Sustained IOPS" cols={cols} cell={(c) => c.iops} />
+            <CellRow header="Sustained throughput" cols={cols} cell={(c) => c.throughput} />
+            <CellRow header="Per node / month" cols={cols} cell={(c) => c.perNode} />
+            <CellRow header="Cluster / month" cols={cols} cell={(c) => c.cluster} />
             <tr>
               <th scope="row">Durability</th>
               {cols.map((c) => (
@@ -186,12 +245,7 @@ function TypesTable({ plan }: { plan: PlanResult }) {
       >
         {all ? 'Show gp3, io2 and gp2 only' : 'Also show io1, st1 and sc1'}
       </button>
-      {plan.rightSizing.instanceAdvice ? (
-        <p className="callout callout--concern">
-          <strong>The instance caps this target: </strong>
-          {plan.rightSizing.instanceAdvice.message}
-        </p>
-      ) : null}
+      <InstanceOptions plan={plan} />
       {plan.rightSizing.notes.length > 0 ? (
         <ul className="notes">
           {plan.rightSizing.notes.map((n) => (

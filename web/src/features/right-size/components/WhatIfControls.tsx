@@ -6,6 +6,8 @@ import {
   IO2,
   VOLUME_TRAITS,
   VOLUME_TYPES,
+  isUsable,
+  provisionableGp3ThroughputMiBps,
   type Gp3Generation,
   type PlanSession,
   type Problem,
@@ -18,7 +20,7 @@ import { SelectField, TextField } from '../../../components/Field.tsx';
 import { SliderField } from '../../../components/SliderField.tsx';
 import { fmtInt } from '../../../lib/format.ts';
 import { numberText, parseNumberText } from '../../../lib/parse-number.ts';
-import { configOf } from '../right-size-view.ts';
+import { configOf, describeRecommendation } from '../right-size-view.ts';
 
 /**
  * The what-if knobs: headroom, latency percentile, cluster size, gp3 limits generation, workload
@@ -201,9 +203,10 @@ function CandidateEditor({
           max={r.tp[1]}
           step={5}
           unit="MiB/s"
-          hint="125 MiB/s included; at most 0.25 MiB/s per provisioned IOPS"
+          hint="Whole MiB/s (a fraction is rounded up); 125 MiB/s included; at most 0.25 MiB/s per provisioned IOPS"
           error={problemFor(problems, 'throughputMiBps')}
-          onChange={(throughputMiBps) => onChange({ ...candidate, throughputMiBps })}
+          // gp3 throughput is provisioned in whole MiB/s: the field then shows the rounded value.
+          onChange={(tp) => onChange({ ...candidate, throughputMiBps: provisionableGp3ThroughputMiBps(tp) })}
         />
       ) : null}
       {other.map((p) => (
@@ -222,8 +225,9 @@ export function WhatIfControls(props: Props) {
   const { settings, focusPercentile, candidateProblems, recommendations } = props;
   const id = useId();
   const headroomPct = Math.round(settings.headroom * 100);
+  // Sized and priced (meets the target, or capped by the instance): what can be bought as stated.
   const viable = recommendations.filter(
-    (r) => r.status !== 'not-viable' && (r.type === 'gp3' || r.type === 'io2' || r.type === 'gp2'),
+    (r) => isUsable(r) && (r.type === 'gp3' || r.type === 'io2' || r.type === 'gp2'),
   );
   const firstSize = settings.candidates[0]?.sizeGiB ?? 1000;
   return (
@@ -342,10 +346,27 @@ export function WhatIfControls(props: Props) {
             type="button"
             className="btn btn--small"
             disabled={settings.candidates.length + viable.length > 10}
-            onClick={() => viable.forEach((r) => props.onAddCandidate({ ...configOf(r), count: 1 }))}
+            onClick={() =>
+              viable.forEach((r) => {
+                const v = configOf(r);
+                props.onAddCandidate({ ...v, count: v.count ?? 1 });
+              })
+            }
           >
             Add the right-sized {viable.map((r) => r.type).join(', ')} as candidates
           </button>
+        ) : null}
+        {viable.length > 0 ? (
+          <ul className="notes" aria-label="The right-sized configurations that button adds">
+            {viable.map((r) => (
+              <li key={r.type}>
+                {describeRecommendation(r)}
+                {r.status === 'capped-by-instance'
+                  ? ' — capped by the instance: does not meet the target'
+                  : ''}
+              </li>
+            ))}
+          </ul>
         ) : null}
         <p className="field__hint">
           {settings.candidates.length} of 10 candidates · sizes in GiB (up to{' '}

@@ -1,0 +1,46 @@
+import { planStorage } from '@blockwise/shared';
+import { defaultRateCard, findInstanceType, upgradePool } from '@blockwise/shared/catalog';
+import { render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { typedProfile } from '../../../test/fixtures.ts';
+import { LimitsPanel } from './LimitsPanel.tsx';
+
+const c6a = findInstanceType('c6a.xlarge')!;
+
+/** 2 minutes of 16 KiB random writes at 40,000 IOPS on c6a.xlarge with a 60,000-IOPS io2. */
+function burstingPlan() {
+  return planStorage({
+    profile: {
+      ...typedProfile({ readMiBps: 0, readIops: 0, writeMiBps: 625, writeIops: 40_000, access: 'random' }),
+      durationSec: 120,
+    },
+    target: { kind: 'ebs', volume: { type: 'io2', sizeGiB: 100, iops: 60_000 } },
+    instance: c6a,
+    rateCard: defaultRateCard(),
+    familyMembers: upgradePool(c6a),
+  });
+}
+
+describe('LimitsPanel', () => {
+  it('bursting: the burst ceiling that binds, the sustained figure, and the fallback row marked', () => {
+    render(<LimitsPanel plan={burstingPlan()} title="io2 on c6a.xlarge" />);
+    const lead = screen.getByText('Bottleneck (burst ceiling):');
+    const callout = lead.closest('.callout')!;
+    expect(callout.classList.contains('callout--watch')).toBe(true);
+    expect(
+      within(callout as HTMLElement).getByText('Binds now (burst ceiling)').nextSibling?.textContent,
+    ).toBe('Instance EBS IOPS (burst): 40,000 IOPS (100.0%)');
+    expect(
+      within(callout as HTMLElement).getByText('Sustained ceiling after the burst').nextSibling?.textContent,
+    ).toBe('Instance EBS IOPS: 6,000 IOPS (666.7%)');
+    const table = screen.getByRole('table', { name: 'What binds: io2 on c6a.xlarge' });
+    const fallback = within(table).getByRole('row', { name: /^Instance EBS IOPS sustained fallback/ });
+    expect(within(fallback).getByText('sustained fallback')).toBeDefined();
+    const binding = within(table).getByRole('row', {
+      name: /^Instance EBS IOPS \(burst\) bottleneck: burst ceiling binds/,
+    });
+    expect(within(binding).getByText('burst (temporary)')).toBeDefined();
+    // No web-made "high" verdict: each utilization is read as the domain's thresholds put it.
+    expect(table.textContent).not.toMatch(/\(high\)/);
+  });
+});

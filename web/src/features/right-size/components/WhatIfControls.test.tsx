@@ -1,0 +1,50 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { WhatIfControls, type WhatIfSettings } from './WhatIfControls.tsx';
+
+const settings: WhatIfSettings = {
+  headroom: 0.25,
+  nodes: 1,
+  gp3Generation: 'current',
+  syncCommits: false,
+  residency: 'unknown',
+  datasetGiB: null,
+  candidates: [{ type: 'gp3', sizeGiB: 1000, iops: 3000, throughputMiBps: 125 }],
+};
+
+function setup() {
+  const onCandidate = vi.fn();
+  render(
+    <WhatIfControls
+      settings={settings}
+      focusPercentile="99"
+      candidateProblems={[[]]}
+      recommendations={[]}
+      onSettings={vi.fn()}
+      onFocusPercentile={vi.fn()}
+      onCandidate={onCandidate}
+      onAddCandidate={vi.fn()}
+      onRemoveCandidate={vi.fn()}
+    />,
+  );
+  return { onCandidate };
+}
+
+describe('WhatIfControls: gp3 throughput is provisioned in whole MiB/s', () => {
+  it.each([
+    // typed in the exact field, MiB/s the candidate gets
+    ['500', 500],
+    ['125.5', 126],
+    ['999.01', 1000],
+  ])('typing %s gives the candidate %d MiB/s', (typed, miBps) => {
+    const { onCandidate } = setup();
+    fireEvent.change(screen.getByLabelText('Candidate 1 throughput'), { target: { value: typed } });
+    expect(onCandidate).toHaveBeenLastCalledWith(0, { ...settings.candidates[0], throughputMiBps: miBps });
+  });
+
+  it('the slider moves in whole MiB/s and the hint says fractions round up', () => {
+    setup();
+    expect(screen.getByLabelText('Candidate 1 throughput (slider)').getAttribute('step')).toBe('5');
+    expect(screen.getByText(/Whole MiB\/s \(a fraction is rounded up\)/)).toBeDefined();
+  });
+});
