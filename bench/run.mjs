@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm bench`: performance and reliability evidence for Blockwise (perf-reliability.md goals
+// `pnpm bench`: performance and reliability evidence for Blockwise (docs/performance.md goals
 // P1–P12, R1–R14), one line per goal, the same as JSON in bench/results.json.
 //
 //   pnpm bench                     everything (≈ 10 minutes on 2 shared cores)

@@ -1,5 +1,5 @@
 // Load generation with autocannon (programmatic) and the interleaved A/B method of
-// /work/shared/docs/perf-reliability.md §1: on 2 shared cores absolute req/s drift 2× between
+// docs/performance.md §1: on 2 shared cores absolute req/s drift 2× between
 // runs, so targets are measured in alternating short runs and compared round by round.
 import autocannon from 'autocannon';
 import { QUICK, cpuMs, log, median, round } from './common.mjs';

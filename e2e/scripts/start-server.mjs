@@ -3,7 +3,7 @@
 // It trusts X-Forwarded-For from loopback, as a server behind a local reverse proxy would
 // (BLOCKWISE_TRUST_PROXY=loopback): specs that seed the archive through the API send their own
 // client address, so seeding 50+ runs does not eat the browser's budget of 30 anonymous uploads
-// per minute (perf-reliability R8). The browser's own requests carry no such header and are
+// per minute (docs/performance.md R8). The browser's own requests carry no such header and are
 // limited as 127.0.0.1, exactly as in production.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

@@ -8,12 +8,12 @@ import { expect, test } from './support/test.ts';
  * right-sized gp3 and its monthly cost → change the headroom → the cost follows.
  *
  * The expected configuration and cost are computed here from the documented rules
- * (/work/shared/docs/domain.md), not with the app's code:
+ * (docs/domain.md), not with the app's code:
  *   §3  EBS counts each I/O up to 256 KiB as one operation (larger: ceil(size / 256 KiB));
  *   §7  gp3 IOPS = max(3,000, ceil(peak IOPS × (1 + h))), MiB/s = max(125, ceil(peak MiB/s × (1 + h))),
  *       IOPS raised to 4 × MiB/s when the 0.25 MiB/s-per-IOPS rule needs it, size ≥ IOPS / 500;
  *   §8  gp3 = GiB × storage + (IOPS − 3,000) × iops rate + (MiB/s − 125) × throughput rate,
- *   §12 at the us-east-1 rates $0.08 / $0.005 / $0.04 (checked against the page's rate card below).
+ *       at the us-east-1 rates $0.08 / $0.005 / $0.04 (checked against the page's rate card below).
  */
 
 const KiB = 1024;

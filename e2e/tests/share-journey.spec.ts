@@ -18,9 +18,9 @@ import { expect, Guard, test } from './support/test.ts';
  * price date and the analysis version → "Open as a new planning session".
  *
  * Expected values come from the fixtures' independent oracles and the documented rules
- * (/work/shared/docs/domain.md): r5d.4xlarge sustains 4,750 Mbps of EBS traffic (§1, §5);
+ * (docs/domain.md): r5d.4xlarge sustains 4,750 Mbps of EBS traffic (§1, §5);
  * gp3 cost = GiB × storage + (IOPS − 3,000) × iops + (MiB/s − 125) × throughput at the us-east-1
- * rates $0.08 / $0.005 / $0.04 (§8, §12); latency: EBS p50 ≤ NVMe → as good, p99 within 20% →
+ * rates $0.08 / $0.005 / $0.04 (§8); latency: EBS p50 ≤ NVMe → as good, p99 within 20% →
  * acceptable, p99.9 > 2 × NVMe → investigate (§9).
  */
 

@@ -8,7 +8,7 @@ import { expect, Guard, test } from './support/test.ts';
 import { FORMULA_START, XSS_PAYLOADS } from './support/xss-payloads.ts';
 
 /**
- * Security in the browser (perf-reliability R9/R10). Runs whose fio job names, file names, run
+ * Security in the browser (docs/performance.md R9/R10). Runs whose fio job names, file names, run
  * names, branches — and comparisons whose titles — hold the XSS corpus are uploaded through the
  * API as CI would, then shown by every page: the archive (all pages), every run page, share views,
  * planning sessions opened from them. Passing means: 0 dialogs, 0 script errors, 0 CSP violations

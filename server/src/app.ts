@@ -25,7 +25,7 @@ export const DEFAULT_CONFIG: AppConfig = {
 };
 
 /**
- * Rate limits (perf-reliability.md R8): anonymous uploads 30/min per address, CI tokens 600/min
+ * Rate limits (docs/performance.md R8): anonymous uploads 30/min per address, CI tokens 600/min
  * per token, reads 600/min per address, unknown ids 60/min per address (anti-enumeration).
  */
 export const DEFAULT_RATE_LIMITS: Record<keyof Limiters, RateLimitRule> = {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Initial JS + CSS per page, gzip, against the 200 KB budget (perf-reliability.md P10), and the
+// Initial JS + CSS per page, gzip, against the 200 KB budget (docs/performance.md P10), and the
 // largest lazy chunks. Reads web/dist (building it first with --build, or when it is missing) and
 // Vite's manifest: a page's initial set is the entry's static imports plus the page module's
 // static imports (each page is a lazy route chunk needed for its first render). Charts, the AWS

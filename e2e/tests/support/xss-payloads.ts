@@ -1,5 +1,5 @@
 /**
- * Cross-site scripting payloads for the browser security journey (perf-reliability R9/R10),
+ * Cross-site scripting payloads for the browser security journey (docs/performance.md R9/R10),
  * after the classics of the OWASP "XSS Filter Evasion Cheat Sheet"
  * (https://cheatsheetseries.owasp.org/cheatsheets/XSS_Filter_Evasion_Cheat_Sheet.html), plus
  * attribute and context breakouts, template syntaxes, encodings, mutation-XSS shapes and

@@ -8,7 +8,7 @@ export type AnalyzedUpload =
 /**
  * Parse + validate + analyze one uploaded file. Pure CPU work with no I/O, so it runs the same
  * inline (small bodies) and in a worker thread (large ones: a 20 MB json+ file must not freeze
- * the event loop for everyone else, perf-reliability.md P5).
+ * the event loop for everyone else, docs/performance.md P5).
  */
 export function analyzeUpload(bytes: Uint8Array, labels: RunLabels, maxBytes: number): AnalyzedUpload {
   const parsed = parseFio(bytes, { maxBytes });

@@ -52,7 +52,7 @@ export type ParsePoolOptions = {
 /**
  * A small pool of worker threads for large uploads, with a bounded queue. Bounding the queue
  * bounds memory (each queued 20 MB body is held until parsed): past it the server answers 503
- * with Retry-After instead of growing until it is killed (perf-reliability.md P7).
+ * with Retry-After instead of growing until it is killed (docs/performance.md P7).
  *
  * What the bench measured (P7: 8 concurrent 20 MiB json+ uploads, peak RSS vs a bare Express
  * server parsing all 8, ~530–800 MiB):

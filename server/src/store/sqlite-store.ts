@@ -94,7 +94,7 @@ export interface SqlitePragmas {
  * - synchronous=FULL: in WAL mode, fsync the WAL on every commit. With NORMAL a commit survives a
  *   process crash (kill -9) but may roll back after power loss or an OS crash (sqlite.org,
  *   PRAGMA synchronous). Our 201 hands out a share link people use at once, so "acknowledged"
- *   must mean durable; measured cost ≈ 0.91× ingest throughput (perf-reliability.md, P9).
+ *   must mean durable; measured cost ≈ 0.91× ingest throughput (docs/performance.md, P9).
  * - busy_timeout: a second connection (CLI, another process) waits for the write lock instead of
  *   failing at once with SQLITE_BUSY.
  * - foreign_keys=ON: run_raw.run_id must reference a run (off by default in SQLite builds).

@@ -64,7 +64,7 @@ describe('mergeBins', () => {
   });
 });
 
-describe('totals over several jobs (fio-format.md §4)', () => {
+describe('totals over several jobs (docs/fio-format.md §4)', () => {
   it('without bins (generated/b, 4 per-job entries): a range per percentile, approximate, with a warning', () => {
     const report = reportOf('generated/b_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_perjob.json');
     const read = report.total.read;

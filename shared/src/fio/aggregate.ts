@@ -4,7 +4,7 @@ import { noLatency, type NormalizedDirection, type NormalizedJob } from './norma
 import { mergeBins, percentileRange, percentilesFromBins } from './percentiles.ts';
 
 /**
- * Totals over jobs (fio-format.md §4): rates add within a run, percentiles do not. Per direction:
+ * Totals over jobs (docs/fio-format.md §4): rates add within a run, percentiles do not. Per direction:
  * IOPS, bytes/s and io bytes are sums, runtime the maximum, the mean latency is pooled by sample
  * count, and the percentiles are one job's own (when only one job did I/O), recomputed from merged
  * json+ bins (exact, fio's own method), or else only a range over the jobs (approximate).
@@ -155,12 +155,12 @@ export function aggregateJobs(
       `${scope}.trim`,
       warnings,
     ),
-    // fio-format.md §5: `mixed` is read+write+trim as fio merged them; never added to them.
+    // docs/fio-format.md §5: `mixed` is read+write+trim as fio merged them; never added to them.
     mixed: withMixed.length === 0 ? null : aggregateDirection(withMixed, `${scope}.mixed`, warnings),
   };
 }
 
-/** The report's `total` and `groups` (stonewall / new_group phases, fio-format.md §4). */
+/** The report's `total` and `groups` (stonewall / new_group phases, docs/fio-format.md §4). */
 export function aggregateReport(
   jobs: readonly NormalizedJob[],
 ): Pick<FioReport, 'total' | 'groups'> & { warnings: Warning[] } {

@@ -7,7 +7,7 @@ const FIXTURES = resolve(import.meta.dirname, '../../../fixtures/fio');
 const bytesOf = (name: string) => new Uint8Array(readFileSync(join(FIXTURES, name)));
 const textOf = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
 
-/** What PowerShell 5's `>` does to fio's output (fio-format.md §8.6): UTF-16, optionally with a BOM. */
+/** What PowerShell 5's `>` does to fio's output (docs/fio-format.md §8.6): UTF-16, optionally with a BOM. */
 function utf16(text: string, endian: 'le' | 'be', bom: boolean): Uint8Array {
   const units = (bom ? '\ufeff' : '') + text;
   const out = new Uint8Array(units.length * 2);

@@ -2,9 +2,9 @@ import { MiB } from '../units.ts';
 import type { Problem, Warning } from '../problem.ts';
 
 /**
- * Bytes (or a string) in, text out — the first step of fio-format.md §9. fio itself always writes
+ * Bytes (or a string) in, text out — the first step of docs/fio-format.md §9. fio itself always writes
  * UTF-8/ASCII, but the file reaches us through shells and editors: PowerShell 5's `>` writes
- * UTF-16LE with a BOM (fio-format.md §8.6), editors add a UTF-8 BOM, and people upload the wrong
+ * UTF-16LE with a BOM (docs/fio-format.md §8.6), editors add a UTF-8 BOM, and people upload the wrong
  * file (a binary log, a tarball).
  */
 

@@ -10,7 +10,7 @@ const textOf = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
 const C = textOf('generated/c_randread_4k_libaio_qd32_timebased5s.json');
 const codes = (r: ReturnType<typeof extractFioDocument>) => (r.ok ? r.warnings.map((w) => w.code) : []);
 
-describe('extractFioDocument on the stream shapes fio produces (fio-format.md §8)', () => {
+describe('extractFioDocument on the stream shapes fio produces (docs/fio-format.md §8)', () => {
   it.each([
     // [fixture, documents found, warnings, what the fixture shows]
     ['generated/c_randread_4k_libaio_qd32_timebased5s.json', 1, [], 'plain JSON'],
@@ -142,7 +142,7 @@ describe('extractFioDocument failures', () => {
   });
 });
 
-describe("fio's near-JSON (fio-format.md §8.5)", () => {
+describe("fio's near-JSON (docs/fio-format.md §8.5)", () => {
   it.each([['nan'], ['-nan'], ['inf'], ['-inf']])('reads a bare %s as null, with a warning', (word) => {
     const text = C.replace('"mean" : 401976.932442', `"mean" : ${word}`);
     expect(text).not.toBe(C);

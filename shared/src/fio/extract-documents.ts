@@ -2,7 +2,7 @@ import type { Problem, Warning } from '../problem.ts';
 import { findNextObjectStart, lineAndColumn, repairFioJson, scanObject } from './scan-json.ts';
 
 /**
- * Finds fio's JSON document in a text stream (fio-format.md §8 and §9 step 2). The "JSON file"
+ * Finds fio's JSON document in a text stream (docs/fio-format.md §8 and §9 step 2). The "JSON file"
  * is often not pure JSON: warnings and job errors come before it (§8.1), `normal,json` output puts
  * normal text after it (§8.2), `--status-interval` writes several documents where the last holds
  * the final results (§8.3), a failed job file leaves only `fio:` lines (§8.4), and fio's own JSON
@@ -12,7 +12,7 @@ import { findNextObjectStart, lineAndColumn, repairFioJson, scanObject } from '.
 /** Deeper than this is refused before parsing. fio's own output nests 6 levels (json+ bins). */
 export const DEFAULT_MAX_DEPTH = 64;
 
-/** The keys that make a JSON object a fio result (fio-format.md §9 step 2). */
+/** The keys that make a JSON object a fio result (docs/fio-format.md §9 step 2). */
 const FIO_KEYS = ['fio version', 'jobs', 'client_stats'] as const;
 
 export type ExtractOptions = { maxDepth?: number };
@@ -115,7 +115,7 @@ function parseJson(slice: string): JsonParse {
   }
 }
 
-/** fio-format.md §8.5: retry objects that failed to parse after making fio's near-JSON strict. */
+/** docs/fio-format.md §8.5: retry objects that failed to parse after making fio's near-JSON strict. */
 function repairInvalidObjects(
   text: string,
   failures: Failure[],

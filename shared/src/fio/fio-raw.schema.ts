@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Problem } from '../problem.ts';
 
 /**
- * fio's JSON as fio writes it, for every version that still circulates (fio-format.md §1–§3,
+ * fio's JSON as fio writes it, for every version that still circulates (docs/fio-format.md §1–§3,
  * §5, §7). Lenient by design: unknown keys are allowed (and not copied), and anything that some
  * version leaves out is optional. Only the fields the normalizer reads are described; their
  * types are checked so that `jobs.0.read.iops: "fast"` becomes a readable error with a path
@@ -23,7 +23,7 @@ export const MAX_FIO_NUMBER = 2 ** 64;
 
 /** A count or size (range checked by `checkFioNumber` when read). */
 const count = z.number();
-/** A float printed with `%f`: null only after a bare `nan`/`inf` was read as null (fio-format.md §8.5). */
+/** A float printed with `%f`: null only after a bare `nan`/`inf` was read as null (docs/fio-format.md §8.5). */
 const float = count.nullable();
 
 /** A Problem when a number fio wrote is negative or beyond 64 bits; null when it is fine or absent. */
@@ -37,7 +37,7 @@ export function checkFioNumber(value: number | null | undefined, path: string): 
 }
 
 /**
- * Options are always strings in fio's JSON (`"iodepth" : "64"`); fio-format.md §1 and §8.10.
+ * Options are always strings in fio's JSON (`"iodepth" : "64"`); docs/fio-format.md §1 and §8.10.
  * Checked in one loop rather than per key by `z.record` (every job repeats them); the first
  * non-string value is reported with its path.
  */
@@ -60,7 +60,7 @@ export const FioRawOptionsSchema = z.custom<Record<string, string>>().check((ctx
   checkOptions(ctx.value, [], ctx.issues);
 });
 
-/** `global options`: one object, or one per client in client mode with several clients (fio-format.md §1, §7). */
+/** `global options`: one object, or one per client in client mode with several clients (docs/fio-format.md §1, §7). */
 export const FioRawGlobalOptionsSchema = z
   .custom<Record<string, string> | Record<string, string>[]>()
   .check((ctx) => {
@@ -83,7 +83,7 @@ export const FioRawLatencySchema = z.object({
 export type FioRawLatency = z.infer<typeof FioRawLatencySchema>;
 
 export const FioRawDirectionSchema = z.object({
-  /** KiB before fio 2.21, bytes after (fio-format.md §3.1); `io_kbytes` present ⇒ bytes. */
+  /** KiB before fio 2.21, bytes after (docs/fio-format.md §3.1); `io_kbytes` present ⇒ bytes. */
   io_bytes: count,
   io_kbytes: count.optional(),
   /** bytes/s, fio ≥ 3.2. */
@@ -113,7 +113,7 @@ export const FioRawJobSchema = z.object({
   read: FioRawDirectionSchema.optional(),
   write: FioRawDirectionSchema.optional(),
   trim: FioRawDirectionSchema.optional(),
-  /** `unified_rw_reporting` (fio-format.md §5). */
+  /** `unified_rw_reporting` (docs/fio-format.md §5). */
   mixed: FioRawDirectionSchema.optional(),
   /** fsync/fdatasync, fio ≥ 3.4. */
   sync: z.object({ total_ios: count.optional(), lat_ns: FioRawLatencySchema.optional() }).optional(),
@@ -123,7 +123,7 @@ export type FioRawJob = z.infer<typeof FioRawJobSchema>;
 export const FioRawDocumentSchema = z.object({
   'fio version': z.string().optional(),
   timestamp: z.number().optional(),
-  /** An array of objects in client mode with several clients (fio-format.md §1, §7). */
+  /** An array of objects in client mode with several clients (docs/fio-format.md §1, §7). */
   'global options': FioRawGlobalOptionsSchema.optional(),
   jobs: z.array(FioRawJobSchema).optional(),
   client_stats: z.array(FioRawJobSchema).optional(),

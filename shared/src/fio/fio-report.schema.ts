@@ -92,7 +92,7 @@ export const JobSettingsSchema = z.object({
   blockSizeSplit: perDirectionOf(z.array(BlockSizeShareSchema)),
   /** No bs, bsrange or bssplit in the options: fio used its default of 4 KiB. null when the file has no options at all. */
   blockSizeDefaulted: z.boolean().nullable(),
-  /** `rwmixread`, or 100 − `rwmixwrite`. Printed even when the pattern does not mix (fio-format.md §8.10). */
+  /** `rwmixread`, or 100 − `rwmixwrite`. Printed even when the pattern does not mix (docs/fio-format.md §8.10). */
   rwmixreadPercent: z.number().nullable(),
   iodepth: z.number().nullable(),
   numjobs: z.number().nullable(),
@@ -148,7 +148,7 @@ export const FioReportSchema = z.object({
   fioVersion: z.string().nullable(),
   /** Unix epoch seconds when fio wrote the report (top-level `timestamp`), if present. */
   timestamp: z.number().nullable(),
-  /** How the input was decoded (PowerShell 5 writes UTF-16LE, fio-format.md §8.6). */
+  /** How the input was decoded (PowerShell 5 writes UTF-16LE, docs/fio-format.md §8.6). */
   encoding: z.enum(['utf-8', 'utf-16le', 'utf-16be']),
   jsonPlus: z.boolean(),
   clientMode: z.boolean(),

@@ -2,7 +2,7 @@ import type { Warning } from '../problem.ts';
 import type { BlockSizeShare, JobSettings, PerDirection } from './fio-report.schema.ts';
 
 /**
- * Typed facts from fio's option strings (fio-format.md §8.10), for the planning engine: block
+ * Typed facts from fio's option strings (docs/fio-format.md §8.10), for the planning engine: block
  * sizes per direction, the read/write mix, queue depth, engine, direct I/O, timing.
  *
  * Units follow fio's own parser (parse.c, `__get_mult_bytes`, `get_mult_time`), not people's

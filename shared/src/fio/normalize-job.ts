@@ -13,11 +13,11 @@ import { readJobSettings } from './job-settings.ts';
 import { readPercentiles } from './percentiles.ts';
 
 /**
- * One entry of `jobs` / `client_stats` → a unit-safe FioJob (fio-format.md §2, §3, §5, §9 step 4),
+ * One entry of `jobs` / `client_stats` → a unit-safe FioJob (docs/fio-format.md §2, §3, §5, §9 step 4),
  * plus what aggregation needs and the report does not show (json+ bins, sample weights).
  */
 
-/** Parsed `"fio version"`: "fio-3.14-6-g97134" → 3.14.0 (fio-format.md §1: take the first \d+.\d+(.\d+)?). */
+/** Parsed `"fio version"`: "fio-3.14-6-g97134" → 3.14.0 (docs/fio-format.md §1: take the first \d+.\d+(.\d+)?). */
 export type FioVersion = { major: number; minor: number; patch: number };
 
 export function parseFioVersion(text: string | undefined): FioVersion | null {
@@ -97,7 +97,7 @@ export function normalizeJob(raw: FioRawJob, context: JobContext): Normalized<No
   const { path } = context;
   const warnings: Warning[] = [];
 
-  // fio-format.md §9 step 5: global options, overridden by job options.
+  // docs/fio-format.md §9 step 5: global options, overridden by job options.
   const options: Record<string, string> = {};
   if (context.globalOptions) copyOptions(context.globalOptions, options);
   if (raw['job options']) copyOptions(raw['job options'], options);
@@ -142,7 +142,7 @@ export function normalizeJob(raw: FioRawJob, context: JobContext): Normalized<No
     };
   }
   if (!hasSplit) {
-    // fio-format.md §5: unified_rw_reporting=mixed (or 1) writes only "mixed".
+    // docs/fio-format.md §5: unified_rw_reporting=mixed (or 1) writes only "mixed".
     warnings.push({
       code: 'mixed_only',
       message: `job "${raw.jobname}" ran with unified_rw_reporting=mixed: fio reported reads, writes and trims together as "mixed", so read/write/trim show zero and the results are under mixed`,
@@ -326,7 +326,7 @@ function normalizeDirection(
     const problem = checkFioNumber(raw[key], `${path}.${key}`);
     if (problem) return { ok: false, error: problem };
   }
-  // fio-format.md §3.1: io_bytes was KiB before fio 2.21; `io_kbytes` appeared with the fix.
+  // docs/fio-format.md §3.1: io_bytes was KiB before fio 2.21; `io_kbytes` appeared with the fix.
   const ioBytes = raw.io_kbytes === undefined ? raw.io_bytes * KiB : raw.io_bytes;
   // bw_bytes exists from fio 3.2; before, `bw` is KiB/s (floored, so up to 1023 B/s low). The
   // independent oracle uses bw × 1024 there too, and we agree with it.
@@ -334,7 +334,7 @@ function normalizeDirection(
   const totalIos = raw.total_ios ?? null;
   let iops = raw.iops;
   if (iops === null) {
-    // A bare `nan` read as null (fio-format.md §8.5): fio's own formula from the counters.
+    // A bare `nan` read as null (docs/fio-format.md §8.5): fio's own formula from the counters.
     iops = totalIos !== null && raw.runtime > 0 ? (totalIos * 1000) / raw.runtime : 0;
     warnings.push({
       code: 'iops_recomputed',
@@ -351,7 +351,7 @@ function normalizeDirection(
   // reads 3,896 B instead of 4,096) — the same value the independent oracle gives.
   const blockSizeBytes = hasIo && iops > 0 ? bytesPerSec / iops : null;
 
-  // fio ≥ 3.0 writes `clat_ns` (ns); fio 2.x writes `clat` (µs) (fio-format.md §3.2).
+  // fio ≥ 3.0 writes `clat_ns` (ns); fio 2.x writes `clat` (µs) (docs/fio-format.md §3.2).
   const ns = raw.clat_ns !== undefined;
   const source = percentileSource(raw, ns, path);
   const divisor = ns ? 1e6 : 1e3;
@@ -455,7 +455,7 @@ function normalizeLatency(
   const pct = source.percentiles;
   const samples = raw?.N ?? pct?.N ?? totalIos;
   // A direction that did nothing has no latency. fio < 3.18 still prints zero means and
-  // all-zero percentiles (fio-format.md §3.2, §8.7); a 0 ms p99 would pass every latency check.
+  // all-zero percentiles (docs/fio-format.md §3.2, §8.7); a 0 ms p99 would pass every latency check.
   if ((raw === undefined && pct === undefined) || !hasIo)
     return { ok: true, value: { latency: noLatency(samples ?? null), bins: null, list: [] } };
   const { mainPath, percentilesPath } = source;

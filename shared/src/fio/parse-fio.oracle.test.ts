@@ -14,7 +14,7 @@ import { parseFio } from './parse-fio.ts';
  *    that did nothing; the oracle keeps them, we report null (a 0 ms p99 for a direction that did
  *    nothing would pass every latency check).
  * 2. Block size without `bw_bytes` (fio < 3.2): the oracle divides bytes/s (= floored KiB/s ×
- *    1024) by IOPS; we divide io bytes by the I/O count, which is exact (fio-format.md §3.1). They
+ *    1024) by IOPS; we divide io bytes by the I/O count, which is exact (docs/fio-format.md §3.1). They
  *    differ by at most the flooring, 1023 B/s — 5 % on the 12 KiB/s floppy fixture.
  * 3. One job with I/O among several entries (stonewalled sections): the oracle gives degenerate
  *    bounds (min = max); that single job's distribution is the combined one, so we report its

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FioReportSchema, type FioReport } from './fio-report.schema.ts';
 import { PARSE_FIO_ERROR_CODES, parseFio } from './parse-fio.ts';
 
-/** Edge cases from fio-format.md, each on a real fixture (mutated only where no fixture shows the case). */
+/** Edge cases from docs/fio-format.md, each on a real fixture (mutated only where no fixture shows the case). */
 
 const FIXTURES = resolve(import.meta.dirname, '../../../fixtures/fio');
 const textOf = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -121,7 +121,7 @@ describe('client/server (generated/o)', () => {
   });
 });
 
-describe('unified_rw_reporting (fio-format.md §5)', () => {
+describe('unified_rw_reporting (docs/fio-format.md §5)', () => {
   const raw = docOf('generated/k_randrw_4k_unified_rw_reporting_both.json');
 
   it('=both (generated/k): mixed is kept separately and never added to read + write', () => {

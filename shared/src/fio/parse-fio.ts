@@ -7,7 +7,7 @@ import { validateFioDocument, type FioRawDocument, type FioRawJob } from './fio-
 import { normalizeJob, parseFioVersion, type JobContext, type NormalizedJob } from './normalize-job.ts';
 
 /**
- * fio result file → FioReport, following fio-format.md §9: decode (BOM, UTF-16), find the last
+ * fio result file → FioReport, following docs/fio-format.md §9: decode (BOM, UTF-16), find the last
  * complete fio document among whatever text surrounds it, validate the fields we read, normalize
  * each job to bytes / bytes/s / ms, and aggregate per group and in total.
  *
@@ -36,7 +36,7 @@ export const PARSE_FIO_ERROR_CODES = [
 ] as const;
 export type ParseFioErrorCode = (typeof PARSE_FIO_ERROR_CODES)[number];
 
-/** fio's own aggregate in client/server mode (fio-format.md §7): kept aside, never summed. */
+/** fio's own aggregate in client/server mode (docs/fio-format.md §7): kept aside, never summed. */
 const ALL_CLIENTS = 'All clients';
 
 export function parseFio(input: string | Uint8Array, options: ParseFioOptions = {}): ParseFioResult {
@@ -71,7 +71,7 @@ function buildReport(doc: FioRawDocument, envelope: Envelope): ParseFioResult {
 
   const version = parseFioVersion(doc['fio version']);
   const globals = doc['global options'];
-  // Client mode with several clients prints one object per client (fio-format.md §1, §7).
+  // Client mode with several clients prints one object per client (docs/fio-format.md §1, §7).
   const globalOptions = Array.isArray(globals) ? (globals[0] ?? null) : (globals ?? null);
   const warnings: Warning[] = [...envelope.warnings];
 

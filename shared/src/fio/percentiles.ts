@@ -3,7 +3,7 @@ import type { PercentileRangeMs, PercentilesMs } from './fio-report.schema.ts';
 import { describeValue, MAX_FIO_NUMBER, type Bins } from './fio-raw.schema.ts';
 
 /**
- * fio's latency percentiles (fio-format.md §3.2): keys printed with C `%f` ("99.500000"),
+ * fio's latency percentiles (docs/fio-format.md §3.2): keys printed with C `%f` ("99.500000"),
  * values in the latency object's unit, histogram bucket values rather than samples.
  */
 
@@ -97,7 +97,7 @@ export function readPercentiles(
  * Percentiles of one histogram, the way fio computes them (stat.c `calc_clat_percentiles`): walk
  * the buckets in order, and the p-th percentile is the first bucket whose cumulative count
  * reaches p% of all samples. Merging the json+ `bins` of several jobs and applying this
- * reproduces fio's own combined percentiles exactly (fio-format.md §3.2).
+ * reproduces fio's own combined percentiles exactly (docs/fio-format.md §3.2).
  */
 export function percentilesFromBins(
   bins: Bins,

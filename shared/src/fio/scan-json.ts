@@ -1,6 +1,6 @@
 /**
  * A linear scan over text that holds JSON among other lines. JavaScript has no incremental JSON
- * decoder (Python's `raw_decode`, fio-format.md §8.1), so we find where an object that starts at a
+ * decoder (Python's `raw_decode`, docs/fio-format.md §8.1), so we find where an object that starts at a
  * `{` ends by counting brackets outside strings, and only then hand that slice to `JSON.parse`.
  * The same pass measures nesting depth, so a hostile file nested 100 000 levels deep is refused
  * before any parser recurses into it.
@@ -121,7 +121,7 @@ export function lineAndColumn(text: string, index: number): { line: number; colu
 export type Repair = { text: string; nonFinite: number; controlCharacters: number };
 
 /**
- * Makes fio's near-JSON strict (fio-format.md §8.5): json.c prints floats with `%f`, so a
+ * Makes fio's near-JSON strict (docs/fio-format.md §8.5): json.c prints floats with `%f`, so a
  * non-finite value comes out as a bare `nan`, `-nan`, `inf` or `-inf`; and it escapes only `"`
  * and `\` in strings, so a tab or newline in a job name or description is a raw control
  * character. Bare non-finite numbers become `null`, raw control characters in strings `\u00XX`.

@@ -1,5 +1,5 @@
 /**
- * CSV for spreadsheets, safe against formula injection (OWASP "CSV Injection"; perf-reliability.md
+ * CSV for spreadsheets, safe against formula injection (OWASP "CSV Injection"; docs/performance.md
  * R10): a cell that starts with `=`, `+`, `-`, `@`, TAB or CR is prefixed with a single quote so
  * Excel/LibreOffice/Sheets show it as text instead of evaluating it. Job names and labels come from
  * uploads, so every string cell is defused. Numbers are written as numbers (a negative number is

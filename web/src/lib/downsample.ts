@@ -1,6 +1,6 @@
 /**
  * Chart series are cut to at most 2,000 points before they reach Recharts: mount time jumps from
- * ~31 ms at 2k points to ~309 ms at 5k and seconds beyond (perf-reliability.md P12). Two reducers:
+ * ~31 ms at 2k points to ~309 ms at 5k and seconds beyond (docs/performance.md P12). Two reducers:
  *
  * - `lttb`: Largest-Triangle-Three-Buckets (Steinarsson 2013) for one series — keeps the visual
  *   shape, the first and the last point.
