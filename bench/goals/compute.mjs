@@ -102,9 +102,9 @@ async function rightSizeSweep() {
         recommendations: m.recommendations,
         min_ms: round(Math.min(...m.times), 2),
         max_ms: round(Math.max(...m.times), 2),
-        with_family_lookup_per_instance_ms: round(uncached, 1),
+        with_pool_lookup_per_instance_ms: round(uncached, 1),
       },
-      note: `${m.recommendations} recommendations; ${round(uncached, 1)} ms when familyMembers() is called per instance`,
+      note: `${m.recommendations} recommendations; ${round(uncached, 1)} ms when upgradePool() is called per instance`,
     }),
   ];
 }

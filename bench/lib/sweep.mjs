@@ -4,11 +4,11 @@ import { readFileSync } from 'node:fs';
 import { parseFio } from '../../shared/src/fio/parse-fio.ts';
 import { profileFromFio } from '../../shared/src/profile/from-fio.ts';
 import { rightSize } from '../../shared/src/plan/right-size.ts';
-import { listInstanceTypes, familyMembers } from '../../shared/src/aws/instances.ts';
+import { listInstanceTypes, upgradePool } from '../../shared/src/aws/instances.ts';
 import { defaultRateCard } from '../../shared/src/aws/ebs-prices.ts';
 import { VOLUME_TYPES } from '../../shared/src/aws/volume-types.ts';
 
-/** Times full sweeps: every instance type × every volume type, each with its family members. */
+/** Times full sweeps: every instance type × every volume type, each with its upgrade pool (as plans get it). */
 export function measureSweep(fioPath, runs = 21) {
   const fio = parseFio(readFileSync(fioPath));
   if (!fio.ok) throw new Error(fio.error.message);
@@ -16,20 +16,19 @@ export function measureSweep(fioPath, runs = 21) {
   if (!profile.ok) throw new Error(JSON.stringify(profile.error));
   const instances = listInstanceTypes();
   const rateCard = defaultRateCard();
-  const families = new Map();
-  for (const i of instances) if (!families.has(i.family)) families.set(i.family, familyMembers(i.family));
+  const pools = new Map(instances.map((i) => [i.instanceType, upgradePool(i)]));
   const input = (instance, members) => ({
     profile: profile.value,
     headroom: 0.25,
     minSizeGiB: 500,
     instance,
     rateCard,
-    familyMembers: members,
+    instanceCandidates: members,
   });
   const sweep = () => {
     let recommendations = 0;
     for (const instance of instances)
-      recommendations += rightSize(input(instance, families.get(instance.family))).recommendations.length;
+      recommendations += rightSize(input(instance, pools.get(instance.instanceType))).recommendations.length;
     return recommendations;
   };
   for (let i = 0; i < 5; i++) sweep();
@@ -40,11 +39,11 @@ export function measureSweep(fioPath, runs = 21) {
     recommendations = sweep();
     times.push(performance.now() - t);
   }
-  // The same with the family looked up per instance (what a caller without a cache pays).
+  // The same with the pool looked up per instance (what the planner's callers do).
   const uncached = [];
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
-    for (const instance of instances) rightSize(input(instance, familyMembers(instance.family)));
+    for (const instance of instances) rightSize(input(instance, upgradePool(instance)));
     uncached.push(performance.now() - t);
   }
   return { times, uncached, instances: instances.length, volumeTypes: VOLUME_TYPES.length, recommendations };

@@ -1,18 +1,16 @@
 import { basename } from 'node:path';
 import type { Page } from '@playwright/test';
-import { Seeder, planSession, uniqueSuffix } from './support/api.ts';
+import { Seeder, uniqueSuffix } from './support/api.ts';
 import { expectNoSeriousA11yViolations } from './support/axe.ts';
-import { fixtureBytes } from './support/fixtures.ts';
 import {
   EBS_FIXTURE as MIX33_FIXTURE,
-  GP3,
-  INSTANCE,
   addFioFiles,
   chartsDrawn,
   gotoPlan,
   labelEbsGp3,
   labelNvme,
   labelsOf,
+  seedNvmeVsEbs,
 } from './support/planning.ts';
 import { expect, test } from './support/test.ts';
 
@@ -73,28 +71,9 @@ test('different fio jobs → jobs_differ first, numbers side by side, no verdict
   });
 
   await test.step('share link', async () => {
-    const seeder = new Seeder(request);
-    const nvme = await seeder.uploadRun(
-      fixtureBytes(RANDWRITE_FIXTURE),
-      { kind: 'nvme', instanceType: INSTANCE },
-      RANDWRITE_FILE,
-    );
-    const ebs = await seeder.uploadRun(
-      fixtureBytes(MIX33_FIXTURE),
-      {
-        kind: 'ebs',
-        instanceType: INSTANCE,
-        volumeType: 'gp3',
-        volumeSizeGiB: GP3.sizeGiB,
-        volumeIops: GP3.iops,
-        volumeThroughputMiBps: GP3.throughputMiBps,
-      },
-      MIX33_FILE,
-    );
-    const comparison = await seeder.createComparison({
-      title: `jobs differ ${uniqueSuffix()}`,
-      runIds: [nvme.id, ebs.id],
-      plan: planSession({ instanceType: INSTANCE, candidates: [{ type: 'gp3', ...GP3, count: 1 }] }),
+    const { comparison } = await seedNvmeVsEbs(new Seeder(request), `jobs differ ${uniqueSuffix()}`, {
+      nvme: RANDWRITE_FIXTURE,
+      ebs: MIX33_FIXTURE,
     });
     await page.goto(comparison.url);
     await expect(page.getByText('Shared comparison · read-only')).toBeVisible();

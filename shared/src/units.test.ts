@@ -159,6 +159,14 @@ describe('number formatting (en-US, as every explanation writes numbers)', () =>
   ])('formatDecimal(%d, %d) → %s', (v, digits, expected) => {
     expect(formatDecimal(v, digits)).toBe(expected);
   });
+  it.each([
+    0, 0.5, 1, 1.005, 12.345, 12_345.675, 0.995, 99.999, 80, 145.12, 1385, 2_310, 12_345.678, 1_234_567.891,
+    -3.5, -0.004, 1e-7, 4.2e15,
+  ])('formatUsd(%d) is the text Intl en-US gives with two decimals', (v) => {
+    const intl = v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    expect(formatUsd(v)).toBe(`$${intl}`);
+  });
+
   it('formatUsd always shows cents', () => {
     expect(formatUsd(1385)).toBe('$1,385.00');
     expect(formatUsd(0.5)).toBe('$0.50');

@@ -152,7 +152,7 @@ export function parseThroughput(text: string, defaultUnit?: ThroughputUnit): Par
 }
 
 /** A throughput as the number and unit it was written in (see `parseThroughput`), and in bytes/s. */
-export type ThroughputText = { amount: number; unit: ThroughputUnit; bytesPerSec: BytesPerSec };
+type ThroughputText = { amount: number; unit: ThroughputUnit; bytesPerSec: BytesPerSec };
 
 /** `parseThroughput`, keeping the unit: `125MB/s` → { amount: 125, unit: 'MB/s', bytesPerSec: 125e6 }. */
 export function parseThroughputAndUnit(text: string, defaultUnit?: ThroughputUnit): Parsed<ThroughputText> {
@@ -260,8 +260,20 @@ export function formatDecimal(value: number, maxFractionDigits: number, minFract
   return numberFormat(minFractionDigits, maxFractionDigits).format(value);
 }
 
+/**
+ * "$1,385.00": always cents. Grouped by hand like formatInt (a plan formats dozens of prices, and
+ * Intl is the slow part of a right-sizing sweep); the same text as Intl's en-US, sign before the digits.
+ */
 export function formatUsd(value: Usd | number): string {
-  return `$${formatDecimal(value, 2, 2)}`;
+  // Rounded on the number's shortest decimal form, half away from zero, as Intl en-US does (1.005 → 1.01).
+  const text = String(Math.abs(value));
+  const m = /^(\d+)(?:\.(\d*))?$/.exec(text);
+  if (!m || m[1]!.length > 13) return `$${formatDecimal(value, 2, 2)}`;
+  const frac = m[2] ?? '';
+  const cents =
+    Number(m[1]) * 100 + Number(frac.slice(0, 2).padEnd(2, '0')) + (frac.charCodeAt(2) >= 53 ? 1 : 0);
+  const sign = value < 0 ? '-' : '';
+  return `$${sign}${formatInt(Math.floor(cents / 100))}.${String(cents % 100).padStart(2, '0')}`;
 }
 
 /** Rounds to cents the way an invoice does (half away from zero), avoiding 0.1+0.2 noise. */

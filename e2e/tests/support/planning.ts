@@ -92,18 +92,24 @@ export async function chartsDrawn(page: Page): Promise<void> {
   });
 }
 
-/** The pair uploaded through the API with the same labels, and a comparison of it (what a saved session holds). */
+/**
+ * The pair uploaded through the API with the same labels, and a comparison of it (what a saved
+ * session holds). Other fio files may stand in for either run (e.g. two different jobs).
+ */
 export async function seedNvmeVsEbs(
   seeder: Seeder,
   title: string,
+  fixtures: { nvme?: string; ebs?: string } = {},
 ): Promise<{ nvme: CreatedRun; ebs: CreatedRun; comparison: CreatedRun }> {
+  const nvmeFixture = fixtures.nvme ?? NVME_FIXTURE;
+  const ebsFixture = fixtures.ebs ?? EBS_FIXTURE;
   const nvme = await seeder.uploadRun(
-    fixtureBytes(NVME_FIXTURE),
+    fixtureBytes(nvmeFixture),
     { kind: 'nvme', instanceType: INSTANCE },
-    NVME_FILE,
+    basename(nvmeFixture),
   );
   const ebs = await seeder.uploadRun(
-    fixtureBytes(EBS_FIXTURE),
+    fixtureBytes(ebsFixture),
     {
       kind: 'ebs',
       instanceType: INSTANCE,
@@ -112,7 +118,7 @@ export async function seedNvmeVsEbs(
       volumeIops: GP3.iops,
       volumeThroughputMiBps: GP3.throughputMiBps,
     },
-    EBS_FILE,
+    basename(ebsFixture),
   );
   const comparison = await seeder.createComparison({
     title,

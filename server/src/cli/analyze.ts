@@ -13,6 +13,7 @@ import {
   type Problem,
 } from '@blockwise/shared';
 import { EXIT, UsageError, parseFlags, type CliIo, type Command } from './io.ts';
+import { formatMs, formatTable } from './text.ts';
 
 /**
  * `blockwise analyze FILE... [--json]`: what fio measured, per job and in total, in units that
@@ -106,7 +107,7 @@ function formatRun(run: AnalyzeRun | AnalyzeFailure): string {
   }
   if (run.jobs.length > 1) rows.push(...directionRows('total', run.total));
   if (run.fioAllClients) rows.push(...directionRows('fio "All clients"', run.fioAllClients));
-  lines.push(...table(rows).map((l) => `  ${l}`));
+  lines.push(...formatTable(rows).map((l) => `  ${l}`));
   const approximate = [run.total, ...run.groups].some((t) =>
     directionsOf(t).some(([, d]) => d.clatMs.approximate),
   );
@@ -155,23 +156,11 @@ function directionRows(
 function latencyCell(d: DirectionStats, p: string): string {
   const { percentiles, range } = d.clatMs;
   const value = percentiles?.[p];
-  if (value !== undefined) return `${ms(value)}${d.clatMs.isTotalLatency ? ' (total)' : ''}`;
+  if (value !== undefined) return `${formatMs(value)}${d.clatMs.isTotalLatency ? ' (total)' : ''}`;
   const r = range?.[p];
-  if (d.clatMs.approximate && r) return r.min === r.max ? `≈ ${ms(r.min)}` : `≈ ${ms(r.min)}–${ms(r.max)}`;
+  if (d.clatMs.approximate && r)
+    return r.min === r.max ? `≈ ${formatMs(r.min)}` : `≈ ${formatMs(r.min)}–${formatMs(r.max)}`;
   return '–';
-}
-
-const ms = (value: number) =>
-  value >= 100 ? value.toFixed(1) : value >= 1 ? value.toFixed(2) : value.toFixed(3);
-
-function table(rows: string[][]): string[] {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) =>
-    r
-      .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
-      .join('  ')
-      .trimEnd(),
-  );
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -1,6 +1,8 @@
 import {
   compareRunPair,
   describeJobSettings,
+  formatDecimal,
+  formatInt,
   jobSettingsOf,
   sortedPercentiles,
   type ComparedSetting,
@@ -13,6 +15,7 @@ import {
 import { summarizeRun } from '@blockwise/shared/catalog';
 import { analyzeFile, type AnalyzeFailure, type AnalyzeRun } from './analyze.ts';
 import { EXIT, UsageError, parseFlags, type CliIo, type Command } from './io.ts';
+import { formatMs, formatTable } from './text.ts';
 
 /**
  * `blockwise compare A.json B.json [--json]`: the comparison the web app's NVMe-vs-EBS view and
@@ -88,8 +91,10 @@ export const compareCommand: Command = {
     const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' } });
     if (positionals.length !== 2)
       throw new UsageError(`give exactly two fio result files, A and B (got ${positionals.length})`, 'FILE');
-    const runA = await analyzeFile(positionals[0]!, io.cwd);
-    const runB = await analyzeFile(positionals[1]!, io.cwd);
+    const [runA, runB] = await Promise.all([
+      analyzeFile(positionals[0]!, io.cwd),
+      analyzeFile(positionals[1]!, io.cwd),
+    ]);
     if (!runA.ok || !runB.ok) {
       const failed = [runA, runB].filter((r): r is AnalyzeFailure => !r.ok);
       if (values.json) {
@@ -123,21 +128,9 @@ const OVERALL_TEXT: Record<LatencyComparison['overall'], string> = {
   'insufficient-data': 'not enough percentiles to compare',
 };
 
-const int = (v: number) => Math.round(v).toLocaleString('en-US');
-const mib = (v: number) =>
-  `${v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} MiB/s`;
-const ms = (v: number) => (v >= 100 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toFixed(3));
+const int = (v: number) => formatInt(Math.round(v));
+const mib = (v: number) => `${formatDecimal(v, 1, 1)} MiB/s`;
 const pct = (delta: number) => `${delta >= 0 ? '+' : '−'}${Math.abs(delta * 100).toFixed(0)}%`;
-
-function table(rows: string[][]): string[] {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) =>
-    r
-      .map((cell, c) => cell.padEnd(widths[c]!))
-      .join('  ')
-      .trimEnd(),
-  );
-}
 
 function clatRows(a: RunHeadline, b: RunHeadline): string[][] {
   const rows: string[][] = [];
@@ -151,8 +144,8 @@ function clatRows(a: RunHeadline, b: RunHeadline): string[][] {
       if (va === undefined && vb === undefined) continue;
       rows.push([
         `${direction} clat p${p} (ms)`,
-        va === undefined ? '–' : ms(va),
-        vb === undefined ? '–' : ms(vb),
+        va === undefined ? '–' : formatMs(va),
+        vb === undefined ? '–' : formatMs(vb),
       ]);
     }
   }
@@ -185,15 +178,18 @@ function render(a: OkFile, b: OkFile, c: RunPairComparison): string {
   const differing = new Set(c.differences.map((d) => d.setting));
   out.push('fio job settings');
   out.push(
-    ...table([
-      ['', 'A', 'B', ''],
-      ...a.settings.map((s, i) => [
-        s.setting,
-        s.value,
-        b.settings[i]!.value,
-        differing.has(s.setting) ? '≠ differs' : '',
-      ]),
-    ]).map((l) => `  ${l}`),
+    ...formatTable(
+      [
+        ['', 'A', 'B', ''],
+        ...a.settings.map((s, i) => [
+          s.setting,
+          s.value,
+          b.settings[i]!.value,
+          differing.has(s.setting) ? '≠ differs' : '',
+        ]),
+      ],
+      'left',
+    ).map((l) => `  ${l}`),
   );
   if (c.jobsDiffer === null)
     out.push('  (a file records no job options: whether both ran the same job cannot be checked)');
@@ -204,20 +200,23 @@ function render(a: OkFile, b: OkFile, c: RunPairComparison): string {
   const given = c.verdict.status === 'given' ? c.verdict : null;
   out.push('Measured');
   out.push(
-    ...table([
-      ['', 'A', 'B', given ? 'B vs A' : ''],
-      ...c.rates.map((r) => {
-        const v = given?.rates.find((x) => x.metric === r.metric);
-        const f = r.unit === 'IOPS' ? int : mib;
-        return [
-          RATE_TEXT[r.metric],
-          f(r.reference),
-          f(r.candidate),
-          !v ? '' : v.delta === null ? 'A measured none' : v.faster === 'equal' ? 'equal' : pct(v.delta),
-        ];
-      }),
-      ...clatRows(a.headline, b.headline),
-    ]).map((l) => `  ${l}`),
+    ...formatTable(
+      [
+        ['', 'A', 'B', given ? 'B vs A' : ''],
+        ...c.rates.map((r) => {
+          const v = given?.rates.find((x) => x.metric === r.metric);
+          const f = r.unit === 'IOPS' ? int : mib;
+          return [
+            RATE_TEXT[r.metric],
+            f(r.reference),
+            f(r.candidate),
+            !v ? '' : v.delta === null ? 'A measured none' : v.faster === 'equal' ? 'equal' : pct(v.delta),
+          ];
+        }),
+        ...clatRows(a.headline, b.headline),
+      ],
+      'left',
+    ).map((l) => `  ${l}`),
   );
   out.push('');
 

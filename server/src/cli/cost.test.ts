@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../testing/run-cli.ts';
 
+/** sa-east-1 had no io2 price in the February 2022 price list: a region missing one type. */
+const IO2_IN_SA_EAST_1 = [
+  'cost',
+  '--type',
+  'io2',
+  '--size',
+  '100',
+  '--iops',
+  '1000',
+  '--region',
+  'sa-east-1',
+];
+
 const run = (args: string[]) => runCli(args);
 
 describe('blockwise cost', () => {
@@ -75,20 +88,7 @@ describe('blockwise cost', () => {
 
   it('a type the region lacks is priced once --rates gives all its components', async () => {
     const rates = 'io2.storage=0.2,io2.iops=0.1,io2.iops2=0.07,io2.iops3=0.05';
-    const r = await run([
-      'cost',
-      '--type',
-      'io2',
-      '--size',
-      '100',
-      '--iops',
-      '1000',
-      '--region',
-      'sa-east-1',
-      '--rates',
-      rates,
-      '--json',
-    ]);
+    const r = await run([...IO2_IN_SA_EAST_1, '--rates', rates, '--json']);
     expect(r.code, r.stderr).toBe(0);
     // 100 × 0.2 + 1,000 × 0.1
     expect(JSON.parse(r.stdout).monthlyUsd.total).toBe(120);
@@ -160,7 +160,7 @@ describe('blockwise cost', () => {
     ],
     // Only the type the region has no price for is refused, naming the region and the component.
     [
-      ['cost', '--type', 'io2', '--size', '100', '--iops', '1000', '--region', 'sa-east-1'],
+      IO2_IN_SA_EAST_1,
       /--region: no io2 price for sa-east-1 in the catalog \(AWS Price List .*, 2022-02-10\); give it with --rates io2\.storage=…,io2\.iops=…,io2\.iops2=…,io2\.iops3=…/,
     ],
     [
@@ -168,19 +168,7 @@ describe('blockwise cost', () => {
       /--region: no gp3 price for use1-atl1-az1 in the catalog/,
     ],
     [
-      [
-        'cost',
-        '--type',
-        'io2',
-        '--size',
-        '100',
-        '--iops',
-        '1000',
-        '--region',
-        'sa-east-1',
-        '--rates',
-        'io2.storage=0.2',
-      ],
+      [...IO2_IN_SA_EAST_1, '--rates', 'io2.storage=0.2'],
       /--region: no io2 iops, iops2, iops3 price for sa-east-1 in the rate card \(custom rates/,
     ],
     // gp3 throughput is provisioned in MiB/s: decimal units never land on a whole MiB/s.

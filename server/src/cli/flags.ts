@@ -6,7 +6,7 @@ import {
   bytesPerSecToMiBps,
   formatDecimal,
   isBinaryThroughputUnit,
-  missingPrices,
+  missingComponents,
   parseGiB,
   parseSeconds,
   parseThroughput,
@@ -145,11 +145,13 @@ export function resolveRegionRateCard(
   return r.value;
 }
 
-/** Exit 2 naming the region and the missing price, with how to supply it. */
-function missingPriceError(card: RegionRateCard, type: VolumeType, message: string): UsageError {
-  const keys = missingPrices(card).find((m) => m.type === type)?.components ?? [];
-  return new UsageError(
-    `--region: ${message}; give it with --rates ${keys.map((k) => `${type}.${k}=…`).join(',')}, or choose another region`,
+/** The card narrowed to `type`; exit 2 naming the region and the missing price, with how to supply it. */
+function requirePriced(card: RegionRateCard, type: VolumeType): RateCard {
+  const priced = pricedRateCard(card, type);
+  if (priced.ok) return priced.value;
+  const keys = missingComponents(card, type);
+  throw new UsageError(
+    `--region: ${priced.error.message}; give it with --rates ${keys.map((k) => `${type}.${k}=…`).join(',')}, or choose another region`,
     '--region',
   );
 }
@@ -160,10 +162,7 @@ export function resolveRateCardFor(
   rates: string | undefined,
   type: VolumeType,
 ): RateCard {
-  const card = resolveRegionRateCard(region, rates, type);
-  const priced = pricedRateCard(card, type);
-  if (!priced.ok) throw missingPriceError(card, type, priced.error.message);
-  return priced.value;
+  return requirePriced(resolveRegionRateCard(region, rates, type), type);
 }
 
 /**
@@ -177,11 +176,9 @@ export function resolveRateCard(
   rates: string | undefined,
   type?: VolumeType,
 ): RegionRateCard {
-  if (type !== undefined) {
-    resolveRateCardFor(region, rates, type); // refuses a region without the measured type's price
-    return resolveRegionRateCard(region, rates, type);
-  }
-  return resolveRegionRateCard(region, rates);
+  const card = resolveRegionRateCard(region, rates, type);
+  if (type !== undefined) requirePriced(card, type);
+  return card;
 }
 
 const VOLUME_FIELD_FLAGS: Record<string, string> = {

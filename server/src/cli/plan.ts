@@ -149,7 +149,7 @@ function renderHuman(plan: PlanResult): string {
     '',
     `Right-sized for peak × ${num(1 + plan.headroom, 2)}: ${num(rs.target.iops)} IOPS, ${num(rs.target.throughputMiBps)} MiB/s, ≥ ${num(rs.target.minSizeGiB)} GiB`,
   );
-  if (rs.target.iopsUnmerged !== undefined && rs.target.iopsUnmerged > rs.target.iops)
+  if (rs.target.iopsUnmerged !== undefined)
     out.push(`  (${num(rs.target.iopsUnmerged)} IOPS if contiguous I/O is not merged: the worst case)`);
   for (const r of rs.recommendations) {
     const count = r.volumeCount ?? 1;
@@ -335,7 +335,7 @@ export const planCommand: Command = {
       syncCommits: values['sync-commits'] ?? undefined,
       residency,
       datasetGiB: values.dataset === undefined ? null : parseSizeFlag(values.dataset, '--dataset'),
-      familyMembers: instance ? upgradePool(instance) : [],
+      instanceCandidates: instance ? upgradePool(instance) : [],
       nvmePremiumUsdPerHour:
         target?.kind === 'nvme' && instance ? (nvmePremium(instance.instanceType)?.usdPerHour ?? null) : null,
     });

@@ -1,22 +1,18 @@
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ComparisonResultSchema, type RunLabels } from '../api/contract.ts';
-import { parseFio } from '../fio/parse-fio.ts';
 import { buildComparison, type ComparisonRun } from './comparison.ts';
 import { summarizeRun } from './summarize-run.ts';
-
-const FIXTURES = resolve(import.meta.dirname, '../../../fixtures/fio');
+import {
+  MIX33_GROUPED,
+  MIX33_PERJOB,
+  NVME_RANDWRITE_4K,
+  fixtureReport,
+} from '../test-support/fio-fixtures.ts';
 
 function run(id: string, file: string, labels: RunLabels): ComparisonRun {
-  const r = parseFio(readFileSync(join(FIXTURES, file)));
-  if (!r.ok) throw new Error(r.error.message);
-  return { id, labels, report: r.report, summary: summarizeRun(r.report, labels) };
+  const report = fixtureReport(file);
+  return { id, labels, report, summary: summarizeRun(report, labels) };
 }
-
-const MIX33_GROUPED = 'generated/a_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_grouped.json';
-const MIX33_PERJOB = 'generated/b_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_perjob.json';
-const NVME_RANDWRITE_4K = 'public/samyaple_fio-3.33_randwrite_nj16_perjob.json';
 
 const NVME: RunLabels = { name: 'nvme', kind: 'nvme', instanceType: 'r5d.4xlarge' };
 const EBS: RunLabels = {
@@ -59,10 +55,9 @@ describe('buildComparison: NVMe vs EBS only for the same fio job', () => {
     // Each run carries its jobs' settings (a later pair picked in the web app is compared from them).
     expect(result.runs.map((r) => r.jobSettings?.length)).toEqual([1, 1]);
     const verdict = result.nvmeVsEbs!.verdict;
-    // The legacy single-direction field follows the verdict: reads, else writes; null when withheld.
-    expect(result.latency).toEqual(
-      verdict.status === 'given' ? (verdict.latency.read ?? verdict.latency.write) : null,
-    );
+    // The legacy single-direction field: the read comparison (both runs read), none when withheld.
+    if (verdict.status === 'given') expect(result.latency).toEqual(verdict.latency.read);
+    else expect(result.latency).toBeNull();
     if (verdict.status === 'given') expect(verdict.latency.write).not.toBeNull();
   });
 

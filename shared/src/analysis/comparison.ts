@@ -6,14 +6,13 @@ import type { FioReport } from '../fio/fio-report.schema.ts';
 import { jobSettingsOf, type RunJobSettings } from '../compare/compare-jobs.ts';
 import { compareRunPair, type RunPairComparison } from '../compare/compare-runs.ts';
 import { planStorage, type PlanResult } from '../plan/plan.ts';
-import { validateVolume, type VolumeConfig } from '../plan/volume.ts';
+import { describeVolume, validateVolume, type VolumeConfig } from '../plan/volume.ts';
 import type { Result } from '../problem.ts';
 import { fail, ok } from '../problem.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { profileFromObserved } from '../profile/observed.ts';
 import { profileFromFio } from '../profile/from-fio.ts';
 import { resolveInstance, resolveRateCard } from './summarize-run.ts';
-import { formatInt } from '../units.ts';
 
 /**
  * Comparisons: what a share link shows. Computed once, when the link is created, from the runs'
@@ -55,8 +54,7 @@ export function sessionRateCard(session: PlanSession): Result<RateCard> {
     : fail('body_invalid', `plan.rateOverrides: ${r.error.message}`, 'plan.rateOverrides');
 }
 
-const describe = (v: VolumeConfig) =>
-  `${(v.count ?? 1) > 1 ? `${v.count} × ` : ''}${v.type} ${v.sizeGiB} GiB${v.iops ? `, ${formatInt(v.iops)} IOPS` : ''}${v.throughputMiBps ? `, ${v.throughputMiBps} MiB/s` : ''}`;
+const describe = (v: VolumeConfig) => describeVolume(v, { performance: true });
 
 /** One plan per candidate configuration of the session (plus local NVMe when the instance has a store). */
 export function planFromSession(
@@ -96,7 +94,7 @@ export function planFromSession(
     syncCommits: session.syncCommits,
     residency: session.residency,
     datasetGiB: session.datasetGiB,
-    familyMembers: instance ? upgradePool(instance) : [],
+    instanceCandidates: instance ? upgradePool(instance) : [],
   };
   const plans = session.candidates.map((volume) => ({
     title: describe(volume),

@@ -133,7 +133,7 @@ export function planForLabels(
     target: t.target,
     instance: i.instance,
     rateCard: r.rateCard,
-    familyMembers: i.instance ? upgradePool(i.instance) : [],
+    instanceCandidates: i.instance ? upgradePool(i.instance) : [],
     nvmePremiumUsdPerHour: premium?.usdPerHour ?? null,
   });
   return { plan: { ...plan, warnings: [...warnings, ...plan.warnings] }, warnings };

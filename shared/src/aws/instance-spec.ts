@@ -72,10 +72,18 @@ export function sizeOf(instanceType: string): string {
 }
 
 /** Instance family series and generation: "r6id" → { series: 'r', generation: 6, suffix: 'id' }. */
-export function parseFamily(family: string): { series: string; generation: number; suffix: string } | null {
-  const m = /^([a-z]+)(\d+)([a-z-]*)$/.exec(family);
-  return m ? { series: m[1]!, generation: Number(m[2]), suffix: m[3]! } : null;
+export function parseFamily(family: string): FamilyParts | null {
+  // Memoized: right-sizing asks it of every candidate instance, for every plan (a few hundred families).
+  let parts = familyParts.get(family);
+  if (parts === undefined) {
+    const m = /^([a-z]+)(\d+)([a-z-]*)$/.exec(family);
+    parts = m ? { series: m[1]!, generation: Number(m[2]), suffix: m[3]! } : null;
+    familyParts.set(family, parts);
+  }
+  return parts;
 }
+type FamilyParts = { series: string; generation: number; suffix: string };
+const familyParts = new Map<string, FamilyParts | null>();
 
 /**
  * The category AWS files a family under, for suggesting a move to another family of the same

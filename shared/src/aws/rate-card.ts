@@ -3,16 +3,6 @@ import type { Result } from '../problem.ts';
 import { fail, ok } from '../problem.ts';
 import { VOLUME_TYPES, type VolumeType } from './volume-types.ts';
 
-/** The price components of each volume type, as `--rates` and the catalog name them. */
-const RATE_KEYS: Record<VolumeType, readonly string[]> = {
-  gp2: ['storage'],
-  gp3: ['storage', 'iops', 'throughput'],
-  io1: ['storage', 'iops'],
-  io2: ['storage', 'iops', 'iops2', 'iops3'],
-  st1: ['storage'],
-  sc1: ['storage'],
-};
-
 /**
  * EBS prices for one region (or a user's own), in USD:
  * storage per GB-month (AWS's "GB" means GiB); gp3 `iops` per IOPS-month above the free 3,000 and
@@ -31,6 +21,11 @@ const ratesOf = <R extends z.ZodType>(price: R) => ({
   st1: z.object({ storage: price }),
   sc1: z.object({ storage: price }),
 });
+
+/** The price components of each volume type, as `--rates` and the catalog name them (the schema's keys). */
+const RATE_SHAPES = ratesOf(rate);
+const RATE_KEYS = new Map(VOLUME_TYPES.map((type) => [type, Object.keys(RATE_SHAPES[type].shape)]));
+const rateKeysOf = (type: VolumeType): readonly string[] => RATE_KEYS.get(type)!;
 
 const cardFacts = {
   region: z.string().nullable(),
@@ -58,23 +53,24 @@ export const RegionRateCardSchema = z.object({ ...cardFacts, ...ratesOf(rate.nul
 export type RegionRateCard = z.infer<typeof RegionRateCardSchema>;
 
 /** A volume type the card cannot price, and which of its components are missing. */
-export type MissingPrice = { type: VolumeType; components: string[] };
+type MissingPrice = { type: VolumeType; components: string[] };
+
+/** The price components of `type` the card lacks; [] when it can cost a volume of that type. */
+export function missingComponents(card: RegionRateCard, type: VolumeType): string[] {
+  const rates = card[type] as Record<string, number | null | undefined>;
+  return rateKeysOf(type).filter((key) => typeof rates[key] !== 'number');
+}
 
 /** Every volume type with a missing price component, in VOLUME_TYPES order; [] when the card prices them all. */
 export function missingPrices(card: RegionRateCard): MissingPrice[] {
-  const missing: MissingPrice[] = [];
-  for (const type of VOLUME_TYPES) {
-    const rates = card[type] as Record<string, number | null | undefined>;
-    const components = RATE_KEYS[type].filter((key) => rates[key] === null || rates[key] === undefined);
-    if (components.length > 0) missing.push({ type, components });
-  }
-  return missing;
+  return VOLUME_TYPES.map((type) => ({ type, components: missingComponents(card, type) })).filter(
+    (m) => m.components.length > 0,
+  );
 }
 
 /** Whether the card has every price component of `type` (a volume of that type can be costed). */
 export function priceAvailable(card: RegionRateCard, type: VolumeType): boolean {
-  const rates = card[type] as Record<string, number | null | undefined>;
-  return RATE_KEYS[type].every((key) => typeof rates[key] === 'number');
+  return missingComponents(card, type).length === 0;
 }
 
 /** Whether the card prices every type: then it is a RateCard. */
@@ -95,8 +91,8 @@ export function pricedRateCard(card: RegionRateCard, type: VolumeType): Result<R
 
 /** "no io2 price for sa-east-1 in the catalog (source, date)", naming the components when only some are missing. */
 export function missingPriceMessage(card: RegionRateCard, type: VolumeType): string {
-  const gap = missingPrices(card).find((m) => m.type === type)?.components ?? [];
-  const some = gap.length > 0 && gap.length < RATE_KEYS[type].length;
+  const gap = missingComponents(card, type);
+  const some = gap.length > 0 && gap.length < rateKeysOf(type).length;
   const what = some ? `no ${type} ${gap.join(', ')} price` : `no ${type} price`;
   const where = card.region === null ? '' : ` for ${card.region}`;
   const from = card.source.startsWith('custom') ? 'in the rate card' : 'in the catalog';
@@ -105,7 +101,7 @@ export function missingPriceMessage(card: RegionRateCard, type: VolumeType): str
 
 /**
  * The seed guide's example rates ($0.08 per GB, $0.005 per IOPS above 3,000, $0.06 per MB/s above
- * 125): its cost tables are computed with these. They are NOT the real eu-central-1 rates (domain.md
+ * 125): its cost tables are computed with these. They are NOT the real eu-central-1 rates (docs/domain.md
  * §8); only gp3 is defined by the guide, the other types use us-east-1 2022-02-10 rates.
  */
 export const SEED_GUIDE_GP3 = { storage: 0.08, iops: 0.005, throughput: 0.06 } as const;
@@ -153,8 +149,8 @@ export function applyRateOverrides<C extends RegionRateCard>(
         `"${pair}": say which volume type the rate is for (e.g. gp3.${key}=${value}) or pass the volume type`,
       );
     }
-    if (!RATE_KEYS[t].includes(key)) {
-      return fail('rates_invalid', `"${pair}": ${t} has the rates ${RATE_KEYS[t].join(', ')}`);
+    if (!rateKeysOf(t).includes(key)) {
+      return fail('rates_invalid', `"${pair}": ${t} has the rates ${rateKeysOf(t).join(', ')}`);
     }
     (card[t] as Record<string, number>)[key] = Number(value);
     applied.push(`${t}.${key}=${value}`);

@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseFio } from '../fio/parse-fio.ts';
 import {
   compareJobSettings,
   describeJobSettings,
@@ -12,26 +9,20 @@ import {
   type ComparedSetting,
   type RunJobSettings,
 } from './compare-jobs.ts';
+import {
+  MIX33_GROUPED,
+  MIX33_PERJOB,
+  NO_OPTIONS,
+  NVME_RANDWRITE_4K,
+  fixtureReport,
+} from '../test-support/fio-fixtures.ts';
 
-const FIXTURES = resolve(import.meta.dirname, '../../../fixtures/fio');
-const settingsOf = (name: string): RunJobSettings => {
-  const r = parseFio(readFileSync(join(FIXTURES, name)));
-  if (!r.ok) throw new Error(r.error.message);
-  return jobSettingsOf(r.report);
-};
+const settingsOf = (name: string): RunJobSettings => jobSettingsOf(fixtureReport(name));
 
-/** randrw, bsrange 4k-16k (reads) / 64k (writes), 33 % reads, 4 jobs × iodepth 16, libaio, 10 s. */
-const MIX33_GROUPED = 'generated/a_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_grouped.json';
-/** The same job without group_reporting: four job entries. */
-const MIX33_PERJOB = 'generated/b_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_perjob.json';
-/** 4k randwrite on an NVMe drive, 16 jobs × iodepth 4, io_uring, 60 s. */
-const NVME_RANDWRITE_4K = 'public/samyaple_fio-3.33_randwrite_nj16_perjob.json';
 /** 4k randwrite, 1 job × iodepth 16, libaio, 4 s. */
 const RANDWRITE_4K = 'generated/i2_randwrite_4k_clat_percentiles_off.json';
 /** Two sections: 256k sequential reads at iodepth 8, then 8k random writes at iodepth 4. */
 const TWO_SECTIONS = 'generated/h1_jobfile_two_sections_stonewall.json';
-/** fio 2.1.4: no job options in the file at all. */
-const NO_OPTIONS = 'public/pkb_fio-2.1.4_four_stonewall_groups.json';
 
 describe('jobSettingsOf: the settings of a run’s jobs, each distinct set once', () => {
   it.each([

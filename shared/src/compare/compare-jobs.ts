@@ -88,7 +88,7 @@ export function jobSettingsOf(report: FioReport): RunJobSettings {
 }
 
 /** Shown for a job whose file carries no options at all (fio 2.x files, some client outputs). */
-export const NOT_RECORDED = 'not recorded';
+const NOT_RECORDED = 'not recorded';
 
 /** Patterns that mix reads and writes, where `rwmixread` means something. */
 const MIXED_PATTERNS = new Set(['rw', 'readwrite', 'randrw']);
@@ -137,7 +137,7 @@ const splitText = (entries: BlockSizeShare[]) =>
  * as fio's documented default (bs 4 KiB, rw read, rwmixread 50 %, iodepth 1, numjobs 1, direct 0)
  * and equals the same value written out; options without a fixed default read "not set".
  */
-export function settingText(job: ComparedJobSettings, setting: ComparedSetting): string {
+function settingText(job: ComparedJobSettings, setting: ComparedSetting): string {
   // blockSizeDefaulted is null exactly when the file recorded no options for the job.
   if (job.blockSizeDefaulted === null) return NOT_RECORDED;
   switch (setting) {
@@ -176,7 +176,7 @@ export function settingText(job: ComparedJobSettings, setting: ComparedSetting):
 }
 
 /** A run's value of a setting: its jobs' distinct values in file order ("read | randwrite" for two sections). */
-export function runSettingText(run: RunJobSettings, setting: ComparedSetting): string {
+function runSettingText(run: RunJobSettings, setting: ComparedSetting): string {
   const texts = [...new Set(run.map((job) => settingText(job, setting)))];
   return texts.length === 0 ? NOT_RECORDED : texts.join(' | ');
 }
@@ -191,7 +191,7 @@ export function describeJobSettings(run: RunJobSettings): { setting: ComparedSet
  * measuring window: 60 s and 65 s see the same steady state, while 10 s against 10 min is another
  * test on EBS (gp2/st1/sc1 credits and the instance's 30-minute EBS burst run out in the long one).
  */
-export const RUNTIME_TOLERANCE = 0.1;
+const RUNTIME_TOLERANCE = 0.1;
 
 const sameRuntime = (a: number | null, b: number | null) =>
   a === null || b === null ? a === b : Math.abs(a - b) <= RUNTIME_TOLERANCE * Math.max(a, b);

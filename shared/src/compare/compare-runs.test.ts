@@ -1,32 +1,20 @@
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summarizeRun } from '../analysis/summarize-run.ts';
-import { parseFio } from '../fio/parse-fio.ts';
 import { jobSettingsOf } from './compare-jobs.ts';
 import { compareRunPair, RunPairComparisonSchema, type PairSide } from './compare-runs.ts';
-
-const FIXTURES = resolve(import.meta.dirname, '../../../fixtures/fio');
+import {
+  MIX33_GROUPED,
+  MIX33_PERJOB,
+  NO_OPTIONS,
+  NVME_RANDWRITE_4K,
+  fixtureReport,
+} from '../test-support/fio-fixtures.ts';
 
 /** A run as a comparison sees it: the stored headline and its jobs' settings, from a real fio file. */
 function sideOf(file: string, name: string): PairSide {
-  const r = parseFio(readFileSync(join(FIXTURES, file)));
-  if (!r.ok) throw new Error(r.error.message);
-  return {
-    id: file,
-    name,
-    headline: summarizeRun(r.report, {}).headline,
-    jobSettings: jobSettingsOf(r.report),
-  };
+  const report = fixtureReport(file);
+  return { id: file, name, headline: summarizeRun(report, {}).headline, jobSettings: jobSettingsOf(report) };
 }
-
-/** randrw, bsrange 4k-16k / 64k, 33 % reads, 4 × iodepth 16: the same job with and without group_reporting. */
-const MIX33_GROUPED = 'generated/a_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_grouped.json';
-const MIX33_PERJOB = 'generated/b_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_perjob.json';
-/** 4k randwrite on an NVMe drive (issue #11's "4 KiB randwrite NVMe run"). */
-const NVME_RANDWRITE_4K = 'public/samyaple_fio-3.33_randwrite_nj16_perjob.json';
-/** fio 2.1.4: no job options recorded. */
-const NO_OPTIONS = 'public/pkb_fio-2.1.4_four_stonewall_groups.json';
 
 describe('compareRunPair', () => {
   it('the same job: no jobs_differ, the rate deltas and latency verdicts for reads and writes', () => {

@@ -4,10 +4,9 @@ import { INSTANCE_BURST_MINUTES_PER_DAY } from '../aws/volume-types.ts';
 import type { Warning } from '../problem.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { formatInt, mbps, mbpsToMiBps } from '../units.ts';
-import { demandOf } from './demand.ts';
 import type { Limit, LimitTarget } from './limits.ts';
-import { findOverruns, type Overrun } from './sustainability.ts';
-import { gp2BaselineIops } from './volume.ts';
+import { findOverruns, operationsPerVolume, type Overrun } from './sustainability.ts';
+import { describeVolume, gp2BaselineIops } from './volume.ts';
 
 /**
  * Benchmarks that can't be trusted (docs/domain.md §10): each check returns a warning with a stable
@@ -164,7 +163,9 @@ export function checkBenchmark({ profile, target, instance, limits }: BenchmarkC
       ),
     );
   }
-  warnings.push(...checkOverruns(findOverruns({ profile, target, limits }), profile, target, instance));
+  warnings.push(
+    ...checkOverruns(findOverruns({ profile, target, limits }), { profile, target, instance, limits }),
+  );
   return warnings;
 }
 
@@ -175,9 +176,7 @@ const lasts = (sec: number | null) =>
 /** One warning per kind of overrun (the instance's IOPS and bandwidth together, say). */
 function checkOverruns(
   overruns: readonly Overrun[],
-  profile: IoProfile,
-  target: LimitTarget | null,
-  instance: InstanceSpec | null,
+  { profile, target, instance, limits }: BenchmarkCheckInput,
 ): Warning[] {
   const warnings: Warning[] = [];
   const amount = (l: Limit) => `${n0(l.demand)} ${l.unit}`;
@@ -185,7 +184,7 @@ function checkOverruns(
     o.limit.scope === 'instance'
       ? (instance?.instanceType ?? 'the instance')
       : target?.kind === 'ebs'
-        ? `${(target.volume.count ?? 1) > 1 ? `${target.volume.count} × ` : ''}${target.volume.type} ${n0(target.volume.sizeGiB)} GiB`
+        ? describeVolume(target.volume)
         : 'the volume';
   for (const o of overruns.filter((x) => x.verdict !== 'bursting')) {
     const ceiling =
@@ -232,7 +231,7 @@ function checkOverruns(
   const gp2 = burstingBy('gp2');
   if (gp2.length > 0 && target?.kind === 'ebs') {
     const o = gp2[0]!;
-    const perVolume = demandOf(profile, 'ssd').iops / (target.volume.count ?? 1);
+    const perVolume = operationsPerVolume(limits, target.volume.count ?? 1);
     warnings.push(
       w(
         'gp2_burst_credits',

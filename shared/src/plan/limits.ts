@@ -5,7 +5,7 @@ import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { formatDecimal, formatInt, mbps, mbpsToMiBps } from '../units.ts';
 import { demandOf, type Demand, type Media } from './demand.ts';
 import { CEILING_TOLERANCE, type Overrun } from './sustainability.ts';
-import { volumeCapabilities, type AttachContext, type VolumeConfig } from './volume.ts';
+import { describeVolume, volumeCapabilities, type AttachContext, type VolumeConfig } from './volume.ts';
 
 /**
  * The ceilings a workload runs into (docs/domain.md §6). Four separate sustained ceilings — volume IOPS,
@@ -81,7 +81,7 @@ function volumeLimits(profile: IoProfile, volume: VolumeConfig, ctx: AttachConte
   const demand = demandOf(profile, caps.media);
   const count = volume.count ?? 1;
   const hdd = caps.media === 'hdd';
-  const what = `${count > 1 ? `${count} × ` : ''}${volume.type} ${n1(volume.sizeGiB)} GiB${count > 1 ? ' striped (RAID 0)' : ''}`;
+  const what = `${describeVolume(volume)}${count > 1 ? ' striped (RAID 0)' : ''}`;
   const limits: Limit[] = [
     limit('volume-iops', {
       label: 'Volume IOPS',
@@ -305,6 +305,24 @@ export const BottleneckSchema = z.object({
     .optional(),
 });
 export type Bottleneck = z.infer<typeof BottleneckSchema>;
+export type BottleneckState = NonNullable<Bottleneck['state']>;
+
+/**
+ * The bottleneck's state. Analyses stored before 2026.11.2 carry none: above the tolerance a
+ * measurement was never "pinned", so it reads as impossible; else saturated or within.
+ */
+export function bottleneckStateOf(b: Bottleneck): BottleneckState {
+  if (b.state) return b.state;
+  if (b.utilization > CEILING_TOLERANCE) return 'impossible';
+  return b.saturated ? 'saturated' : 'within';
+}
+
+/** One limit's utilization in words: at the ceiling from 95%, within 5% above it still "at" it (noise). */
+export type UtilizationStatus = 'ok' | 'saturated' | 'over';
+export function utilizationStatus(u: number): UtilizationStatus {
+  if (!(u <= CEILING_TOLERANCE)) return 'over';
+  return u >= SATURATED_UTILIZATION ? 'saturated' : 'ok';
+}
 
 const pctOf = (u: number) => `${(u * 100).toFixed(1)}%`;
 

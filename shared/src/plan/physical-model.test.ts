@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultRateCard } from '../aws/ebs-prices.ts';
 import { categoryOf, parseFamily } from '../aws/instance-spec.ts';
-import { findInstanceType, listInstanceTypes, upgradePool } from '../aws/instances.ts';
-import { publishedProfile } from '../test-support/profiles.ts';
+import { listInstanceTypes, upgradePool } from '../aws/instances.ts';
+import { catalogInstance, publishedProfile } from '../test-support/profiles.ts';
 import { mbps, mbpsToMiBps } from '../units.ts';
 import { demandOf } from './demand.ts';
 import type { LimitTarget } from './limits.ts';
@@ -18,11 +18,7 @@ import { volumeCapabilities } from './volume.ts';
  */
 
 const rates = defaultRateCard();
-const instance = (name: string) => {
-  const spec = findInstanceType(name);
-  if (!spec) throw new Error(`catalog lacks ${name}`);
-  return spec;
-};
+const instance = catalogInstance;
 const ebs = (volume: Extract<LimitTarget, { kind: 'ebs' }>['volume']): LimitTarget => ({
   kind: 'ebs',
   volume,
@@ -33,7 +29,7 @@ const plan = (input: Partial<PlanInput> & Pick<PlanInput, 'profile'>): PlanResul
     instance: null,
     rateCard: rates,
     ...input,
-    familyMembers: input.instance ? upgradePool(input.instance) : [],
+    instanceCandidates: input.instance ? upgradePool(input.instance) : [],
   });
 const codes = (p: PlanResult) => p.warnings.map((w) => w.code);
 const rec = (p: PlanResult, type: string) => p.rightSizing.recommendations.find((r) => r.type === type)!;

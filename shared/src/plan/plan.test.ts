@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { defaultRateCard } from '../aws/ebs-prices.ts';
-import { familyMembers, findInstanceType, nvmePremium } from '../aws/instances.ts';
-import { publishedProfile } from '../test-support/profiles.ts';
+import { familyMembers, nvmePremium } from '../aws/instances.ts';
+import { catalogInstance, publishedProfile } from '../test-support/profiles.ts';
 import { planStorage } from './plan.ts';
 
-const instance = (name: string) => {
-  const spec = findInstanceType(name);
-  if (!spec) throw new Error(`catalog lacks ${name}`);
-  return spec;
-};
+const instance = catalogInstance;
 const rates = defaultRateCard();
 const limitOf = (plan: ReturnType<typeof planStorage>, id: string) => plan.limits.find((l) => l.id === id);
 
@@ -156,7 +152,7 @@ describe('right-sizing within the plan', () => {
       target: { kind: 'ebs', volume: { type: 'gp3', sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000 } },
       instance: instance('r5.4xlarge'),
       rateCard: rates,
-      familyMembers: familyMembers('r5'),
+      instanceCandidates: familyMembers('r5'),
     });
     const gp3 = plan.rightSizing.recommendations.find((r) => r.type === 'gp3')!;
     expect(gp3.status).toBe('capped-by-instance');

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { RateCardSchema, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
-import { Gp3GenerationSchema, type Gp3Generation } from '../aws/volume-types.ts';
+import { GP3, Gp3GenerationSchema, type Gp3Generation } from '../aws/volume-types.ts';
 import { WarningSchema, type Warning } from '../problem.ts';
 import { AccessSchema, accessOf, type DirectionLoad, type IoProfile } from '../profile/io-profile.schema.ts';
 import { classifyBlockSize } from '../profile/size-class.ts';
 import { checkBenchmark } from './benchmark-checks.ts';
 import { capacityToHold, checkConfiguration } from './configuration-checks.ts';
 import { findOverruns } from './sustainability.ts';
+import { describeVolume } from './volume.ts';
 import {
   CostBreakdownSchema,
   clusterMonthlyCost,
@@ -47,7 +48,7 @@ export type PlanInput = {
    */
   minSizeGiB?: number;
   /** Instances to look through for one that sustains the demand (catalog `upgradePool`). */
-  familyMembers?: readonly InstanceSpec[];
+  instanceCandidates?: readonly InstanceSpec[];
   /** `d`-variant premium of the instance (USD/hour) when the target is local NVMe. */
   nvmePremiumUsdPerHour?: number | null;
 };
@@ -146,17 +147,19 @@ function loadLevel(profile: IoProfile, bottleneckSaturated: boolean): LoadLevel 
   return 'saturated';
 }
 
+/** gp3 is named with the 3,000 IOPS and 125 MiB/s it gets when none are provisioned. */
 function describeTarget(target: LimitTarget): string {
   if (target.kind === 'nvme') return 'local NVMe instance store';
   const v = target.volume;
-  const count = v.count ?? 1;
-  const perf =
+  const shown =
     v.type === 'gp3'
-      ? `, ${v.iops ?? 3000} IOPS, ${v.throughputMiBps ?? 125} MiB/s`
-      : v.type === 'io1' || v.type === 'io2'
-        ? `, ${v.iops} IOPS`
-        : '';
-  return `${count > 1 ? `${count} × ` : ''}${v.type} ${v.sizeGiB} GiB${perf}`;
+      ? {
+          ...v,
+          iops: v.iops ?? GP3.iops.included.value,
+          throughputMiBps: v.throughputMiBps ?? GP3.throughputMiBps.included.value,
+        }
+      : v;
+  return describeVolume(shown, { performance: true });
 }
 
 /**
@@ -189,7 +192,7 @@ export function planStorage(input: PlanInput): PlanResult {
     rateCard: input.rateCard,
     gp3Generation,
     nodes,
-    familyMembers: input.familyMembers ?? [],
+    instanceCandidates: input.instanceCandidates ?? [],
   });
 
   const demand = demandOf(profile);

@@ -15,7 +15,17 @@ import {
   type VolumeType,
 } from '../aws/volume-types.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
-import { HOURS_PER_MONTH, formatInt, formatUsd, mbps, mbpsToMiBps, roundCents } from '../units.ts';
+import {
+  HOURS_PER_MONTH,
+  averageBlockSize,
+  bytesPerSec,
+  formatInt,
+  formatUsd,
+  iops,
+  mbps,
+  mbpsToMiBps,
+  roundCents,
+} from '../units.ts';
 import { CostBreakdownSchema, monthlyCost, scaleCost, type CostBreakdown } from './cost.ts';
 import { demandOf, hasRandomIo } from './demand.ts';
 import { attachContextOf } from './limits.ts';
@@ -93,7 +103,7 @@ export const RightSizeResultSchema = z.object({
     headroom: z.number(),
     /** EBS operations (contiguous I/O merged where it can be, large I/O split), × (1 + headroom). */
     iops: z.number(),
-    /** The same with every I/O counted alone: the worst case if merging does not happen. */
+    /** The same with every I/O counted alone — the worst case if merging does not happen; only when merging changed it. */
     iopsUnmerged: z.number().optional(),
     throughputMiBps: z.number(),
     /** Capacity the data needs (dataset, or the measured volume or stripe's total size), GiB. */
@@ -118,7 +128,7 @@ export type RightSizeInput = {
   nodes?: number;
   types?: readonly VolumeType[];
   /** Instances to look through for one that sustains the target (e.g. the whole catalog). */
-  familyMembers?: readonly InstanceSpec[];
+  instanceCandidates?: readonly InstanceSpec[];
 };
 
 /** What one volume of a stripe must deliver and hold. */
@@ -127,7 +137,7 @@ type Need = { iops: number; tp: number; hddBudget: number; hddIops: number; capa
 type Sized =
   | { volume: VolumeConfig; reasons: string[] }
   /** `perVolume`: the need is above one volume's maxima — more volumes striped could carry it. */
-  | { notViable: string[]; perVolume: boolean };
+  | { notViable: string; perVolume: boolean };
 
 const n0 = formatInt;
 const MAX_STRIPE = 64;
@@ -151,8 +161,8 @@ export function maxDataVolumes(instance: InstanceSpec | null): number {
   return limit ? Math.max(1, Math.min(MAX_STRIPE, limit - 1)) : MAX_STRIPE;
 }
 
-const tooBig = (why: string): Sized => ({ notViable: [why], perVolume: true });
-const never = (why: string): Sized => ({ notViable: [why], perVolume: false });
+const tooBig = (why: string): Sized => ({ notViable: why, perVolume: true });
+const never = (why: string): Sized => ({ notViable: why, perVolume: false });
 
 function sizeGp3(t: Need, gen: Gp3Generation): Sized {
   const maxIops = GP3.iops.max[gen].value;
@@ -296,27 +306,25 @@ function sizeStripe(
   maxVolumes: number,
   size: (perVolume: Need) => Sized,
 ): { sized: Sized; count: number } {
-  let first: Sized | null = null;
-  for (let n = 1; n <= maxVolumes; n++) {
-    const per: Need = {
+  const single = size(need);
+  if ('volume' in single || !single.perVolume) return { sized: single, count: 1 };
+  const why = single.notViable;
+  for (let n = 2; n <= maxVolumes; n++) {
+    const sized = size({
       iops: share(need.iops, n),
       tp: share(need.tp, n),
       hddBudget: share(need.hddBudget, n),
       hddIops: share(need.hddIops, n),
       capacity: share(need.capacity, n),
-    };
-    const sized = size(per);
-    first ??= sized;
+    });
     if ('volume' in sized) {
-      if (n > 1)
-        sized.reasons.unshift(
-          `${n} × ${type} striped (RAID 0): one ${type} volume cannot carry the target (${(first as { notViable: string[] }).notViable[0]})`,
-        );
+      sized.reasons.unshift(
+        `${n} × ${type} striped (RAID 0): one ${type} volume cannot carry the target (${why})`,
+      );
       return { sized, count: n };
     }
     if (!sized.perVolume) return { sized, count: 1 };
   }
-  const why = (first as { notViable: string[] }).notViable[0];
   return {
     sized: never(
       `${why}; even ${maxVolumes} striped volumes${maxVolumes < MAX_STRIPE ? ' (what the instance can attach besides its root volume)' : ''} cannot carry it`,
@@ -325,21 +333,28 @@ function sizeStripe(
   };
 }
 
-/** Instances of the same category (general/compute/memory) as `current`, or its own family otherwise. */
-function upgradeCandidates(current: InstanceSpec, pool: readonly InstanceSpec[]): InstanceSpec[] {
+/**
+ * Whether `m` can replace `current` and sustain the target: baseline EBS IOPS and bandwidth that
+ * carry it, at least the vCPUs and memory, priced; then the same category (general/compute/memory)
+ * of the same or a newer generation and the same architecture — or, for other series, the same
+ * family. Numbers first: most of a category fails on them, before any name is parsed.
+ */
+function canReplace(m: InstanceSpec, current: InstanceSpec, target: { iops: number; tp: number }): boolean {
+  if (!m.ebs || m.usdPerHourUsEast1 == null) return false;
+  if (m.ebs.baselineIops < target.iops || mbpsToMiBps(mbps(m.ebs.baselineBandwidthMbps)) < target.tp)
+    return false;
+  if ((m.vCpus ?? 0) < (current.vCpus ?? 0) || (m.memoryMiB ?? 0) < (current.memoryMiB ?? 0)) return false;
+  if (!current.instanceType.includes('.metal') && m.instanceType.includes('.metal')) return false;
   const category = categoryOf(current.family);
-  const gen = parseFamily(current.family)?.generation ?? 0;
-  const metal = current.instanceType.includes('.metal');
-  return pool.filter((m) => {
-    if (!m.ebs || m.usdPerHourUsEast1 == null) return false;
-    if (!metal && m.instanceType.includes('.metal')) return false;
-    if (category === null) return m.family === current.family;
-    const p = parseFamily(m.family);
-    if (!p || categoryOf(m.family) !== category || p.generation < gen) return false;
-    if (current.architecture && m.architecture && m.architecture !== current.architecture) return false;
-    if ((m.vCpus ?? 0) < (current.vCpus ?? 0) || (m.memoryMiB ?? 0) < (current.memoryMiB ?? 0)) return false;
-    return true;
-  });
+  if (category === null) return m.family === current.family;
+  const p = parseFamily(m.family);
+  if (
+    !p ||
+    categoryOf(m.family) !== category ||
+    p.generation < (parseFamily(current.family)?.generation ?? 0)
+  )
+    return false;
+  return !(current.architecture && m.architecture && m.architecture !== current.architecture);
 }
 
 const optionOf = (m: InstanceSpec): InstanceOption => ({
@@ -351,23 +366,44 @@ const optionOf = (m: InstanceSpec): InstanceOption => ({
   instanceStore: m.instanceStore !== null,
 });
 
-/** The cheapest instances whose sustained limits carry the target, cheapest first. */
+/** Cheaper first; at one price, less bandwidth (less over-buying), then by name for a stable answer. */
+const byPrice = (a: InstanceSpec, b: InstanceSpec) =>
+  a.usdPerHourUsEast1! - b.usdPerHourUsEast1! ||
+  a.ebs!.baselineBandwidthMbps - b.ebs!.baselineBandwidthMbps ||
+  (a.instanceType < b.instanceType ? -1 : 1);
+
+/**
+ * A pool's priced types, cheapest first — sorted once per pool (a plan's caller passes the same
+ * catalog array every time), so a search can stop at the first fits.
+ */
+const sortedPools = new WeakMap<readonly InstanceSpec[], readonly InstanceSpec[]>();
+function byPriceOf(pool: readonly InstanceSpec[]): readonly InstanceSpec[] {
+  if (pool.length === 0) return pool;
+  let sorted = sortedPools.get(pool);
+  if (!sorted) {
+    sorted = pool.filter((m) => m.ebs && m.usdPerHourUsEast1 != null).sort(byPrice);
+    sortedPools.set(pool, sorted);
+  }
+  return sorted;
+}
+
+/**
+ * The three cheapest instances whose sustained limits carry the target, cheapest first, and the
+ * cheapest with local NVMe when it is not among them.
+ */
 function findUpgrades(
   target: { iops: number; tp: number },
   current: InstanceSpec,
   pool: readonly InstanceSpec[],
 ): InstanceOption[] {
-  const fits = upgradeCandidates(current, pool).filter(
-    (m) => m.ebs!.baselineIops >= target.iops && mbpsToMiBps(mbps(m.ebs!.baselineBandwidthMbps)) >= target.tp,
-  );
-  fits.sort(
-    (a, b) =>
-      a.usdPerHourUsEast1! - b.usdPerHourUsEast1! ||
-      a.ebs!.baselineBandwidthMbps - b.ebs!.baselineBandwidthMbps ||
-      (a.instanceType < b.instanceType ? -1 : 1),
-  );
-  const top = fits.slice(0, 3);
-  const withStore = fits.find((m) => m.instanceStore !== null);
+  const top: InstanceSpec[] = [];
+  let withStore: InstanceSpec | null = null;
+  for (const m of byPriceOf(pool)) {
+    if (top.length === 3 && withStore) break;
+    if (!canReplace(m, current, target)) continue;
+    if (top.length < 3) top.push(m);
+    withStore ??= m.instanceStore !== null ? m : null;
+  }
   if (withStore && !top.includes(withStore)) top.push(withStore);
   return top.map(optionOf);
 }
@@ -413,12 +449,6 @@ function adviseInstance(
   };
 }
 
-/** Sustained IOPS and MiB/s of a sized configuration on this instance. */
-function capabilitiesOf(volume: VolumeConfig, nitro: boolean | null): { iops: number; tp: number } {
-  const caps = volumeCapabilities(volume, { nitro });
-  return { iops: caps.iops, tp: caps.throughputMiBps };
-}
-
 const zeroCost = { storage: 0, iops: 0, throughput: 0, total: 0 } satisfies CostBreakdown;
 
 /** Right-sizes every requested volume type and ranks them: meets (cheapest first), capped, unpriced, not viable. */
@@ -429,8 +459,10 @@ export function rightSize(input: RightSizeInput): RightSizeResult {
   const ssd = demandOf(input.profile, 'ssd');
   const hdd = demandOf(input.profile, 'hdd');
   const totalOps = input.profile.read.iops + input.profile.write.iops;
-  const blockSize =
-    totalOps > 0 ? (input.profile.read.bytesPerSec + input.profile.write.bytesPerSec) / totalOps : null;
+  const blockSize = averageBlockSize(
+    bytesPerSec(input.profile.read.bytesPerSec + input.profile.write.bytesPerSec),
+    iops(totalOps),
+  );
   const ceil = instanceCeilings(input.instance);
   const nitro = attachContextOf(input.instance).nitro;
   const maxVolumes = maxDataVolumes(input.instance);
@@ -445,7 +477,8 @@ export function rightSize(input: RightSizeInput): RightSizeResult {
   };
   const isCapped = capped.iops < wanted.iops || capped.tp < wanted.tp;
   const need: Need = {
-    ...capped,
+    iops: capped.iops,
+    tp: capped.tp,
     hddBudget: Math.ceil(Math.min(hdd.budgetMiBps * factor, ceil?.throughputMiBps ?? Infinity)),
     hddIops: Math.ceil(hdd.iops * factor),
     capacity: Math.max(1, Math.ceil(input.minSizeGiB)),
@@ -473,22 +506,22 @@ export function rightSize(input: RightSizeInput): RightSizeResult {
         throughputMiBps: 0,
         monthlyUsd: zeroCost,
         clusterMonthlyUsd: zeroCost,
-        reasons: sized.notViable,
+        reasons: [sized.notViable],
         rank: 0,
       };
     const config: VolumeConfig = count > 1 ? { ...sized.volume, count } : sized.volume;
-    const caps = capabilitiesOf(config, nitro);
+    const caps = volumeCapabilities(config, { nitro });
     const delivered = {
       iops: ceil ? Math.min(caps.iops, ceil.iops) : caps.iops,
-      tp: ceil ? Math.min(caps.tp, ceil.throughputMiBps) : caps.tp,
+      tp: ceil ? Math.min(caps.throughputMiBps, ceil.throughputMiBps) : caps.throughputMiBps,
     };
     const gap = priceAvailable(input.rateCard, type) ? null : missingPriceMessage(input.rateCard, type);
     const cost = gap ? zeroCost : monthlyCost(config, input.rateCard as RateCard);
     const reasons = [...sized.reasons];
     if (isCapped) reasons.push(capNote);
-    if (ceil && (caps.iops > delivered.iops || caps.tp > delivered.tp))
+    if (ceil && (caps.iops > delivered.iops || caps.throughputMiBps > delivered.tp))
       reasons.push(
-        `the volume${count > 1 ? 's' : ''} could deliver ${n0(caps.iops)} IOPS / ${n0(caps.tp)} MiB/s; ${ceil.name} lets through ${n0(delivered.iops)} IOPS / ${n0(delivered.tp)} MiB/s`,
+        `the volume${count > 1 ? 's' : ''} could deliver ${n0(caps.iops)} IOPS / ${n0(caps.throughputMiBps)} MiB/s; ${ceil.name} lets through ${n0(delivered.iops)} IOPS / ${n0(delivered.tp)} MiB/s`,
       );
     if (gap) reasons.push(`not priced: ${gap}`);
     return {
@@ -523,7 +556,8 @@ export function rightSize(input: RightSizeInput): RightSizeResult {
     notes.push(
       `Headroom below ${((1 / DELIVERY_FLOOR_FRACTION - 1) * 100).toFixed(1)}%: EBS promises ≥ 90% of provisioned IOPS 99% (gp) or 99.9% (io) of the time, so the peak may not be served when it matters`,
     );
-  if (ssd.iopsUnmerged > ssd.iops * 1.001)
+  const merged = ssd.iopsUnmerged > ssd.iops * 1.001;
+  if (merged)
     notes.push(
       `Sequential I/O of 32 KiB or more is sized on merged EBS operations (up to 256 KiB each): ${n0(wanted.iops)} IOPS with headroom. Merging is best effort; if it does not happen the volume sees ${n0(Math.ceil(ssd.iopsUnmerged * factor))} IOPS (the worst case)`,
     );
@@ -535,12 +569,12 @@ export function rightSize(input: RightSizeInput): RightSizeResult {
     target: {
       headroom: input.headroom,
       iops: wanted.iops,
-      iopsUnmerged: Math.ceil(ssd.iopsUnmerged * factor),
+      ...(merged ? { iopsUnmerged: Math.ceil(ssd.iopsUnmerged * factor) } : {}),
       throughputMiBps: wanted.tp,
       minSizeGiB: need.capacity,
     },
     recommendations: recs,
-    instanceAdvice: adviseInstance(wanted, input.instance, input.familyMembers ?? []),
+    instanceAdvice: adviseInstance(wanted, input.instance, input.instanceCandidates ?? []),
     notes,
   };
 }

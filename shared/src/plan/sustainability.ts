@@ -1,6 +1,5 @@
 import { INSTANCE_BURST_MINUTES_PER_DAY } from '../aws/volume-types.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
-import { demandOf } from './demand.ts';
 import type { Limit, LimitTarget } from './limits.ts';
 import { gp2BurstSeconds, hddBurstSeconds } from './volume.ts';
 
@@ -53,7 +52,7 @@ const burstIdOf = (id: Limit['id']) => `${id}-burst` as Limit['id'];
 
 function allowanceOf(
   limit: Limit,
-  profile: IoProfile,
+  limits: readonly Limit[],
   target: LimitTarget | null,
 ): { allowance: Overrun['allowance']; seconds: number | null } {
   if (limit.scope === 'instance')
@@ -63,7 +62,7 @@ function allowanceOf(
   const count = v.count ?? 1;
   if (v.type === 'gp2') {
     // One credit bucket per volume drives both the IOPS burst and the 170–334 GiB throughput burst.
-    const seconds = gp2BurstSeconds(v.sizeGiB, demandOf(profile, 'ssd').iops / count);
+    const seconds = gp2BurstSeconds(v.sizeGiB, operationsPerVolume(limits, count));
     return { allowance: 'gp2', seconds: seconds ?? Infinity };
   }
   if (v.type === 'st1' || v.type === 'sc1') {
@@ -71,6 +70,11 @@ function allowanceOf(
     return { allowance: 'hdd', seconds: seconds ?? Infinity };
   }
   return { allowance: null, seconds: null };
+}
+
+/** EBS operations per second per volume of the stripe, as the volume-iops limit counted them. */
+export function operationsPerVolume(limits: readonly Limit[], count: number): number {
+  return (limits.find((l) => l.id === 'volume-iops')?.demand ?? 0) / count;
 }
 
 /** Every sustained ceiling the demand is above (beyond the tolerance), with its verdict. */
@@ -86,7 +90,7 @@ export function findOverruns(input: {
       continue;
     const burst = input.limits.find((l) => l.id === burstIdOf(limit.id)) ?? null;
     const { allowance, seconds } = burst
-      ? allowanceOf(limit, input.profile, input.target)
+      ? allowanceOf(limit, input.limits, input.target)
       : { allowance: null, seconds: null };
     let verdict: OverrunVerdict;
     if (!burst || burst.utilization > CEILING_TOLERANCE || seconds === 0) verdict = 'above-ceiling';

@@ -12,7 +12,7 @@ import {
   type Gp3Generation,
 } from '../aws/volume-types.ts';
 import type { Problem } from '../problem.ts';
-import { formatDecimal } from '../units.ts';
+import { formatDecimal, formatInt } from '../units.ts';
 
 /**
  * One EBS volume configuration, or `count` identical volumes striped together (RAID 0: their
@@ -181,6 +181,21 @@ export function volumeCapabilities(
       };
     }
   }
+}
+
+/**
+ * How a configuration is named everywhere (plans, comparisons, warnings, the fio job panel):
+ * "4 × gp3 500 GiB", and with `performance` the settings it was given: "gp3 1000 GiB, 16,000 IOPS, 1000 MiB/s".
+ */
+export function describeVolume(v: VolumeConfig, options: { performance?: boolean } = {}): string {
+  const count = countOf(v);
+  const head = `${count > 1 ? `${count} × ` : ''}${v.type} ${v.sizeGiB} GiB`;
+  if (!options.performance) return head;
+  const perf = [
+    v.iops !== undefined ? `${formatInt(v.iops)} IOPS` : null,
+    v.throughputMiBps !== undefined ? `${v.throughputMiBps} MiB/s` : null,
+  ].filter(Boolean);
+  return perf.length > 0 ? `${head}, ${perf.join(', ')}` : head;
 }
 
 const fmt = (n: number) => formatDecimal(n, 3);

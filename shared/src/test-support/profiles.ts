@@ -1,3 +1,5 @@
+import type { InstanceSpec } from '../aws/instance-spec.ts';
+import { findInstanceType } from '../aws/instances.ts';
 import type { Access, BenchmarkFacts, IoProfile } from '../profile/io-profile.schema.ts';
 
 const MiB = 1024 * 1024;
@@ -61,4 +63,11 @@ export function publishedProfile(p: {
               : p.access,
         }),
   };
+}
+
+/** A catalog instance type for tests; throws when the catalog lacks it (a test bug, not a case). */
+export function catalogInstance(name: string): InstanceSpec {
+  const spec = findInstanceType(name);
+  if (!spec) throw new Error(`catalog lacks ${name}`);
+  return spec;
 }

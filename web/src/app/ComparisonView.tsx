@@ -1,4 +1,4 @@
-import type { Access, ComparisonResult, PlanResult } from '@blockwise/shared';
+import { bottleneckStateOf, type Access, type ComparisonResult, type PlanResult } from '@blockwise/shared';
 import { useState, type ReactNode } from 'react';
 import { Region } from '../components/Region.tsx';
 import { EmptyState } from '../components/States.tsx';
@@ -6,7 +6,6 @@ import { Tabs } from '../components/Tabs.tsx';
 import { ComparePanel, type NvmePremiumInfo } from '../features/compare/components/ComparePanel.tsx';
 import { runViews } from '../features/compare/compare-rows.ts';
 import { LimitsPanel } from '../features/limits/components/LimitsPanel.tsx';
-import { stateOf } from '../features/limits/limits-rows.ts';
 import { ProfilePanel } from '../features/profile/components/ProfilePanel.tsx';
 import { RightSizePanel } from '../features/right-size/components/RightSizePanel.tsx';
 import { focusVerdicts, type WasteRow } from '../features/right-size/right-size-view.ts';
@@ -41,7 +40,7 @@ function tabHint(plan: PlanResult, percentile: string): string {
   const parts: string[] = [];
   const b = plan.bottleneck;
   if (b) {
-    const state = stateOf(b);
+    const state = bottleneckStateOf(b);
     const at = fmtPct(b.utilization, 0);
     parts.push(
       state === 'impossible'

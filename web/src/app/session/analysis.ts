@@ -185,7 +185,7 @@ export function planContextOf(
   return {
     ...settings,
     instance,
-    familyMembers: instance ? catalog.upgradePool(instance) : [],
+    instanceCandidates: instance ? catalog.upgradePool(instance) : [],
     rateCard,
   };
 }

@@ -1,6 +1,10 @@
-import { volumeOfRecommendation, type ComparisonResult, type PlanSession } from '@blockwise/shared';
+import {
+  bottleneckStateOf,
+  volumeOfRecommendation,
+  type ComparisonResult,
+  type PlanSession,
+} from '@blockwise/shared';
 import { toCsv, type CsvCell } from '../../lib/csv.ts';
-import { stateOf } from '../limits/limits-rows.ts';
 
 /**
  * The numbers a session or a share view shows, flattened for a spreadsheet: one row per number,
@@ -57,7 +61,7 @@ export function exportRows(result: ComparisonResult, names: Record<string, strin
       const b = plan.bottleneck;
       const note = [
         l.sustained ? 'sustained' : 'burst',
-        b?.id === l.id ? `bottleneck (${stateOf(b)})` : null,
+        b?.id === l.id ? `bottleneck (${bottleneckStateOf(b)})` : null,
         b?.sustained?.id === l.id ? 'sustained fallback' : null,
         l.native ? `AWS quotes ${l.native.capacity} ${l.native.unit}` : null,
       ]
@@ -68,7 +72,7 @@ export function exportRows(result: ComparisonResult, names: Record<string, strin
         ['limit', title, `${l.label} capacity`, l.capacity, l.unit, note],
         ['limit', title, `${l.label} utilization`, l.utilization, 'ratio'],
       );
-      if (l.demandUnmerged !== undefined && l.demandUnmerged > l.demand)
+      if (l.demandUnmerged !== undefined)
         rows.push([
           'limit',
           title,
@@ -104,7 +108,7 @@ export function exportRows(result: ComparisonResult, names: Record<string, strin
       ['right-size', title, `target IOPS (headroom ${t.headroom})`, t.iops, 'IOPS'],
       ['right-size', title, `target throughput (headroom ${t.headroom})`, t.throughputMiBps, 'MiB/s'],
     );
-    if (t.iopsUnmerged !== undefined && t.iopsUnmerged > t.iops)
+    if (t.iopsUnmerged !== undefined)
       rows.push([
         'right-size',
         title,

@@ -1,4 +1,5 @@
 import {
+  bottleneckStateOf,
   CEILING_TOLERANCE,
   planStorage,
   profileFromFio,
@@ -8,14 +9,9 @@ import {
 } from '@blockwise/shared';
 import { defaultRateCard, findInstanceType, summarizeRun, upgradePool } from '@blockwise/shared/catalog';
 import { describe, expect, it } from 'vitest';
+import { bottleneckText } from '../../lib/plan-text.ts';
 import { fixtureReport, typedProfile } from '../../test/fixtures.ts';
-import {
-  MAX_AXIS_UTILIZATION,
-  bottleneckCallout,
-  bottleneckText,
-  limitRows,
-  stateOf,
-} from './limits-rows.ts';
+import { MAX_AXIS_UTILIZATION, bottleneckCallout, limitRows } from './limits-rows.ts';
 
 describe('limitRows', () => {
   it('seed 000, r5d.4xlarge gp3 16k/1000: the instance bandwidth binds, units spelled out', () => {
@@ -97,7 +93,7 @@ const c6a = findInstanceType('c6a.xlarge')!;
 const plan = (input: Omit<PlanInput, 'rateCard'>): PlanResult =>
   planStorage({
     rateCard: defaultRateCard(),
-    familyMembers: input.instance ? upgradePool(input.instance) : [],
+    instanceCandidates: input.instance ? upgradePool(input.instance) : [],
     ...input,
   });
 
@@ -198,7 +194,7 @@ describe('the bottleneck, as the domain states it', () => {
   ] as const)(
     'an analysis stored without a state: %s (saturated %s) reads as %s',
     (utilization, saturated, state) => {
-      expect(stateOf({ id: 'volume-iops', utilization, saturated, explanation: '' })).toBe(state);
+      expect(bottleneckStateOf({ id: 'volume-iops', utilization, saturated, explanation: '' })).toBe(state);
     },
   );
 

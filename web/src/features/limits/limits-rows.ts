@@ -1,9 +1,10 @@
 import {
-  CEILING_TOLERANCE,
-  SATURATED_UTILIZATION,
-  type Bottleneck,
+  bottleneckStateOf,
+  utilizationStatus,
+  type BottleneckState,
   type Limit,
   type PlanResult,
+  type UtilizationStatus,
   type Warning,
 } from '@blockwise/shared';
 import { fmtInt, fmtNum, fmtPct } from '../../lib/format.ts';
@@ -13,13 +14,11 @@ import { fmtInt, fmtNum, fmtPct } from '../../lib/format.ts';
  * baseline and burst, instance store), utilization as the domain computed it, the bottleneck
  * flagged, and every unit written out — including the unit AWS quotes (`native`: Mbps for instance
  * bandwidth) beside the MiB/s all throughput limits are compared in. Every verdict is the
- * domain's: its bottleneck state and its thresholds (SATURATED_UTILIZATION, CEILING_TOLERANCE).
+ * domain's: `bottleneckStateOf` and `utilizationStatus`.
  */
 
 /** `over`: beyond the ceiling's tolerance (or a ceiling the configuration cannot deliver for that long). */
-export type LimitStatus = 'over' | 'saturated' | 'ok';
-
-export type BottleneckState = NonNullable<Bottleneck['state']>;
+export type LimitStatus = UtilizationStatus;
 
 export type LimitRow = {
   id: Limit['id'];
@@ -55,23 +54,6 @@ export type LimitRow = {
 /** Above this the bars stop growing (a mislabelled run can show 2,000%) and say "off scale". */
 export const MAX_AXIS_UTILIZATION = 3;
 
-/** The domain's thresholds: at the ceiling from 95%, within 5% above it still "at" it (noise). */
-function statusOf(u: number): LimitStatus {
-  if (!(u <= CEILING_TOLERANCE)) return 'over';
-  if (u >= SATURATED_UTILIZATION) return 'saturated';
-  return 'ok';
-}
-
-/**
- * The bottleneck's state. Analyses stored before 2026.11.2 carry none: above the domain's
- * tolerance it was never "pinned", so it reads as impossible; else saturated or within.
- */
-export function stateOf(b: Bottleneck): BottleneckState {
-  if (b.state) return b.state;
-  if (b.utilization > CEILING_TOLERANCE) return 'impossible';
-  return b.saturated ? 'saturated' : 'within';
-}
-
 const BADGE: Record<BottleneckState, string> = {
   within: 'bottleneck',
   saturated: 'bottleneck',
@@ -85,7 +67,7 @@ const amount = (v: number, unit: Limit['unit']) =>
 export function limitRows(plan: PlanResult): { rows: LimitRow[]; axisMax: number } {
   const b = plan.bottleneck;
   const bottleneckId = b?.id ?? null;
-  const state = b ? stateOf(b) : null;
+  const state = b ? bottleneckStateOf(b) : null;
   const impossible = state === 'impossible';
   const fallbackId = b?.sustained?.id ?? null;
   const ordered = [...plan.limits.filter((l) => l.sustained), ...plan.limits.filter((l) => !l.sustained)];
@@ -112,14 +94,11 @@ export function limitRows(plan: PlanResult): { rows: LimitRow[]; axisMax: number
       bottleneckBadge: isBottleneck && state ? BADGE[state] : null,
       isSustainedFallback: l.id === fallbackId,
       // A ceiling the configuration cannot deliver for that long is never "saturated".
-      status: isBottleneck && impossible ? 'over' : statusOf(l.utilization),
+      status: isBottleneck && impossible ? 'over' : utilizationStatus(l.utilization),
       utilizationText: fmtPct(l.utilization),
       demandText: amount(l.demand, l.unit),
       capacityText: amount(l.capacity, l.unit),
-      unmergedText:
-        l.demandUnmerged !== undefined && l.demandUnmerged > l.demand
-          ? amount(l.demandUnmerged, l.unit)
-          : null,
+      unmergedText: l.demandUnmerged !== undefined ? amount(l.demandUnmerged, l.unit) : null,
       native,
       explanation: l.explanation,
       warnings: plan.warnings.filter((w) => w.subject === l.id),
@@ -160,7 +139,7 @@ const TONE: Record<BottleneckState, BottleneckCallout['tone']> = {
 export function bottleneckCallout(plan: PlanResult): BottleneckCallout | null {
   const b = plan.bottleneck;
   if (!b) return null;
-  const state = stateOf(b);
+  const state = bottleneckStateOf(b);
   const byId = (id: Limit['id']) => plan.limits.find((l) => l.id === id);
   let burst: BottleneckCallout['burst'] = null;
   if (state === 'bursting' && b.sustained) {
@@ -172,16 +151,4 @@ export function bottleneckCallout(plan: PlanResult): BottleneckCallout | null {
     };
   }
   return { state, tone: TONE[state], title: TITLE[state], explanation: b.explanation, burst };
-}
-
-/** A short line for tabs and tables: "Volume IOPS at 80%", "… (burst) at 100%, sustained 667%", "… not deliverable (250%)". */
-export function bottleneckText(plan: PlanResult): string | null {
-  const b = plan.bottleneck;
-  if (!b) return null;
-  const label = plan.limits.find((l) => l.id === b.id)?.label ?? b.id;
-  const state = stateOf(b);
-  if (state === 'impossible') return `${label} not deliverable (${fmtPct(b.utilization, 0)})`;
-  if (state === 'bursting' && b.sustained)
-    return `${label} at ${fmtPct(b.utilization, 0)}, sustained ${fmtPct(b.sustained.utilization, 0)}`;
-  return `${label} at ${fmtPct(b.utilization, 0)}${state === 'saturated' ? ' (saturated)' : ''}`;
 }

@@ -26,7 +26,7 @@ function context(over: Partial<PlanContext> = {}): PlanContext {
   const instance = catalog.findInstanceType('r6i.4xlarge') ?? null;
   return {
     instance,
-    familyMembers: instance ? catalog.upgradePool(instance) : [],
+    instanceCandidates: instance ? catalog.upgradePool(instance) : [],
     rateCard: catalog.rateCardFor('us-east-1') ?? catalog.defaultRateCard(),
     headroom: 0.25,
     gp3Generation: 'current',

@@ -3,7 +3,6 @@ import {
   SIZING_STATISTIC_LABELS,
   THROUGHPUT_UNITS,
   computeLimits,
-  isUsable,
   mbps,
   mbpsToBytesPerSec,
   minutesAbovePerDay,
@@ -23,11 +22,11 @@ import {
   type SeriesSummary,
   type SizingStatistic,
   type VolumeConfig,
+  volumeOfRecommendation,
 } from '@blockwise/shared';
 import { downsampleRows, MAX_CHART_POINTS } from '../../lib/downsample.ts';
 import { fmtInt, fmtNum, fmtRateValue, fmtSize, fmtUsd } from '../../lib/format.ts';
-import { bottleneckText } from '../limits/limits-rows.ts';
-import { configOf, describeRecommendation, unmergedIops } from '../right-size/right-size-view.ts';
+import { bottleneckText, describeRecommendation } from '../../lib/plan-text.ts';
 import type { ImportedSeries } from './metrics-reader.ts';
 
 export { FORMAT_NAMES, periodText } from './labels.ts';
@@ -121,7 +120,7 @@ export function peakWindows(summary: SeriesSummary): PeakWindow[] {
 /** The session's planning settings the per-statistic plans use (the same as the session's plan). */
 export type PlanContext = {
   instance: InstanceSpec | null;
-  familyMembers: readonly InstanceSpec[];
+  instanceCandidates: readonly InstanceSpec[];
   rateCard: RateCard;
   headroom: number;
   gp3Generation: Gp3Generation;
@@ -167,7 +166,7 @@ export function statisticOptions(
           syncCommits: ctx.syncCommits,
           residency: ctx.residency,
           datasetGiB: ctx.datasetGiB,
-          familyMembers: ctx.familyMembers,
+          instanceCandidates: ctx.instanceCandidates,
         })
       : null;
     // The domain ranks meets (cheapest first), then capped, unpriced, not viable.
@@ -188,8 +187,8 @@ export function statisticOptions(
 export type ComparisonRow = { label: string; cells: string[] };
 
 const unmergedText = (plan: PlanResult) => {
-  const u = unmergedIops(plan.rightSizing.target);
-  return u === null ? '' : ` (${fmtInt(u)} if sequential I/O is not merged)`;
+  const u = plan.rightSizing.target.iopsUnmerged;
+  return u === undefined ? '' : ` (${fmtInt(u)} if sequential I/O is not merged)`;
 };
 
 /** What one option buys: the fitting configuration, else the capped one said to be capped. */
@@ -204,7 +203,7 @@ function boughtText(o: StatisticOption): string {
 /** The monthly cost of what `boughtText` names (a capped configuration's cost says so). */
 function costText(o: StatisticOption, cost: (r: Recommendation) => number): string {
   if (o.recommendation) return fmtUsd(cost(o.recommendation));
-  if (o.capped && isUsable(o.capped)) return `${fmtUsd(cost(o.capped))} (capped by the instance)`;
+  if (o.capped) return `${fmtUsd(cost(o.capped))} (capped by the instance)`;
   return '—';
 }
 
@@ -288,7 +287,7 @@ export function volumeToDraw(
   if (ctx?.candidate) return { volume: ctx.candidate, source: 'candidate' };
   const r = chosen?.recommendation ?? chosen?.capped;
   if (!r) return null;
-  return { volume: configOf(r), source: 'recommended' };
+  return { volume: volumeOfRecommendation(r), source: 'recommended' };
 }
 
 /** The volume's and the instance's IOPS and throughput ceilings (computeLimits) as chart lines. */

@@ -1,5 +1,6 @@
 import {
   planStorage,
+  volumeOfRecommendation,
   type PlanInput,
   type PlanResult,
   type RateCard,
@@ -13,19 +14,17 @@ import {
   upgradePool,
 } from '@blockwise/shared/catalog';
 import { describe, expect, it } from 'vitest';
+import { describeRecommendation } from '../../lib/plan-text.ts';
 import { typedProfile } from '../../test/fixtures.ts';
 import {
   NO_PRICE,
-  configOf,
   costBars,
-  describeRecommendation,
   focusVerdicts,
   instanceOptionRows,
   liveWaste,
   recommendationCells,
   storedWaste,
   typeColumns,
-  unmergedIops,
 } from './right-size-view.ts';
 
 // The seed's write-heavy NoSQL profile: ~10,000 write IOPS at ~500 MiB/s.
@@ -48,7 +47,7 @@ function plan(nodes = 4) {
     rateCard: card,
     nodes,
     minSizeGiB: 1000,
-    familyMembers: upgradePool(instance),
+    instanceCandidates: upgradePool(instance),
   });
 }
 
@@ -84,7 +83,7 @@ describe('right-size view', () => {
     expect(live[0]!.rightSized.total).toBe(gp3.clusterMonthlyUsd.total);
     expect(live[0]!.wasteUsd).toBeCloseTo(2310 - gp3.clusterMonthlyUsd.total, 2);
     expect(storedWaste(p, 'gp3')).toEqual([{ ...live[0]!, label: live[0]!.label }]);
-    expect(configOf(gp3)).toEqual({
+    expect(volumeOfRecommendation(gp3)).toEqual({
       type: 'gp3',
       sizeGiB: gp3.sizeGiB,
       iops: gp3.iops,
@@ -98,8 +97,8 @@ describe('right-size view', () => {
   });
 });
 
-const planFor = (input: Omit<PlanInput, 'familyMembers'>): PlanResult =>
-  planStorage({ ...input, familyMembers: input.instance ? upgradePool(input.instance) : [] });
+const planFor = (input: Omit<PlanInput, 'instanceCandidates'>): PlanResult =>
+  planStorage({ ...input, instanceCandidates: input.instance ? upgradePool(input.instance) : [] });
 const recOf = (p: PlanResult, type: Recommendation['type']) =>
   p.rightSizing.recommendations.find((r) => r.type === type)!;
 
@@ -144,7 +143,7 @@ describe('recommendations in words: stripes, unpriced types, not viable', () => 
     const p = stripe();
     const gp3 = recOf(p, 'gp3');
     expect(gp3).toMatchObject({ status: 'meets', rank: 1, volumeCount: 4, sizeGiB: 2000, iops: 64_000 });
-    expect(configOf(gp3)).toEqual({
+    expect(volumeOfRecommendation(gp3)).toEqual({
       type: 'gp3',
       sizeGiB: 500,
       iops: 16_000,
@@ -256,6 +255,6 @@ describe('recommendations in words: stripes, unpriced types, not viable', () => 
       rateCard: defaultRateCard(),
     });
     expect(p.rightSizing.target.iops).toBe(iops);
-    expect(unmergedIops(p.rightSizing.target)).toBe(unmerged);
+    expect(p.rightSizing.target.iopsUnmerged ?? null).toBe(unmerged);
   });
 });

@@ -16,6 +16,7 @@ import {
   type VolumeType,
 } from '@blockwise/shared';
 import { fmtInt, fmtNum, fmtUsd } from '../../lib/format.ts';
+import { describeRecommendation } from '../../lib/plan-text.ts';
 
 /**
  * Right-sizing and what-if, shaped for tables and charts. Every cost is the domain's
@@ -58,28 +59,8 @@ export function typeColumns(plan: PlanResult, types: readonly VolumeType[] = SID
   }));
 }
 
-/** The configuration a recommendation stands for (per volume, × count): the domain's. */
-export const configOf = volumeOfRecommendation;
-
 /** Sized: a configuration exists (it may be capped by the instance, or lack a price). */
 export const isSized = (rec: Recommendation) => rec.status !== 'not-viable';
-
-/**
- * What to provision, in words, from the domain's per-volume configuration:
- * "gp3 1,000 GiB, 11,327 IOPS, 712 MiB/s", or for a stripe
- * "4 × gp3 500 GiB, 16,000 IOPS, 1,000 MiB/s each (2,000 GiB total)". Only the settings the type
- * takes are named (gp2, st1, sc1: the size). null when the type is not viable.
- */
-export function describeRecommendation(rec: Recommendation): string | null {
-  if (!isSized(rec)) return null;
-  const v = configOf(rec);
-  const count = v.count ?? 1;
-  const settings = [`${fmtInt(v.sizeGiB)} GiB`];
-  if (v.iops !== undefined) settings.push(`${fmtInt(v.iops)} IOPS`);
-  if (v.throughputMiBps !== undefined) settings.push(`${fmtNum(v.throughputMiBps, 0)} MiB/s`);
-  const config = `${rec.type} ${settings.join(', ')}`;
-  return count > 1 ? `${fmtInt(count)} × ${config} each (${fmtInt(rec.sizeGiB)} GiB total)` : config;
-}
 
 /** The cells of one type's column in the side-by-side table, as text (— where there is nothing). */
 export type RecommendationCells = {
@@ -119,21 +100,14 @@ export function recommendationCells(rec: Recommendation): RecommendationCells {
     provision: describeRecommendation(rec) ?? '—',
     size: `${fmtInt(rec.sizeGiB)} GiB`,
     sizeNote:
-      count > 1 ? `total of ${fmtInt(count)} volumes × ${fmtInt(configOf(rec).sizeGiB)} GiB (RAID 0)` : null,
+      count > 1
+        ? `total of ${fmtInt(count)} volumes × ${fmtInt(volumeOfRecommendation(rec).sizeGiB)} GiB (RAID 0)`
+        : null,
     iops: fmtInt(rec.iops),
     throughput: `${fmtNum(rec.throughputMiBps, 1)} MiB/s`,
     perNode: priced ? fmtUsd(rec.monthlyUsd.total) : NO_PRICE,
     cluster: priced ? fmtUsd(rec.clusterMonthlyUsd.total) : NO_PRICE,
   };
-}
-
-/**
- * The IOPS target if sequential I/O is not merged (the domain's worst case), when it is larger
- * than the target sized on merged operations; null otherwise (or in analyses stored before it).
- */
-export function unmergedIops(target: PlanResult['rightSizing']['target']): number | null {
-  const u = target.iopsUnmerged;
-  return u !== undefined && u > target.iops ? u : null;
 }
 
 export type InstanceOptionRow = {
@@ -260,17 +234,17 @@ export function liveWaste(
   const rows: WasteRow[] = [];
   const sameType = plan.rightSizing.recommendations.find((r) => r.type === candidate.type && isUsable(r));
   if (sameType) {
-    const w = overProvisioningWaste(candidate, configOf(sameType), card, nodes);
+    const w = overProvisioningWaste(candidate, volumeOfRecommendation(sameType), card, nodes);
     rows.push({ label: `As configured (${plan.target?.description ?? candidate.type})`, ...w });
   }
   const gp3 = plan.rightSizing.recommendations.find((r) => r.type === 'gp3' && isUsable(r));
   if (gp3) {
     const atMax: VolumeConfig = {
-      ...configOf(gp3),
+      ...volumeOfRecommendation(gp3),
       iops: GP3.iops.max[gen].value,
       throughputMiBps: GP3.throughputMiBps.max[gen].value,
     };
-    const w = overProvisioningWaste(atMax, configOf(gp3), card, nodes);
+    const w = overProvisioningWaste(atMax, volumeOfRecommendation(gp3), card, nodes);
     rows.push({
       label: `gp3 at maximum (${GP3.iops.max[gen].value.toLocaleString('en-US')} IOPS, ${GP3.throughputMiBps.max[gen].value.toLocaleString('en-US')} MiB/s)`,
       ...w,

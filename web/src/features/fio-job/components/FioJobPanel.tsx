@@ -1,4 +1,4 @@
-import { generateFioJob, type IoProfile, type VolumeConfig } from '@blockwise/shared';
+import { describeVolume, generateFioJob, type IoProfile, type VolumeConfig } from '@blockwise/shared';
 import { useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { SelectField, TextField } from '../../../components/Field.tsx';
 import { Disclosure } from '../../../components/Disclosure.tsx';
@@ -18,13 +18,7 @@ import '../fio-job.css';
 
 export type JobProfile = { key: string; title: string; kindLabel: string; profile: IoProfile };
 
-function volumeText(v: VolumeConfig): string {
-  const perf = [
-    v.iops !== undefined ? `${v.iops.toLocaleString('en-US')} IOPS` : null,
-    v.throughputMiBps !== undefined ? `${v.throughputMiBps} MiB/s` : null,
-  ].filter(Boolean);
-  return `${(v.count ?? 1) > 1 ? `${v.count} × ` : ''}${v.type} ${v.sizeGiB} GiB${perf.length ? `, ${perf.join(', ')}` : ''}`;
-}
+const volumeText = (v: VolumeConfig): string => describeVolume(v, { performance: true });
 
 /** A block of text to copy, with Copy (clipboard, or selected for Ctrl+C when refused). */
 function CopyBlock({ label, text, children }: { label: string; text: string; children?: ReactNode }) {

@@ -9,6 +9,7 @@ import {
   type AccessPattern,
   type ObservedMetrics,
   type ThroughputUnit,
+  MERGE_MIN_IO_BYTES,
 } from '@blockwise/shared';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { SelectField, TextField } from '../../../components/Field.tsx';
@@ -53,7 +54,7 @@ export const ACCESS_CHOICES: readonly { value: AccessPattern | ''; label: string
   {
     value: 'sequential',
     label: 'Sequential',
-    hint: 'logs, scans, backups: contiguous I/O of 32 KiB or more merges into fewer operations',
+    hint: `logs, scans, backups: contiguous I/O of ${MERGE_MIN_IO_BYTES.value / 1024} KiB or more merges into fewer operations`,
   },
   { value: 'mixed', label: 'Mixed', hint: 'both, in a share nobody measured' },
 ];

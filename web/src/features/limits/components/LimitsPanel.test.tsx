@@ -17,7 +17,7 @@ function burstingPlan() {
     target: { kind: 'ebs', volume: { type: 'io2', sizeGiB: 100, iops: 60_000 } },
     instance: c6a,
     rateCard: defaultRateCard(),
-    familyMembers: upgradePool(c6a),
+    instanceCandidates: upgradePool(c6a),
   });
 }
 

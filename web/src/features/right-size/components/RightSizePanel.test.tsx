@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { typedProfile } from '../../../test/fixtures.ts';
 import { RightSizePanel } from './RightSizePanel.tsx';
 
-const plan = (input: Omit<PlanInput, 'familyMembers'>) =>
-  planStorage({ ...input, familyMembers: input.instance ? upgradePool(input.instance) : [] });
+const plan = (input: Omit<PlanInput, 'instanceCandidates'>) =>
+  planStorage({ ...input, instanceCandidates: input.instance ? upgradePool(input.instance) : [] });
 
 function types() {
   return screen.getByRole('table', { name: 'Volume types side by side, right-sized for this profile' });

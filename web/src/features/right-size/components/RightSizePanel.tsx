@@ -1,4 +1,4 @@
-import { VOLUME_TYPES, type PlanResult } from '@blockwise/shared';
+import { HOURS_PER_MONTH, VOLUME_TYPES, type PlanResult } from '@blockwise/shared';
 import { lazy, useState, type ReactNode } from 'react';
 import { ChartFrame } from '../../../components/ChartFrame.tsx';
 import { EmptyState } from '../../../components/States.tsx';
@@ -13,7 +13,6 @@ import {
   nodesOf,
   recommendationCells,
   typeColumns,
-  unmergedIops,
   type CostBar,
   type PlanEntry,
   type RecommendationCells,
@@ -103,7 +102,7 @@ function InstanceOptions({ plan }: { plan: PlanResult }) {
   const advice = plan.rightSizing.instanceAdvice;
   const rows = instanceOptionRows(advice);
   if (!advice) return null;
-  const caption = 'Instances that sustain the target (on-demand Linux, us-east-1, 730 hours)';
+  const caption = `Instances that sustain the target (on-demand Linux, us-east-1, ${HOURS_PER_MONTH} hours)`;
   return (
     <div className="callout callout--concern">
       <p>
@@ -157,7 +156,7 @@ function TypesTable({ plan }: { plan: PlanResult }) {
     cells: c.rec ? recommendationCells(c.rec) : null,
   }));
   const t = plan.rightSizing.target;
-  const unmerged = unmergedIops(t);
+  const unmerged = t.iopsUnmerged ?? null;
   return (
     <div className="types">
       <p className="types__target">

@@ -14,13 +14,14 @@ import {
   type Recommendation,
   type Residency,
   type VolumeType,
+  volumeOfRecommendation,
 } from '@blockwise/shared';
 import { useId } from 'react';
 import { SelectField, TextField } from '../../../components/Field.tsx';
 import { SliderField } from '../../../components/SliderField.tsx';
 import { fmtInt } from '../../../lib/format.ts';
 import { numberText, parseNumberText } from '../../../lib/parse-number.ts';
-import { configOf, describeRecommendation } from '../right-size-view.ts';
+import { describeRecommendation } from '../../../lib/plan-text.ts';
 
 /**
  * The what-if knobs: headroom, latency percentile, cluster size, gp3 limits generation, workload
@@ -348,7 +349,7 @@ export function WhatIfControls(props: Props) {
             disabled={settings.candidates.length + viable.length > 10}
             onClick={() =>
               viable.forEach((r) => {
-                const v = configOf(r);
+                const v = volumeOfRecommendation(r);
                 props.onAddCandidate({ ...v, count: v.count ?? 1 });
               })
             }
