@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `pnpm bench`: performance and reliability evidence for Blockwise (docs/performance.md goals
-// P1–P12, R1–R14), one line per goal, the same as JSON in bench/results.json.
+// P1–P14, R1–R14), one line per goal, the same as JSON in bench/results.json.
 //
 //   pnpm bench                     everything (≈ 10 minutes on 2 shared cores)
 //   pnpm bench -- --only P1,R1     scripts holding these goals (ids or script names)
@@ -19,6 +19,7 @@ import { BENCH, ROOT, TMP_ROOT, loadAverage, rm, round } from './lib/common.mjs'
 const SCRIPTS = [
   { script: 'http-ratios.mjs', goals: ['P1', 'P2', 'P3', 'P4', 'P9'], limitSec: 300 },
   { script: 'big-uploads.mjs', goals: ['P5', 'P7'], limitSec: 150 },
+  { script: 'hostile.mjs', goals: ['P13'], limitSec: 200 },
   { script: 'parse.mjs', goals: ['P6'], limitSec: 150 },
   { script: 'archive.mjs', goals: ['P8'], limitSec: 240 },
   { script: 'web.mjs', goals: ['P10', 'P11'], limitSec: 300 },
@@ -26,6 +27,8 @@ const SCRIPTS = [
   { script: 'kill.mjs', goals: ['R1'], limitSec: 180 },
   { script: 'fuzz.mjs', goals: ['R3', 'R5'], limitSec: 180 },
   { script: 'soak.mjs', goals: ['R12'], limitSec: 120 },
+  { script: 'refusals.mjs', goals: ['R4'], limitSec: 120 },
+  { script: 'catalog.mjs', goals: ['P14'], limitSec: 180 },
   { script: 'slow-clients.mjs', goals: ['R13'], limitSec: 40 },
   { script: 'audit.mjs', goals: ['R14'], limitSec: 100 },
 ];

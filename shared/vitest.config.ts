@@ -5,5 +5,8 @@ export default defineConfig({
     name: 'shared',
     include: ['src/**/*.test.ts'],
     environment: 'node',
+    // Vitest's default of 5 s is a wall-clock bound, and CI also runs the suite with two busy
+    // cores: the timeout only catches a hung test, tests assert bounds of their own.
+    testTimeout: 30_000,
   },
 });

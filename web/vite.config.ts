@@ -39,5 +39,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'happy-dom',
     setupFiles: ['src/test/setup.ts'],
+    // Vitest's default of 5 s is a wall-clock bound: typing through a form with user-event took
+    // 5.1 s with two busy cores (CI's busy stage). The timeout only catches a hung test.
+    testTimeout: 30_000,
   },
 });

@@ -13,7 +13,7 @@ export const BUNDLE_DIR = join(TMP_ROOT, 'bundle');
 export const APP_SERVER = join(BUNDLE_DIR, 'app-server.mjs');
 
 /** esbuild plugin: `better-sqlite3` / `pg` → external file:// URLs into server/node_modules. */
-const serverDrivers = {
+export const serverDrivers = {
   name: 'server-drivers',
   setup(build) {
     build.onResolve({ filter: /^(better-sqlite3|pg|pg-native)$/ }, (args) => {
@@ -54,4 +54,25 @@ export async function buildAppBundle() {
     outfile: join(BUNDLE_DIR, 'parse-worker.mjs'),
   });
   return { ms: Math.round(performance.now() - started) };
+}
+
+/** The `blockwise` CLI as server/scripts/build.mjs bundles it (P14 runs `catalog update` with it). */
+export async function buildCliBundle(outfile) {
+  const { build } = serverRequire('esbuild');
+  await build({
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    legalComments: 'none',
+    external: ['tsx', 'tsx/*'],
+    plugins: [serverDrivers],
+    banner: {
+      js: "import { createRequire as __bwCreateRequire } from 'node:module'; const require = __bwCreateRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+    absWorkingDir: ROOT,
+    entryPoints: [join(ROOT, 'server', 'src', 'cli', 'main.ts')],
+    outfile,
+  });
 }

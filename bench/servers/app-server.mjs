@@ -46,6 +46,8 @@ const { app } = createApp({
         rateLimits: {
           writesAnonymous: unlimited('uploads without a token'),
           writesToken: unlimited('uploads per CI token'),
+          bytesAnonymous: unlimited('upload bytes without a token'),
+          bytesToken: unlimited('upload bytes per CI token'),
           reads: unlimited('reads'),
           notFound: unlimited('unknown ids'),
         },

@@ -1,25 +1,33 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import type { AppConfig, AppContext, Limiters } from './context.ts';
+import type { AppConfig, AppContext, Limiters, TrustProxy } from './context.ts';
 import { TokenGate } from './http/auth.ts';
 import { compressedAssets } from './http/compressed-assets.ts';
 import { HttpError, errorHandler } from './http/errors.ts';
 import { createLogger, requestLogging } from './http/logging.ts';
-import { RateLimiter, type RateLimitRule } from './http/rate-limit.ts';
+import { sameOriginWrites } from './http/origin.ts';
+import { RateLimiter, memoryCounter, storeCounter, type RateLimitRule } from './http/rate-limit.ts';
 import { securityHeaders } from './http/security.ts';
 import { ParsePool } from './ingest/parse-pool.ts';
+import { catalogRouter } from './routes/catalog/catalog.router.ts';
 import { comparisonsRouter } from './routes/comparisons/comparisons.router.ts';
 import { healthRouter } from './routes/health/health.router.ts';
 import { openApiRouter } from './routes/openapi/openapi.ts';
 import { runsRouter } from './routes/runs/runs.router.ts';
+import { refuseRepeatedQuery } from './routes/route-helpers.ts';
 import { seriesRouter } from './routes/series/series.router.ts';
 import { webRouter } from './routes/share/share.router.ts';
 import type { RunStore } from './store/run-store.ts';
 
 export const DEFAULT_CONFIG: AppConfig = {
   maxUploadBytes: 50 * 1024 * 1024,
-  largeBodyBytes: 1024 * 1024,
+  // Analyzed inline, a 128 KiB fio file holds the event loop for at most a few ms (~1 ms for a
+  // real 104 KB file, ~5 ms for one built to cost the most); the warm parse worker holds it for
+  // < 1 ms but costs ~0.7 ms more CPU per upload (docs/performance.md P13). Every body above is
+  // analyzed off the loop.
+  largeBodyBytes: 128 * 1024,
   publicUrl: null,
+  auth: 'auto',
   webDist: null,
   cliBundle: null,
 };
@@ -27,10 +35,23 @@ export const DEFAULT_CONFIG: AppConfig = {
 /**
  * Rate limits (docs/performance.md R8): anonymous uploads 30/min per address, CI tokens 600/min
  * per token, reads 600/min per address, unknown ids 60/min per address (anti-enumeration).
+ *
+ * Bytes parsed, per minute (inflated size: what the parser reads): 100 MiB per address without a
+ * token — two uploads at the 50 MiB size limit, or hundreds of ordinary fio files (10 KB–1 MB) —
+ * and 2 GiB per CI token, 40 maximal uploads a minute, far above what a CI fleet posts. A request
+ * limit alone lets 30 anonymous 50 MiB bodies through a minute (1.5 GB of JSON to parse); the
+ * budget caps what one client makes the server parse, whatever the file sizes.
  */
 export const DEFAULT_RATE_LIMITS: Record<keyof Limiters, RateLimitRule> = {
   writesAnonymous: { name: 'uploads without a token', limit: 30, windowMs: 60_000 },
   writesToken: { name: 'uploads per CI token', limit: 600, windowMs: 60_000 },
+  bytesAnonymous: {
+    name: 'upload bytes without a token',
+    limit: 100 * 1024 * 1024,
+    windowMs: 60_000,
+    unit: 'bytes',
+  },
+  bytesToken: { name: 'upload bytes per CI token', limit: 2 * 1024 ** 3, windowMs: 60_000, unit: 'bytes' },
   reads: { name: 'reads', limit: 600, windowMs: 60_000 },
   notFound: { name: 'unknown ids', limit: 60, windowMs: 60_000 },
 };
@@ -41,9 +62,48 @@ export type CreateAppOptions = {
   logger?: Logger;
   rateLimits?: Partial<Record<keyof Limiters, RateLimitRule>>;
   pool?: ParsePool;
-  /** Express `trust proxy` (behind a load balancer the client address is in X-Forwarded-For). */
-  trustProxy?: boolean | number | string;
+  /**
+   * Express `trust proxy` (behind a load balancer the client address is in X-Forwarded-For): a hop
+   * count or the proxies' addresses, never `true` (config.ts parseTrustProxy).
+   */
+  trustProxy?: TrustProxy;
 };
+
+/**
+ * The byte budgets never refuse an upload the size limit allows: at least two maximal uploads a
+ * minute without a token, forty with one (BLOCKWISE_MAX_UPLOAD_MB may raise the limit past 50 MiB).
+ */
+export function byteBudgetsFor(
+  maxUploadBytes: number,
+): Record<'bytesAnonymous' | 'bytesToken', RateLimitRule> {
+  const { bytesAnonymous, bytesToken } = DEFAULT_RATE_LIMITS;
+  return {
+    bytesAnonymous: { ...bytesAnonymous, limit: Math.max(bytesAnonymous.limit, 2 * maxUploadBytes) },
+    bytesToken: { ...bytesToken, limit: Math.max(bytesToken.limit, 40 * maxUploadBytes) },
+  };
+}
+
+/**
+ * Limits that guard the shared archive count in the store (one budget across PostgreSQL
+ * replicas); reads guard this process's own event loop, so each replica counts its own.
+ */
+function limitersFor(
+  store: RunStore,
+  rules: Record<keyof Limiters, RateLimitRule>,
+  logger: Logger,
+): Limiters {
+  const shared = storeCounter(store, logger);
+  const local = memoryCounter();
+  const limiter = (name: keyof Limiters, counter = shared) => new RateLimiter(rules[name], counter, name);
+  return {
+    writesAnonymous: limiter('writesAnonymous'),
+    writesToken: limiter('writesToken'),
+    bytesAnonymous: limiter('bytesAnonymous'),
+    bytesToken: limiter('bytesToken'),
+    reads: limiter('reads', local),
+    notFound: limiter('notFound'),
+  };
+}
 
 /** The HTTP application, without listen(): tests drive it through supertest, `serve` listens. */
 export function createApp(options: CreateAppOptions): {
@@ -52,19 +112,18 @@ export function createApp(options: CreateAppOptions): {
   close: () => Promise<void>;
 } {
   const config = { ...DEFAULT_CONFIG, ...options.config };
-  const rules = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  const rules = {
+    ...DEFAULT_RATE_LIMITS,
+    ...byteBudgetsFor(config.maxUploadBytes),
+    ...options.rateLimits,
+  };
   const logger = options.logger ?? createLogger();
   const ownPool = !options.pool;
   const ctx: AppContext = {
     store: options.store,
     pool: options.pool ?? new ParsePool({ size: 1, maxQueue: 3, timeoutMs: 60_000 }),
-    tokens: new TokenGate(options.store),
-    limiters: {
-      writesAnonymous: new RateLimiter(rules.writesAnonymous),
-      writesToken: new RateLimiter(rules.writesToken),
-      reads: new RateLimiter(rules.reads),
-      notFound: new RateLimiter(rules.notFound),
-    },
+    tokens: new TokenGate(options.store, config.auth),
+    limiters: limitersFor(options.store, rules, logger),
     config,
     logger,
   };
@@ -75,11 +134,14 @@ export function createApp(options: CreateAppOptions): {
   app.set('query parser', 'simple');
   app.use(requestLogging(logger));
   app.use(securityHeaders());
+  app.use(sameOriginWrites(config.publicUrl));
+  app.use('/api', refuseRepeatedQuery);
   app.use(healthRouter(ctx));
   app.use(openApiRouter());
   app.use(runsRouter(ctx));
   app.use(comparisonsRouter(ctx));
   app.use(seriesRouter(ctx));
+  app.use(catalogRouter(ctx));
   app.use('/api', (req, _res, next) =>
     next(new HttpError(404, 'not_found', `no API route ${req.method} ${req.baseUrl}${req.path}`)),
   );

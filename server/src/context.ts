@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import type { Logger } from 'pino';
 import type { TokenGate } from './http/auth.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
@@ -9,10 +8,15 @@ import type { RunStore } from './store/run-store.ts';
 export type AppConfig = {
   /** Largest accepted upload, after decompression (default 50 MiB). */
   maxUploadBytes: number;
-  /** Bodies above this are analyzed in a worker thread and admitted only while the pool has room. */
+  /** Bodies above this (128 KiB) are analyzed in a worker thread and admitted only while the pool has room. */
   largeBodyBytes: number;
-  /** Absolute base URL for links in responses (`https://blockwise.example.com`); else from the request. */
+  /**
+   * Absolute base of links in responses (`https://blockwise.example.com`, no trailing slash);
+   * null: links are relative (`/runs/ID`), never built from the client-chosen Host header.
+   */
   publicUrl: string | null;
+  /** Who may write and list: `auto` (the default) is open until the archive holds a token. */
+  auth: AuthMode;
   /** Built web app (web/dist) to serve; null: API only, with a minimal HTML share page. */
   webDist: string | null;
   /** The bundled CLI to serve at /cli/blockwise.mjs for CI machines (null when running from source). */
@@ -22,6 +26,9 @@ export type AppConfig = {
 export type Limiters = {
   writesAnonymous: RateLimiter;
   writesToken: RateLimiter;
+  /** Upload body bytes (inflated) per window, charged after the body is read and before it is parsed. */
+  bytesAnonymous: RateLimiter;
+  bytesToken: RateLimiter;
   reads: RateLimiter;
   notFound: RateLimiter;
 };
@@ -35,9 +42,22 @@ export type AppContext = {
   logger: Logger;
 };
 
-export function baseUrl(ctx: AppContext, req: Request): string {
-  if (ctx.config.publicUrl) return ctx.config.publicUrl.replace(/\/+$/, '');
-  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+/**
+ * `required`: every write and listing needs a token. `open`: tokens authenticate, anonymous
+ * requests are allowed too. `auto`: open while the archive has never held a token, required from
+ * the first one on (revoking them all does not re-open it).
+ */
+export type AuthMode = 'auto' | 'required' | 'open';
+
+/** Express `trust proxy`: off, a hop count, or the proxies' addresses/CIDRs (never `true`). */
+export type TrustProxy = false | number | string[];
+
+/**
+ * The prefix of links in responses: BLOCKWISE_PUBLIC_URL, else '' (relative links). Responses
+ * such as GET /api/runs/:id are cached for a year, so nothing in them may come from the request.
+ */
+export function baseUrl(ctx: AppContext): string {
+  return ctx.config.publicUrl ?? '';
 }
 
 export const runUrl = (base: string, id: string) => `${base}/runs/${id}`;

@@ -3,6 +3,8 @@
 // so browsers can load it lazily; everything here takes catalog records as arguments.
 export * from './units.ts';
 export * from './problem.ts';
+export * from './storable-text.ts';
+export * from './escape-text.ts';
 export * from './fio/fio-report.schema.ts';
 export * from './fio/index.ts';
 export * from './profile/index.ts';
@@ -11,6 +13,7 @@ export * from './aws/instance-spec.ts';
 export * from './aws/rate-card.ts';
 export * from './plan/index.ts';
 export * from './api/contract.ts';
+export * from './api/catalog-info.ts';
 export * from './compare/index.ts';
 export * from './timeseries/index.ts';
 export * from './sysbench/index.ts';

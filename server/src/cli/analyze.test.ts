@@ -141,6 +141,28 @@ describe('blockwise analyze --json', () => {
     }
   });
 
+  it('prints file names and fio job names inert: no escape sequence, no forged log line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'blockwise-analyze-'));
+    try {
+      const file = join(dir, 'x\n::error::file\u001b[2J.json');
+      const text = (await readFile(join(ROOT, A), 'utf8')).replace(
+        /"jobname" : "[^"]*"/,
+        '"jobname" : "job\\n::warning::pwned\\u202e"',
+      );
+      await writeFile(file, text);
+      const { code, stdout } = await analyze(file, join(dir, 'gone\u001b]8;;x\u0007.json'));
+      expect(code).toBe(1);
+      // eslint-disable-next-line no-control-regex -- finding control characters is the point
+      expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e]/u);
+      expect(stdout.split('\n').filter((l) => /^\s*::/.test(l))).toEqual([]);
+      expect(stdout).toContain('x\\u000a::error::file\\u001b[2J.json: fio-3.33, 1 job entry');
+      expect(stdout).toContain('job\\u000a::warning::pwned\\u202e read');
+      expect(stdout).toContain('gone\\u001b]8;;x\\u0007.json: not analyzed');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a file over 100 MiB from its size, before reading it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'blockwise-analyze-'));
     const big = join(dir, 'huge.json');

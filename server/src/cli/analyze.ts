@@ -5,6 +5,7 @@ import {
   DIRECTIONS,
   KiB,
   MiB,
+  escapeText,
   formatBytes,
   parseFio,
   type DirectionStats,
@@ -90,16 +91,18 @@ export const analyzeCommand: Command = {
 
 const HEADER = ['', 'IOPS', 'throughput', 'avg block (KiB)', 'clat p50 (ms)', 'p99 (ms)', 'p99.9 (ms)'];
 
+/** File names, fio's strings (job names, host names, version) and messages quoting them are escaped. */
 function formatRun(run: AnalyzeRun | AnalyzeFailure): string {
-  if (!run.ok) return `${run.file}: not analyzed — ${run.error.message} [${run.error.code}]\n`;
+  if (!run.ok)
+    return `${escapeText(run.file)}: not analyzed — ${escapeText(run.error.message)} [${run.error.code}]\n`;
   const lines = [
-    `${run.file}: ${run.fioVersion ?? 'fio version unknown'}, ${plural(run.jobs.length, 'job entry', 'job entries')}` +
+    `${escapeText(run.file)}: ${escapeText(run.fioVersion ?? 'fio version unknown')}, ${plural(run.jobs.length, 'job entry', 'job entries')}` +
       `${run.groups.length > 1 ? ` in ${run.groups.length} groups` : ''}${run.jsonPlus ? ', json+' : ''}` +
       `${run.clientMode ? ', client/server' : ''}`,
   ];
   const rows: string[][] = [HEADER];
   run.jobs.forEach((job, i) => {
-    const label = `${job.name}${run.jobs.length > 1 ? ` #${i}` : ''}${job.hostname ? ` @${job.hostname}` : ''}`;
+    const label = `${escapeText(job.name)}${run.jobs.length > 1 ? ` #${i}` : ''}${job.hostname ? ` @${escapeText(job.hostname)}` : ''}`;
     rows.push(...directionRows(label, job));
   });
   if (run.groups.length > 1) {
@@ -125,7 +128,7 @@ function formatRun(run: AnalyzeRun | AnalyzeFailure): string {
       '  (total) = total latency (lat: submission + completion, fio lat_percentiles=1), not completion latency: compare it only with total latency',
     );
   }
-  for (const w of run.warnings) lines.push(`  warning [${w.code}]: ${w.message}`);
+  for (const w of run.warnings) lines.push(`  warning [${w.code}]: ${escapeText(w.message)}`);
   return `${lines.join('\n')}\n`;
 }
 

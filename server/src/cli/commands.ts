@@ -6,6 +6,7 @@ import type { Command } from './io.ts';
  */
 export const commands: Record<string, () => Promise<Command>> = {
   analyze: async () => (await import('./analyze.ts')).analyzeCommand,
+  catalog: async () => (await import('./catalog.ts')).catalogCommand,
   compare: async () => (await import('./compare.ts')).compareCommand,
   cost: async () => (await import('./cost.ts')).costCommand,
   plan: async () => (await import('./plan.ts')).planCommand,

@@ -1,6 +1,7 @@
 import {
   compareRunPair,
   describeJobSettings,
+  escapeText,
   formatDecimal,
   formatInt,
   jobSettingsOf,
@@ -102,7 +103,9 @@ export const compareCommand: Command = {
         io.stdout(`${JSON.stringify({ a: entry(runA), b: entry(runB), comparison: null }, null, 2)}\n`);
       }
       for (const f of failed)
-        io.stderr(`blockwise compare: ${f.file}: ${f.error.message} [${f.error.code}]\n`);
+        io.stderr(
+          `blockwise compare: ${escapeText(f.file)}: ${escapeText(f.error.message)} [${f.error.code}]\n`,
+        );
       return EXIT.failed;
     }
     const { a, b, comparison } = compareFiles(runA, runB);
@@ -164,14 +167,15 @@ function latencyLines(direction: 'read' | 'write', c: LatencyComparison | null):
   return [
     `  latency, ${direction}s: ${OVERALL_TEXT[c.overall]}${c.approximate ? ' (approximate: per-job upper bounds)' : ''}`,
     ...(deltas ? [`    B vs A by percentile: ${deltas}`] : []),
-    ...c.findings.map((f) => `    [${f.code}] ${f.message}`),
+    ...c.findings.map((f) => `    [${f.code}] ${escapeText(f.message)}`),
   ];
 }
 
+/** File names, fio's strings (job options, version) and messages quoting them are escaped. */
 function render(a: OkFile, b: OkFile, c: RunPairComparison): string {
   const out = [
-    `A: ${a.file} (${a.fioVersion ?? 'fio version unknown'})`,
-    `B: ${b.file} (${b.fioVersion ?? 'fio version unknown'})`,
+    `A: ${escapeText(a.file)} (${escapeText(a.fioVersion ?? 'fio version unknown')})`,
+    `B: ${escapeText(b.file)} (${escapeText(b.fioVersion ?? 'fio version unknown')})`,
     '',
   ];
 
@@ -183,8 +187,8 @@ function render(a: OkFile, b: OkFile, c: RunPairComparison): string {
         ['', 'A', 'B', ''],
         ...a.settings.map((s, i) => [
           s.setting,
-          s.value,
-          b.settings[i]!.value,
+          escapeText(s.value),
+          escapeText(b.settings[i]!.value),
           differing.has(s.setting) ? '≠ differs' : '',
         ]),
       ],
@@ -194,7 +198,7 @@ function render(a: OkFile, b: OkFile, c: RunPairComparison): string {
   if (c.jobsDiffer === null)
     out.push('  (a file records no job options: whether both ran the same job cannot be checked)');
   // The comparison's own warning (jobs_differ) right under the settings it is about.
-  for (const w of c.warnings) out.push('', `warning [${w.code}]: ${w.message}`);
+  for (const w of c.warnings) out.push('', `warning [${w.code}]: ${escapeText(w.message)}`);
   out.push('');
 
   const given = c.verdict.status === 'given' ? c.verdict : null;
@@ -227,12 +231,14 @@ function render(a: OkFile, b: OkFile, c: RunPairComparison): string {
     out.push('Verdict: withheld: jobs differ');
   }
   const fileWarnings = [
-    ...a.warnings.map((w) => ({ ...w, file: 'A' })),
-    ...b.warnings.map((w) => ({ ...w, file: 'B' })),
+    ...a.warnings.map((w) => ({ side: 'A', warning: w })),
+    ...b.warnings.map((w) => ({ side: 'B', warning: w })),
   ];
   if (fileWarnings.length > 0) {
     out.push('', 'Warnings about the runs');
-    for (const w of fileWarnings) out.push(`  ${w.file}: warning [${w.code}]: ${w.message}`);
+    // `side` is our own letter; the warning's text (and subject, if any) came from the file.
+    for (const { side, warning } of fileWarnings)
+      out.push(`  ${side}: warning [${warning.code}]: ${escapeText(warning.message)}`);
   }
   return `${out.join('\n')}\n`;
 }

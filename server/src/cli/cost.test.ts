@@ -161,7 +161,7 @@ describe('blockwise cost', () => {
     // Only the type the region has no price for is refused, naming the region and the component.
     [
       IO2_IN_SA_EAST_1,
-      /--region: no io2 price for sa-east-1 in the catalog \(AWS Price List .*, 2022-02-10\); give it with --rates io2\.storage=…,io2\.iops=…,io2\.iops2=…,io2\.iops3=…/,
+      /--region: no io2 price for sa-east-1 in the catalog \(AWS Price List.*, 2022-02-10\); give it with --rates io2\.storage=…,io2\.iops=…,io2\.iops2=…,io2\.iops3=…/,
     ],
     [
       ['cost', '--type', 'gp3', '--size', '100', '--region', 'use1-atl1-az1'],

@@ -18,10 +18,12 @@ import {
   resolveRateCardFor,
   volumeUsageError,
 } from './flags.ts';
+import { CATALOG_FLAG, CATALOG_USAGE, applyCatalogFlag, staleRatesNote } from './catalog-flag.ts';
 import { EXIT, parseFlags, type Command } from './io.ts';
 
 const usage = `Usage: blockwise cost --type gp3|gp2|io1|io2|st1|sc1 --size SIZE [--iops N] [--throughput RATE]
-                      [--region us-east-1 | --rates k=v,...] [--count N] [--nodes N] [--gp3-limits current|before-2025] [--json]
+                      [--region us-east-1 | --rates k=v,...] [--count N] [--nodes N] [--gp3-limits current|before-2025]
+                      [--catalog FILE] [--json]
 
   --size        GiB, or with a unit: 1000, 1TiB, 500GiB
   --iops        provisioned IOPS (gp3, io1, io2): 16000 or 16k
@@ -32,7 +34,8 @@ const usage = `Usage: blockwise cost --type gp3|gp2|io1|io2|st1|sc1 --size SIZE 
   --rates       your own rates over the region's: storage=0.08,iops=0.005,throughput=0.06
                 (io2 tiers: iops, iops2, iops3; or qualified gp3.storage=…)
   --count       identical volumes (striped or one per mount), default 1
-  --nodes       instances carrying this configuration, default 1`;
+  --nodes       instances carrying this configuration, default 1
+${CATALOG_USAGE}`;
 
 export const costCommand: Command = {
   summary: 'Monthly cost of an EBS volume configuration: storage, IOPS and throughput, × volumes × nodes.',
@@ -50,10 +53,12 @@ export const costCommand: Command = {
         count: { type: 'string' },
         nodes: { type: 'string' },
         'gp3-limits': { type: 'string' },
+        ...CATALOG_FLAG,
         json: { type: 'boolean' },
       },
       false,
     );
+    await applyCatalogFlag(values.catalog, io);
     const type = parseVolumeType(requireFlag(values.type, '--type', 'gp3, gp2, io1, io2, st1 or sc1'));
     const volume: VolumeConfig = {
       type,
@@ -97,6 +102,7 @@ export const costCommand: Command = {
       `  ${formatUsd(per.usdPerIops * 1000)} per 1,000 IOPS-month, ${formatUsd(per.usdPerMiBps)} per MiB/s-month of what it delivers`,
       `Rates: ${rates.region ?? 'custom'}${rates.location ? ` (${rates.location})` : ''}, as of ${rates.date}; ${rates.source}`,
       unpriced.length > 0 ? `  (no ${unpriced.join(', ')} price in this table)` : null,
+      staleRatesNote(rates.date),
     ].filter((l) => l !== null);
     io.stdout(`${lines.join('\n')}\n`);
     return EXIT.ok;

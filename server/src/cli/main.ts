@@ -1,3 +1,4 @@
+import { escapeText } from '@blockwise/shared';
 import { commands } from './commands.ts';
 import { EXIT, UsageError, processIo, type CliIo } from './io.ts';
 
@@ -30,7 +31,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const load = commands[name];
   if (!load) {
-    io.stderr(`blockwise: unknown command "${name}"\n\n${await usage()}`);
+    io.stderr(`blockwise: unknown command "${escapeText(name)}"\n\n${await usage()}`);
     return EXIT.usage;
   }
   const command = await load();
@@ -42,7 +43,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`blockwise ${name}: ${error.message}\nRun \`blockwise ${name} --help\` for the options.\n`);
+      // Messages quote the flags' values: each line escaped, so a value cannot print an escape
+      // sequence or a line the CI runner reads as a command.
+      const message = error.message.split('\n').map(escapeText).join('\n');
+      io.stderr(`blockwise ${name}: ${message}\nRun \`blockwise ${name} --help\` for the options.\n`);
       return EXIT.usage;
     }
     // A bug, not bad input: say so plainly, with the stack for the report.

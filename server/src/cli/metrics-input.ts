@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import {
   CLOUDWATCH_STATISTICS,
   SIZING_STATISTICS,
+  VALUE_KINDS,
+  escapeText,
   formatBytes,
   importMetrics,
   parseFio,
@@ -73,14 +75,21 @@ export const IMPORT_FLAGS = {
   'source-interval': { type: 'string' },
   'throughput-unit': { type: 'string' },
   match: { type: 'string' },
+  device: { type: 'string' },
+  values: { type: 'string' },
 } as const;
 
 export const IMPORT_USAGE = `  --stat            the CloudWatch statistic of the values when the labels don't say: Sum (recommended) or Average
-  --period          seconds per point when neither the labels nor the spacing tell: 60, 300, 5m
+  --period          seconds per point when neither the labels nor the spacing tell: 60, 300, 5m;
+                    for iostat run without -t (no times): the INTERVAL it ran with
   --timezone        zone of timestamps written without an offset: UTC (default), +01:00, America/New_York
   --source-interval for Average of EC2 instance metrics: 300 (basic monitoring) or 60 (detailed)
   --throughput-unit for dashboard throughput columns without a unit: B/s, KiB/s, MiB/s, MB/s, Mbps
-  --match           keep only columns whose label contains this text (one volume of several)`;
+  --match           keep only columns whose label contains this text (one volume of several)
+  --device          iostat, sar, sadf, Prometheus, Datadog: the device to read (nvme1n1, dev259-0);
+                    default the busiest, named in a warning
+  --values          Prometheus: counter (cumulative *_total, rated here) or rate (rate() applied);
+                    read from the series names unless they contradict the values`;
 
 type ImportFlagValues = { [K in keyof typeof IMPORT_FLAGS]?: string | undefined };
 
@@ -113,6 +122,16 @@ export function importOptionsFrom(values: ImportFlagValues): SeriesImportOptions
   if (values.timezone !== undefined) options.timeZone = values.timezone;
   if (values['throughput-unit'] !== undefined) options.throughputUnit = values['throughput-unit'];
   if (values.match !== undefined) options.match = values.match;
+  if (values.device !== undefined) {
+    if (values.device.trim() === '')
+      throw new UsageError('--device: expected a device name such as nvme1n1', '--device');
+    options.device = values.device.trim();
+  }
+  if (values.values !== undefined) {
+    const kind = VALUE_KINDS.find((k) => k === values.values!.trim().toLowerCase().replace(/s$/, ''));
+    if (!kind) throw new UsageError(`--values: expected counter or rate, got "${values.values}"`, '--values');
+    options.valueKind = kind;
+  }
   return options;
 }
 
@@ -175,10 +194,14 @@ export function reportInputError(command: string, error: InputError, io: CliIo, 
   const lines =
     error.choices.length > 0
       ? [
-          `blockwise ${command}: ${error.file}: the file leaves a choice to you [${error.problem.code}]:`,
-          ...error.choices.map((c) => `  ${c.flag} ${c.candidates.join('|')}: ${c.why}`),
+          `blockwise ${command}: ${escapeText(error.file)}: the file leaves a choice to you [${error.problem.code}]:`,
+          ...error.choices.map(
+            (c) => `  ${c.flag} ${c.candidates.map(escapeText).join('|')}: ${escapeText(c.why)}`,
+          ),
         ]
-      : [`blockwise ${command}: ${error.file}: ${error.problem.message} [${error.problem.code}]`];
+      : [
+          `blockwise ${command}: ${escapeText(error.file)}: ${escapeText(error.problem.message)} [${error.problem.code}]`,
+        ];
   io.stderr(`${lines.join('\n')}\n`);
   return 1;
 }

@@ -1,6 +1,11 @@
 import {
   SIZING_STATISTICS,
   SIZING_STATISTIC_LABELS,
+  PROMQL_COUNTERS,
+  PROMQL_RATES,
+  escapeText,
+  iopsFromQueue,
+  summarizeQueue,
   minutesAbovePerDay,
   profilesByStatistic,
   sizingSummary,
@@ -9,6 +14,7 @@ import {
   type IoProfile,
   type IoSeries,
   type MinutesAbove,
+  type QueueSummary,
   type RateSummary,
   type SeriesSummary,
 } from '@blockwise/shared';
@@ -26,13 +32,28 @@ import {
 
 const usage = `Usage: blockwise metrics FILE [--statistic max|p99|p95] [--stat Sum|Average] [--period 300]
                         [--timezone ZONE] [--source-interval 60|300] [--throughput-unit U] [--match TEXT]
-                        [--above-iops N] [--above-bw RATE] [--json]
+                        [--device NAME] [--values counter|rate] [--above-iops N] [--above-bw RATE] [--json]
 
   Reads a production metrics export and prints per-direction statistics (mean, p50, p95, p99,
-  max and when) and the sizing profile for each statistic. FILE is one of:
+  max and when) and the sizing profile for each statistic. FILE is one of (told apart by content):
     - a CloudWatch console graph download (CSV: VolumeReadOps/…/VolumeWriteBytes or EBSReadOps/…),
     - the JSON of \`aws cloudwatch get-metric-data\`,
-    - a Grafana "Download CSV" of read/write IOPS and throughput (units in the headers or cells).
+    - a Grafana "Download CSV" of read/write IOPS and throughput (units in the headers or cells),
+    - iostat -x text, any sysstat version or locale:   iostat -x -t 60 1440 > iostat.txt
+      (the first report, since boot, is left out; without -t give --period INTERVAL),
+    - sar -d text or sadf -d output of a sadc file:    sar -d -f /var/log/sysstat/sa24 > sar.txt
+                                                        sadf -d /var/log/sysstat/sa24 -- -d > sar.csv
+      (sar counts reads and writes together: the split of operations is estimated from bytes),
+    - Prometheus /api/v1/query_range JSON of node_exporter's disk counters (rated here):
+        curl -G http://prometheus:9090/api/v1/query_range --data-urlencode 'query=${PROMQL_COUNTERS}' \\
+          --data-urlencode start=2026-11-10T00:00:00Z --data-urlencode end=2026-11-24T00:00:00Z \\
+          --data-urlencode step=60 > prom.json
+      or already rate()d, each series named in a "metric" label:
+        ${PROMQL_RATES}
+    - a Datadog timeseries CSV (or /api/v1/query JSON) of system.io.r_s, system.io.w_s,
+      system.io.rkb_s and system.io.wkb_s by {device}.
+  Per-device files: one device is read (--device, else the busiest). iostat and sar also give the
+  device's queue: its depth and latency are shown with Little's law (IOPS = queue depth ÷ latency).
 
   --statistic   the sizing profile to mark and to print with --json (default max: the maximum of
                 5-minute points, AWS Compute Optimizer's convention; p99/p95 ignore the busiest 1%/5%)
@@ -51,7 +72,13 @@ const FORMAT_NAMES = {
   'cloudwatch-console-csv': 'CloudWatch console CSV',
   'cloudwatch-get-metric-data': 'aws cloudwatch get-metric-data JSON',
   'grafana-csv': 'dashboard (Grafana) CSV',
-} as const;
+  iostat: 'iostat -x',
+  sar: 'sar -d',
+  sadf: 'sadf -d',
+  'prometheus-query-range': 'Prometheus query_range JSON',
+  'datadog-csv': 'Datadog CSV',
+  'datadog-query-json': 'Datadog query JSON',
+} as const satisfies Record<IoSeries['format'], string>;
 
 function statsRow(
   name: string,
@@ -78,6 +105,50 @@ function statsTable(title: string, sum: SeriesSummary): string[] {
   ];
 }
 
+const n2 = (v: number | null) =>
+  v === null ? '—' : v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** The device read, and how (per-device exports: iostat, sar, Prometheus, Datadog). */
+function deviceLines(series: IoSeries): string[] {
+  const d = series.device;
+  if (!d) return [];
+  const how =
+    d.chosenBy === 'asked'
+      ? 'as asked'
+      : d.chosenBy === 'only'
+        ? 'the only one in the file'
+        : `the busiest of ${d.devices.length} (${d.devices.map((x) => escapeText(x.name)).join(', ')}); --device NAME picks another`;
+  const lines = [`Device: ${escapeText(d.name)}, ${how}`];
+  const c = d.requestSizeCheck;
+  if (c && c.checked > 0) {
+    lines.push(
+      c.mismatched === 0
+        ? `Request size: the tool's own average request size matches bytes ÷ operations at all ${n0(c.checked)} points checked (within rounding)`
+        : `Request size: the tool's average request size disagrees with bytes ÷ operations at ${n0(c.mismatched)} of ${n0(c.checked)} points (see the warnings)`,
+    );
+  }
+  return lines;
+}
+
+/** The device queue with Little's law: requests/s = requests in flight ÷ seconds each takes. */
+function queueLines(q: QueueSummary | null): string[] {
+  if (!q || q.meanAwaitMs === null) return [];
+  const at1ms = iopsFromQueue(q.meanQueueDepth, 1);
+  const lines = [
+    "Device queue and Little's law (IOPS = queue depth ÷ latency):",
+    `  mean          ${n2(q.meanQueueDepth)} requests in flight ÷ ${n2(q.meanAwaitMs)} ms = ${n0(q.littleRequestsPerSec)} requests/s (measured ${n0(q.meanRequestsPerSec)}/s, reads + writes + discards + flushes as the tool counts them)`,
+  ];
+  if (q.busiest) {
+    lines.push(
+      `  busiest point ${n2(q.busiest.queueDepth)} in flight ÷ ${n2(q.busiest.awaitMs)} ms = ${n0(q.busiest.littleRequestsPerSec)}/s (measured ${n0(q.busiest.requestsPerSec)}/s at ${when(q.busiest.timeMs)} UTC)`,
+    );
+  }
+  lines.push(
+    `  The same ${n2(q.meanQueueDepth)} in flight at 1 ms per request (a typical EBS latency) would be ${n0(at1ms)}/s: at a given queue depth, IOPS falls as latency rises; more IOPS at the same latency needs more I/Os in flight.`,
+  );
+  return lines;
+}
+
 function render(
   series: IoSeries,
   summary: SeriesSummary,
@@ -89,9 +160,10 @@ function render(
   const out: string[] = [];
   const days = (summary.endMs - summary.startMs) / 86_400_000;
   out.push(
-    `${series.label ?? 'Series'} — ${FORMAT_NAMES[series.format]}: ${summary.points.toLocaleString('en-US')} points of ${series.periodSec >= 60 ? `${series.periodSec / 60} min` : `${series.periodSec} s`}, ${when(summary.startMs)} → ${when(summary.endMs)} UTC (${days.toFixed(1)} days)`,
+    `${escapeText(series.label ?? 'Series')} — ${FORMAT_NAMES[series.format]}: ${summary.points.toLocaleString('en-US')} points of ${series.periodSec >= 60 ? `${series.periodSec / 60} min` : `${series.periodSec} s`}, ${when(summary.startMs)} → ${when(summary.endMs)} UTC (${days.toFixed(1)} days)`,
     `Values: ${series.conversion.explanation}`,
     `Quality: ${series.quality.gaps} gap(s), ${series.quality.missingPoints} missing point(s), ${series.quality.duplicates} duplicate(s), ${series.quality.partialPoints} partial point(s)${series.quality.naiveTimesAs ? `; times without an offset read as ${series.quality.naiveTimesAs}` : ''}`,
+    ...deviceLines(series),
     '',
     ...statsTable(
       `Statistics of the ${series.periodSec >= 60 ? `${series.periodSec / 60}-minute` : `${series.periodSec}-second`} points`,
@@ -100,6 +172,8 @@ function render(
   );
   if (sizing.periodSec !== summary.periodSec)
     out.push('', ...statsTable('Statistics of the 5-minute averages (what sizing uses)', sizing));
+  const queue = queueLines(summarizeQueue(series));
+  if (queue.length > 0) out.push('', ...queue);
   out.push('', 'Sizing profile (each quantity on its own):');
   out.push(
     `  ${''.padEnd(58)}${['read IOPS', 'MiB/s', 'I/O KiB', 'write IOPS', 'MiB/s', 'I/O KiB'].map((h) => h.padStart(12)).join('')}`,
@@ -134,12 +208,14 @@ function render(
     }
   }
   const warnings = profiles[chosen].warnings;
-  if (warnings.length > 0) out.push('', 'Warnings:', ...warnings.map((w) => `  [${w.code}] ${w.message}`));
+  if (warnings.length > 0)
+    out.push('', 'Warnings:', ...warnings.map((w) => `  [${w.code}] ${escapeText(w.message)}`));
   return `${out.join('\n')}\n`;
 }
 
 export const metricsCommand: Command = {
-  summary: 'Statistics and sizing profile of a production metrics export (CloudWatch CSV/JSON, Grafana CSV).',
+  summary:
+    'Statistics and sizing profile of production metrics (CloudWatch, Grafana, iostat, sar, Prometheus, Datadog).',
   usage,
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
@@ -184,6 +260,15 @@ export const metricsCommand: Command = {
     if (json) {
       // The points themselves stay out (up to a million); everything computed from them is here.
       const { format, label, periodSec, conversion, columns, quality, warnings } = series;
+      // The device without its per-point queue arrays; the queue as its summary.
+      const device = series.device
+        ? {
+            name: series.device.name,
+            chosenBy: series.device.chosenBy,
+            devices: series.device.devices,
+            requestSizeCheck: series.device.requestSizeCheck,
+          }
+        : null;
       io.stdout(
         `${JSON.stringify({
           series: {
@@ -195,8 +280,10 @@ export const metricsCommand: Command = {
             quality,
             warnings,
             points: series.timeMs.length,
+            device,
           },
           summary,
+          queue: summarizeQueue(series),
           sizingSummary: sizing.value,
           statistic,
           profile: profiles.value[statistic],

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import {
   AccessPatternSchema,
   ResidencySchema,
+  escapeText,
   formatBytes,
   formatUsd,
   parseFio,
@@ -28,6 +29,7 @@ import {
   resolveRateCard,
   volumeUsageError,
 } from './flags.ts';
+import { CATALOG_FLAG, applyCatalogFlag, staleRatesNote } from './catalog-flag.ts';
 import { EXIT, UsageError, parseFlags, type CliIo, type Command } from './io.ts';
 
 const MAX_FILE_BYTES = 100 * 1024 * 1024;
@@ -35,7 +37,8 @@ const MAX_FILE_BYTES = 100 * 1024 * 1024;
 const usage = `Usage: blockwise plan --instance TYPE (--type gp3|gp2|io1|io2|st1|sc1 --size SIZE [--iops N] [--throughput RATE] [--count N] | --nvme)
                       (--fio FILE [--group N] | --read-iops N --write-iops N --read-bw RATE --write-bw RATE [--runtime 900s])
                       [--headroom 0.25] [--region us-east-1] [--rates k=v,...] [--nodes N] [--gp3-limits current|before-2025]
-                      [--access random|sequential|mixed] [--sync-commits] [--residency high|low] [--dataset SIZE] [--json]
+                      [--access random|sequential|mixed] [--sync-commits] [--residency high|low] [--dataset SIZE]
+                      [--catalog FILE] [--json]
 
   Which limit binds (volume IOPS / throughput, instance EBS IOPS / bandwidth, burst), what to
   provision instead (cheapest per volume type at peak × (1 + headroom)), what it costs, and
@@ -49,7 +52,9 @@ const usage = `Usage: blockwise plan --instance TYPE (--type gp3|gp2|io1|io2|st1
                           are assumed random, and the plan says so
   --dataset               data the volumes must hold (e.g. 800GiB); default: the measured
                           volume's (or stripe's) whole capacity
-  --nvme                  the run was on the instance store (local NVMe), not EBS`;
+  --nvme                  the run was on the instance store (local NVMe), not EBS
+  --catalog               a catalog file written by \`blockwise catalog update\` (or
+                          BLOCKWISE_CATALOG); default: the built-in catalog`;
 
 async function readFioProfile(file: string, group: number | undefined, io: CliIo): Promise<IoProfile> {
   const path = resolve(io.cwd, file);
@@ -116,7 +121,7 @@ function renderHuman(plan: PlanResult): string {
   const out: string[] = [];
   const p = plan.profile;
   out.push(
-    `Profile (${p.source}${p.label ? `: ${p.label}` : ''}${p.durationSec ? `, ${num(p.durationSec / 60, 1)} min` : ''})`,
+    `Profile (${p.source}${p.label ? `: ${escapeText(p.label)}` : ''}${p.durationSec ? `, ${num(p.durationSec / 60, 1)} min` : ''})`,
   );
   for (const dir of ['read', 'write'] as const) {
     const d = p[dir];
@@ -198,8 +203,10 @@ function renderHuman(plan: PlanResult): string {
   }
   out.push('', `Viability: ${plan.viability.message}`);
   if (plan.warnings.length > 0)
-    out.push('', 'Warnings:', ...plan.warnings.map((w) => `  [${w.code}] ${w.message}`));
+    out.push('', 'Warnings:', ...plan.warnings.map((w) => `  [${w.code}] ${escapeText(w.message)}`));
   out.push('', `Prices: ${plan.rates.region ?? 'custom'}, as of ${plan.rates.date} — ${plan.rates.source}`);
+  const stale = staleRatesNote(plan.rates.date);
+  if (stale) out.push(stale);
   return `${out.join('\n')}\n`;
 }
 
@@ -234,10 +241,12 @@ export const planCommand: Command = {
         residency: { type: 'string' },
         dataset: { type: 'string' },
         access: { type: 'string' },
+        ...CATALOG_FLAG,
         json: { type: 'boolean' },
       },
       false,
     );
+    await applyCatalogFlag(values.catalog, io);
 
     let instance = null;
     if (values.instance !== undefined) {
@@ -337,7 +346,9 @@ export const planCommand: Command = {
       datasetGiB: values.dataset === undefined ? null : parseSizeFlag(values.dataset, '--dataset'),
       instanceCandidates: instance ? upgradePool(instance) : [],
       nvmePremiumUsdPerHour:
-        target?.kind === 'nvme' && instance ? (nvmePremium(instance.instanceType)?.usdPerHour ?? null) : null,
+        target?.kind === 'nvme' && instance
+          ? (nvmePremium(instance.instanceType, values.region)?.usdPerHour ?? null)
+          : null,
     });
 
     if (values.json) {

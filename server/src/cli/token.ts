@@ -6,9 +6,10 @@ const usage = `Usage: blockwise token create --name NAME [--db sqlite:PATH | pos
        blockwise token list   [--db …]
        blockwise token revoke (--name NAME | --id ID) [--db …]
 
-  CI upload tokens. Once at least one exists, uploads and run listings need
-  Authorization: Bearer <token>; share links stay public. The token is printed once and only its
-  SHA-256 is stored.`;
+  CI upload tokens. From the first one created on, uploads and run listings need
+  Authorization: Bearer <token> — at once, on every replica, and still after every token is
+  revoked (unless the server runs with --auth open). Share links stay public. The token is
+  printed once and only its SHA-256 is stored.`;
 
 export const tokenCommand: Command = {
   summary: 'Create, list and revoke CI upload tokens.',

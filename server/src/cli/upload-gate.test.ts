@@ -196,6 +196,63 @@ describe('blockwise upload: the regression gate', () => {
     expect(r.stderr).toBe('');
   });
 
+  describe('hostile labels and file names cannot forge a CI log line or a comment row', () => {
+    const BRANCH = 'main\n::error::pwned\u001b[2J';
+    const FILE = 'x\n::error::file\u001b[31m.json';
+    const ESC = '\u001b';
+    /** Lines the GitHub runner would run as workflow commands (`::x::` after white space, `##[`). */
+    const commandLines = (out: string) =>
+      out.split('\n').filter((l) => /^\s*::/u.test(l) || l.includes('##['));
+    beforeAll(() => writeFileSync(join(dir, FILE), rescaleFio(job, DEGRADED)));
+
+    it('text: each label on its own line, its control characters shown as \\uXXXX', async () => {
+      const r = await run([
+        FILE,
+        ...SERIES,
+        '--branch',
+        BRANCH,
+        '--commit',
+        'ffff001',
+        '--base-branch',
+        'main',
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      for (const out of [r.stdout, r.stderr]) {
+        expect(out).not.toContain(ESC);
+        expect(commandLines(out)).toEqual([]);
+      }
+      expect(r.stdout).toMatch(/^x\\u000a::error::file\\u001b\[31m\.json: \S+\n$/);
+      expect(r.stderr).toContain(
+        'series gate-cli · main\\u000a::error::pwned\\u001b[2J @ ffff001 vs the last 5 runs on main',
+      );
+    });
+
+    it('markdown: the branch stays inside its code span, no row or command forged', async () => {
+      const r = await run([
+        FILE,
+        ...SERIES,
+        '--branch',
+        `${BRANCH}|x|\n| forged | row |`,
+        '--commit',
+        'ffff002',
+        '--base-branch',
+        'main',
+        '--format',
+        'markdown',
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      for (const out of [r.stdout, r.stderr]) {
+        expect(out).not.toContain(ESC);
+        expect(commandLines(out)).toEqual([]);
+      }
+      expect(r.stdout).toContain(
+        '`main\\u000a::error::pwned\\u001b[2J¦x¦\\u000a¦ forged ¦ row ¦` @ `ffff002` vs the last 5 runs on `main`',
+      );
+      expect(r.stdout).not.toMatch(/^\| forged/m);
+      expect(r.stderr).toMatch(/^x\\u000a::error::file\\u001b\[31m\.json: \S+\n/);
+    });
+  });
+
   it.each([
     [['x.json', '--format', 'xml'], /--format: expected text, markdown or json, got "xml"/],
     [['x.json', '--fail-on-regression'], /--fail-on-regression needs --series/],

@@ -95,21 +95,56 @@ describe('blockwise upload', () => {
     ]);
   });
 
+  it('prints absolute links, resolved against --server, when the server answers relative ones', async () => {
+    const series = ['--server', url, '--series', 'cli-links', '--branch', 'main'];
+    const base = await run([
+      'upload',
+      fio('e_seqread_1m_libaio_qd8_timebased5s.json'),
+      ...series,
+      '--commit',
+      'aaaa01',
+    ]);
+    expect(base.code, base.stderr).toBe(0);
+    const r = await run([
+      'upload',
+      fio('c_randread_4k_libaio_qd32_timebased5s.json'),
+      ...series,
+      '--commit',
+      'aaaa02',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const [out] = JSON.parse(r.stdout).runs;
+    const id = /[A-Za-z0-9_-]{22}/.source;
+    expect(out.run.url).toMatch(new RegExp(`^${url}/runs/${id}$`));
+    expect(out.regression.report.runUrl).toBe(out.run.url);
+    expect(out.regression.report.comparisonUrl).toMatch(new RegExp(`^${url}/c/${id}$`));
+  });
+
   it('uses BLOCKWISE_TOKEN when tokens are required', async () => {
+    // An archive of its own: once it has held a token it stays closed (revoking does not re-open it).
+    const own = await makeTestApp();
+    const ownServer = createServer(own.app);
+    await new Promise<void>((r) => ownServer.listen(0, '127.0.0.1', r));
+    const ownUrl = `http://127.0.0.1:${(ownServer.address() as AddressInfo).port}`;
     const token = generateToken();
-    await t.store.createToken({ name: 'cli', tokenSha256: hashToken(token) });
-    t.ctx.tokens.invalidate();
+    await own.store.createToken({ name: 'cli', tokenSha256: hashToken(token) });
     try {
-      const denied = await run(['upload', fio('e_seqread_1m_libaio_qd8_timebased5s.json'), '--server', url]);
+      const denied = await run([
+        'upload',
+        fio('e_seqread_1m_libaio_qd8_timebased5s.json'),
+        '--server',
+        ownUrl,
+      ]);
       expect(denied.code).toBe(1);
       expect(denied.stderr).toMatch(/401 unauthorized/);
-      const ok = await run(['upload', fio('e_seqread_1m_libaio_qd8_timebased5s.json'), '--server', url], {
+      const ok = await run(['upload', fio('e_seqread_1m_libaio_qd8_timebased5s.json'), '--server', ownUrl], {
         BLOCKWISE_TOKEN: token,
       });
       expect(ok.code, ok.stderr).toBe(0);
     } finally {
-      await t.store.revokeToken({ name: 'cli' });
-      t.ctx.tokens.invalidate();
+      await new Promise((r) => ownServer.close(r));
+      await own.close();
     }
   });
 

@@ -6,6 +6,7 @@ import {
   ErrorResponseSchema,
   LABEL_WIRE_NAMES,
   RunRegressionSchema,
+  escapeText,
   formatRegressionMarkdown,
   formatRegressionText,
   type CreatedRun,
@@ -177,12 +178,20 @@ export async function uploadFile(
     io,
     (failure, attempt) =>
       io.stderr(
-        `${file}: ${failure.status} ${failure.error.code}, retrying (${attempt}/${MAX_ATTEMPTS - 1})\n`,
+        `${escapeText(file)}: ${failure.status} ${escapeText(failure.error.code)}, retrying (${attempt}/${MAX_ATTEMPTS - 1})\n`,
       ),
   );
   return result.ok
-    ? { file, ok: true, run: result.data }
+    ? { file, ok: true, run: { ...result.data, url: absoluteLink(server, result.data.url) } }
     : { file, ok: false, status: result.status, error: result.error };
+}
+
+/**
+ * A link the server returned, made absolute against --server: without BLOCKWISE_PUBLIC_URL the
+ * server answers paths (`/runs/ID`), which a CI log or a PR comment cannot open.
+ */
+export function absoluteLink(server: string, link: string): string {
+  return URL.canParse(link, server) ? new URL(link, server).href : link;
 }
 
 /**
@@ -200,7 +209,16 @@ export async function fetchRegression(
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
   const result = await requestJson(url, { headers, timeoutMs: 60_000 }, RunRegressionSchema, io);
-  return result.ok ? { ok: true, report: result.data } : result;
+  if (!result.ok) return result;
+  const { runUrl, comparisonUrl } = result.data;
+  return {
+    ok: true,
+    report: {
+      ...result.data,
+      runUrl: absoluteLink(server, runUrl),
+      comparisonUrl: comparisonUrl === null ? null : absoluteLink(server, comparisonUrl),
+    },
+  };
 }
 
 export const uploadCommand: Command = {
@@ -290,7 +308,11 @@ export const uploadCommand: Command = {
   },
 };
 
-/** Prints the outcomes in the chosen format and decides the exit status. */
+/**
+ * Prints the outcomes in the chosen format and decides the exit status. File names, URLs and the
+ * server's messages go through escapeText: this lands in a CI log, where a raw newline in a file
+ * name could start a line the runner executes (`::error::…`).
+ */
 function report(outcomes: UploadOutcome[], format: Format, failOnRegression: boolean, io: CliIo): number {
   if (format === 'json') io.stdout(`${JSON.stringify({ runs: outcomes })}\n`);
   // stdout keeps its meaning per format: one URL per file (text) or only the comment (markdown).
@@ -301,16 +323,21 @@ function report(outcomes: UploadOutcome[], format: Format, failOnRegression: boo
   for (const o of outcomes) {
     if (!o.ok) {
       if (format !== 'json')
-        io.stderr(`${o.file}: ${o.status ?? 'failed'} ${o.error.code}: ${o.error.message}\n`);
+        io.stderr(
+          `${escapeText(o.file)}: ${o.status ?? 'failed'} ${escapeText(o.error.code)}: ${escapeText(o.error.message)}\n`,
+        );
       continue;
     }
-    if (format !== 'json') urlLine(`${o.file}: ${o.run.url}${o.run.created ? '' : ' (already uploaded)'}\n`);
+    if (format !== 'json')
+      urlLine(
+        `${escapeText(o.file)}: ${escapeText(o.run.url)}${o.run.created ? '' : ' (already uploaded)'}\n`,
+      );
     if (!o.regression) continue;
     if (!o.regression.ok) {
       unchecked += 1;
       if (format !== 'json')
         io.stderr(
-          `${o.file}: regression check failed: ${o.regression.status ?? 'failed'} ${o.regression.error.code}: ${o.regression.error.message}\n`,
+          `${escapeText(o.file)}: regression check failed: ${o.regression.status ?? 'failed'} ${escapeText(o.regression.error.code)}: ${escapeText(o.regression.error.message)}\n`,
         );
       continue;
     }

@@ -1,5 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import type { AuthMode } from '../context.ts';
+import { storeCall } from '../routes/route-helpers.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { HttpError } from './errors.ts';
 
@@ -16,8 +18,9 @@ declare global {
 /**
  * CI upload tokens (ASVS 6.5.2, R7): 256 random bits with a recognizable prefix, shown once,
  * stored only as SHA-256 (a plain hash suffices at ≥ 112 bits of entropy), compared in constant
- * time. Open by default for local use: only when at least one token exists do writes (and run
- * listings) require `Authorization: Bearer <token>`; share links stay public.
+ * time. Open by default for local use; from the first token created on, writes (and run
+ * listings) require `Authorization: Bearer <token>` — also after every token is revoked, so
+ * revoking never re-opens the archive. Share links stay public.
  */
 export const TOKEN_PREFIX = 'bw_';
 const TOKEN_PATTERN = /^bw_[A-Za-z0-9_-]{43}$/;
@@ -37,34 +40,43 @@ export function digestsEqual(a: string, b: string): boolean {
   return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
 }
 
-function bearer(header: string | undefined): string | null {
+/** The token of an `Authorization: Bearer …` header, or null when there is none. */
+export function bearer(header: string | undefined): string | null {
   if (!header) return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return m ? m[1]! : null;
 }
 
-/** Caches "are tokens configured?" briefly so each write does not count tokens. */
+const CREATE_HINT = "create one with `blockwise token create --name ci` against this server's --db";
+
+/**
+ * Decides who may write and list (see AuthMode). Token state is read from the store on every
+ * request — a bearer lookup, and in `auto` mode "has the archive held a token?" — so a
+ * `token create` or `token revoke` takes effect at once on every replica. The one thing cached
+ * is that flag once it is true: tokens are never deleted, so it cannot turn false again.
+ */
 export class TokenGate {
-  private cached: { at: number; active: boolean } | null = null;
+  private heldToken = false;
 
   constructor(
     private readonly store: RunStore,
-    private readonly ttlMs = 2000,
+    readonly mode: AuthMode = 'auto',
   ) {}
 
-  async tokensConfigured(): Promise<boolean> {
-    const now = Date.now();
-    if (this.cached && now - this.cached.at < this.ttlMs) return this.cached.active;
-    const active = (await this.store.countActiveTokens()) > 0;
-    this.cached = { at: now, active };
-    return active;
+  /** Whether any token was ever created in this archive (revoked ones count). */
+  async archiveHasHeldToken(): Promise<boolean> {
+    if (!this.heldToken) this.heldToken = await storeCall(() => this.store.hasHeldToken());
+    return this.heldToken;
   }
 
-  invalidate() {
-    this.cached = null;
+  /** Whether a request without a token may write and list right now. */
+  async anonymousAllowed(): Promise<boolean> {
+    if (this.mode === 'open') return true;
+    if (this.mode === 'required') return false;
+    return !(await this.archiveHasHeldToken());
   }
 
-  /** Authenticates when a token is sent; requires one when tokens are configured and `required`. */
+  /** Authenticates when a token is sent; when `required`, refuses anonymous requests unless auth is open. */
   middleware(required: boolean): RequestHandler {
     return (req, _res, next) => {
       void (async () => {
@@ -77,7 +89,7 @@ export class TokenGate {
               'the bearer token is malformed (expected bw_ followed by 43 characters)',
             );
           const digest = hashToken(token);
-          const found = await this.store.findActiveTokenByHash(digest);
+          const found = await storeCall(() => this.store.findActiveTokenByHash(digest));
           // The store looked the digest up by equality; compare again in constant time so no
           // index timing shortcut decides alone.
           if (!found || !digestsEqual(found.tokenSha256, digest))
@@ -86,17 +98,17 @@ export class TokenGate {
           void this.store.markTokenUsed(found.id).catch(() => undefined);
           return;
         }
-        if (required && (await this.tokensConfigured())) {
-          throw new HttpError(
-            401,
-            'unauthorized',
-            'this server requires a CI token: send Authorization: Bearer <token> (create one with `blockwise token create --name ci`)',
-            undefined,
-            {
-              'WWW-Authenticate': 'Bearer realm="blockwise"',
-            },
-          );
-        }
+        if (!required || (await this.anonymousAllowed())) return;
+        const none = !(await this.archiveHasHeldToken());
+        throw new HttpError(
+          401,
+          'unauthorized',
+          none
+            ? `this server requires a CI token and none exists yet: ${CREATE_HINT}, then send Authorization: Bearer <token>`
+            : `this server requires a CI token: send Authorization: Bearer <token> (${CREATE_HINT})`,
+          undefined,
+          { 'WWW-Authenticate': 'Bearer realm="blockwise"' },
+        );
       })().then(() => next(), next);
     };
   }

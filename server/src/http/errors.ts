@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Problem } from '@blockwise/shared';
+import { StoreUnavailableError, WRITE_FAULTS } from '../store/run-store.ts';
 
 /**
  * Every error response is `{error: {code, message, path?}}` with a stable code (the web app maps
@@ -13,8 +14,9 @@ export class HttpError extends Error {
     message: string,
     readonly path?: string,
     readonly headers: Record<string, string> = {},
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 
   toProblem(): Problem {
@@ -53,14 +55,61 @@ export function problemError(problem: Problem): HttpError {
   return new HttpError(statusForProblem(code), code, problem.message, problem.path);
 }
 
+/** Seconds a client should wait before retrying a request the archive could not serve. */
+export const STORE_RETRY_AFTER_S = 5;
+
+/**
+ * The 503 for a database that cannot serve (unreachable, read-only, disk full, …). The cause
+ * stays in `cause`, for the log: the response says only what the client can act on.
+ */
+export function storeUnavailable(error: StoreUnavailableError): HttpError {
+  const message = WRITE_FAULTS.has(error.fault)
+    ? 'the archive cannot store anything right now; retry later'
+    : 'the archive is temporarily unavailable; retry shortly';
+  return new HttpError(
+    503,
+    'store_unavailable',
+    message,
+    undefined,
+    { 'Retry-After': String(STORE_RETRY_AFTER_S) },
+    { cause: error },
+  );
+}
+
+/** zlib's own failures (Z_DATA_ERROR, Z_BUF_ERROR "unexpected end of file", …): the data, not the connection. */
+export function isZlibError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('Z_');
+}
+
+/** 400 `gzip_invalid` / `deflate_invalid`: a compressed body that is corrupt or truncated. */
+export function corruptCompressedBody(encoding: 'gzip' | 'deflate', error: unknown): HttpError {
+  const detail = (error as { message?: unknown } | null)?.message;
+  return new HttpError(
+    400,
+    `${encoding}_invalid`,
+    `the ${encoding} data is corrupt or truncated${typeof detail === 'string' && detail ? `: ${detail}` : ''}`,
+  );
+}
+
 /** Errors thrown by body parsers and the like, by their `type` (raw-body / http-errors conventions). */
-function fromLibraryError(err: {
-  status?: number;
-  statusCode?: number;
-  type?: string;
-  message?: string;
-}): HttpError | null {
+function fromLibraryError(
+  err: {
+    status?: number;
+    statusCode?: number;
+    type?: string;
+    code?: unknown;
+    message?: string;
+  },
+  contentEncoding: string | undefined,
+): HttpError | null {
   const status = err.status ?? err.statusCode;
+  // express.json inflating a corrupt or truncated body.
+  if (isZlibError(err))
+    return corruptCompressedBody(
+      contentEncoding?.trim().toLowerCase() === 'deflate' ? 'deflate' : 'gzip',
+      err,
+    );
   if (err.type === 'entity.too.large' || status === 413)
     return new HttpError(413, 'payload_too_large', 'the request body is larger than the limit');
   if (err.type === 'entity.parse.failed')
@@ -74,11 +123,21 @@ function fromLibraryError(err: {
   return null;
 }
 
-/** Last middleware: known errors become their responses; anything else is a bug → 500, logged, no details leaked. */
+/**
+ * Last middleware: known errors become their responses; anything else is a bug → 500, logged, no
+ * details leaked. A StoreUnavailableError from any route or middleware is a 503 here, so no
+ * store call can forget its wrapper (the auth check, a rate limit kept in the database…).
+ */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  const known = err instanceof HttpError ? err : fromLibraryError(err as never);
+  const known =
+    err instanceof HttpError
+      ? err
+      : err instanceof StoreUnavailableError
+        ? storeUnavailable(err)
+        : fromLibraryError(err as never, req.headers['content-encoding']);
   if (known) {
-    if (known.status >= 500) req.log?.warn({ err }, known.message);
+    // The driver's message (which host, which file, which SQLSTATE) is logged, never sent.
+    if (known.status >= 500) req.log?.warn({ err: known.cause ?? err }, known.message);
     if (!res.headersSent) sendError(res, known);
     return;
   }

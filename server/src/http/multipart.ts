@@ -1,7 +1,7 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { HttpError } from './errors.ts';
-import { formatLimit, gunzipLimited, isGzip } from './read-body.ts';
+import { formatLimit, gunzipLimited, isGzip, logBodyRefused } from './read-body.ts';
 import { storableName } from './text.ts';
 
 export type UploadedFile = { fileName: string | null; mediaType: string; bytes: Buffer };
@@ -45,6 +45,16 @@ export function readMultipart(
             `fields.${name.slice(0, 40)}`,
           ),
         );
+      // A label sent twice is refused rather than one of the two kept (as for query parameters).
+      else if (Object.hasOwn(fields, name))
+        fail(
+          new HttpError(
+            400,
+            'labels_invalid',
+            `field "${name.slice(0, 40)}" is given more than once; send each label once`,
+            `fields.${name.slice(0, 40)}`,
+          ),
+        );
       else fields[name] = value;
     });
     bb.on('file', (_name, stream, info) => {
@@ -54,14 +64,16 @@ export function readMultipart(
           total += chunk.length;
           if (total > limit) {
             stream.resume();
+            logBodyRefused(req, limit, total);
             rej(new HttpError(413, 'payload_too_large', `the files exceed the ${formatLimit(limit)} limit`));
             return;
           }
           chunks.push(chunk);
         });
-        stream.on('limit', () =>
-          rej(new HttpError(413, 'payload_too_large', `a file exceeds the ${formatLimit(limit)} limit`)),
-        );
+        stream.on('limit', () => {
+          logBodyRefused(req, limit, total);
+          rej(new HttpError(413, 'payload_too_large', `a file exceeds the ${formatLimit(limit)} limit`));
+        });
         stream.on('error', rej);
         stream.on('close', () => {
           const bytes = Buffer.concat(chunks);
@@ -71,7 +83,8 @@ export function readMultipart(
               mediaType: (info.mimeType || 'application/octet-stream').toLowerCase(),
               bytes: b,
             });
-          if (isGzip(bytes)) gunzipLimited(bytes, limit).then(done, rej);
+          if (isGzip(bytes))
+            gunzipLimited(bytes, limit, (bytesRead) => logBodyRefused(req, limit, bytesRead)).then(done, rej);
           else done(bytes);
         });
       });

@@ -1,17 +1,57 @@
-import { parseFio, type FioReport, type Problem, type RunLabels, type RunSummary } from '@blockwise/shared';
+import { parseFio, type Problem, type RunLabels, type RunSummary } from '@blockwise/shared';
 import { summarizeRun } from '@blockwise/shared/catalog';
 
-/** What an upload becomes before it is stored: the normalized report and its analysis — or why not. */
+/**
+ * What an upload becomes before it is stored: the normalized report (already serialized, as the
+ * store writes it) and its analysis — or why not.
+ */
 export type AnalyzedUpload =
-  { ok: true; report: FioReport; summary: RunSummary } | { ok: false; error: Problem };
+  | { ok: true; reportJson: string; fioVersion: string | null; summary: RunSummary }
+  | { ok: false; error: Problem };
 
 /**
- * Parse + validate + analyze one uploaded file. Pure CPU work with no I/O, so it runs the same
- * inline (small bodies) and in a worker thread (large ones: a 20 MB json+ file must not freeze
- * the event loop for everyone else, docs/performance.md P5).
+ * The stored report may be at most this many times the (decompressed) input, plus
+ * REPORT_BYTES_SLACK. Real fio output gives at most 0.7× pretty-printed and 1.44× minified (every
+ * fixture in fixtures/fio, minified with JSON.stringify; fio 2.1.4's four groups are the most);
+ * the 20 MiB json+ file 0.01×. What grows beyond is a file built to grow: each job of the report
+ * repeats the global options and carries all three directions and its settings, so a 60-byte job
+ * becomes ~1.6 KB, and a 1 MB file of them ~27 MB.
+ */
+export const MAX_REPORT_TO_INPUT = 2;
+/** Room for the report of a small file: one job of the report is ~1.6 KB whatever its input. */
+export const REPORT_BYTES_SLACK = 64 * 1024;
+
+export const maxReportBytes = (inputBytes: number) => MAX_REPORT_TO_INPUT * inputBytes + REPORT_BYTES_SLACK;
+
+/**
+ * Parse + validate + analyze one uploaded file, and serialize the report. Pure CPU work with no
+ * I/O, so it runs the same inline (small bodies) and in a worker thread (larger ones: parsing
+ * must not freeze the event loop for everyone else, docs/performance.md P5, P13). Serializing
+ * here means the worker hands the main thread one string instead of an object graph it would
+ * have to rebuild (structured clone) and serialize again to store.
  */
 export function analyzeUpload(bytes: Uint8Array, labels: RunLabels, maxBytes: number): AnalyzedUpload {
-  const parsed = parseFio(bytes, { maxBytes });
+  const limit = maxReportBytes(bytes.length);
+  // parseFio refuses what clearly grows too much before normalizing it (an estimate); the exact
+  // size is known once serialized.
+  const parsed = parseFio(bytes, { maxBytes, maxReportBytes: limit });
   if (!parsed.ok) return { ok: false, error: parsed.error };
-  return { ok: true, report: parsed.report, summary: summarizeRun(parsed.report, labels) };
+  const { report } = parsed;
+  const reportJson = JSON.stringify(report);
+  const reportBytes = Buffer.byteLength(reportJson);
+  if (reportBytes > limit) {
+    return {
+      ok: false,
+      error: {
+        code: 'report_too_large',
+        message: `the analysis of this ${bytes.length}-byte file would take ${reportBytes} bytes to store, more than ${MAX_REPORT_TO_INPUT} × its size + ${REPORT_BYTES_SLACK} (${limit}); real fio output needs less than 1.5 × (${report.jobs.length} jobs here, each stored with the global options and every direction)`,
+      },
+    };
+  }
+  return {
+    ok: true,
+    reportJson,
+    fioVersion: report.fioVersion,
+    summary: summarizeRun(report, labels),
+  };
 }

@@ -1,5 +1,10 @@
+import { gzipSync } from 'node:zlib';
+import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { ParsePool } from './parse-pool.ts';
+import { DEFAULT_CONFIG } from '../app.ts';
+import { fixture, makeTestApp } from '../testing/test-app.ts';
+import { analyzeUpload } from './analyze-upload.ts';
+import { ParsePool, type Reservation } from './parse-pool.ts';
 
 const MiB = 1024 * 1024;
 
@@ -28,16 +33,28 @@ describe('ParsePool admission (P7: bounded memory for large uploads)', () => {
     await idle.close();
   });
 
-  it('caps the number of admitted requests at size + maxQueue', async () => {
+  it('caps the number of admitted large requests at size + maxQueue', async () => {
     const pool = new ParsePool({ size: 1, maxQueue: 1, timeoutMs: 60_000 });
-    expect(pool.reserve(1)).not.toBeNull();
-    expect(pool.reserve(1)).not.toBeNull();
-    expect(pool.reserve(1)).toBeNull();
+    expect(pool.reserve(2 * MiB)).not.toBeNull();
+    expect(pool.reserve(2 * MiB)).not.toBeNull();
+    expect(pool.reserve(2 * MiB)).toBeNull();
+    await pool.close();
+  });
+
+  it('small requests (≤ largeJobBytes) have their own, larger count limit within the byte budget', async () => {
+    const pool = new ParsePool({ size: 1, maxQueue: 1, timeoutMs: 60_000, maxSmallJobs: 10 });
+    const large = [pool.reserve(2 * MiB), pool.reserve(2 * MiB)];
+    expect(large.every(Boolean)).toBe(true);
+    // The large slots are full, yet ten 200 KB uploads are admitted, and the eleventh is not.
+    const small = Array.from({ length: 10 }, () => pool.reserve(200 * 1024));
+    expect(small.every(Boolean)).toBe(true);
+    expect(pool.reserve(200 * 1024)).toBeNull();
+    expect(pool.load).toBe(12);
     await pool.close();
   });
 
   it('refuses an unreserved job with 503 + Retry-After while the pool is full', async () => {
-    const pool = new ParsePool({ size: 1, maxQueue: 0, timeoutMs: 60_000 });
+    const pool = new ParsePool({ size: 1, maxQueue: 0, timeoutMs: 60_000, largeJobBytes: 5 });
     const slot = pool.reserve(10);
     await expect(pool.analyze(new Uint8Array(10), {}, 100)).rejects.toMatchObject({
       status: 503,
@@ -47,4 +64,164 @@ describe('ParsePool admission (P7: bounded memory for large uploads)', () => {
     expect(pool.reserve(10)).not.toBeNull(); // and nothing leaked from the refused job
     await pool.close();
   });
+});
+
+describe('ParsePool workers', () => {
+  const small = fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json');
+
+  it('keeps its warm worker for small jobs and retires it after a large one', async () => {
+    const pool = new ParsePool({ size: 1, maxQueue: 3, timeoutMs: 60_000, largeJobBytes: 64 * 1024 });
+    for (let i = 0; i < 3; i++) expect((await pool.analyze(small, {}, MiB)).ok).toBe(true);
+    expect(pool.stats).toEqual({ jobs: 3, workersStarted: 1 });
+    // A large job (here: > 64 KiB, padded with spaces fio's JSON allows) runs in the same worker,
+    // which is then replaced: a large parse leaves its heap behind.
+    const padded = Buffer.concat([small, Buffer.alloc(100 * 1024, 0x20)]);
+    expect((await pool.analyze(padded, {}, MiB)).ok).toBe(true);
+    expect((await pool.analyze(small, {}, MiB)).ok).toBe(true);
+    expect(pool.stats).toEqual({ jobs: 5, workersStarted: 2 });
+    await pool.close();
+  });
+
+  it('returns the report serialized, equal to the inline analysis', async () => {
+    const pool = new ParsePool({ size: 1, maxQueue: 3, timeoutMs: 60_000 });
+    const inWorker = await pool.analyze(small, { name: 'x' }, MiB);
+    expect(inWorker).toEqual(analyzeUpload(small, { name: 'x' }, MiB));
+    expect(inWorker.ok && typeof inWorker.reportJson).toBe('string');
+    await pool.close();
+  });
+});
+
+describe('uploads above largeBodyBytes are analyzed in the pool, smaller ones inline', () => {
+  it('uses the default threshold (128 KiB): a 6 KB file inline, the same file padded to 140 KB in the worker', async () => {
+    expect(DEFAULT_CONFIG.largeBodyBytes).toBe(128 * 1024);
+    const t = await makeTestApp();
+    try {
+      const plain = fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json');
+      const post = (body: Buffer, name: string) =>
+        request(t.app)
+          .post(`/api/runs?name=${name}`)
+          .set('Content-Type', 'application/json')
+          .serialize((b: unknown) => b as string)
+          .send(body);
+      expect((await post(plain, 'inline')).status).toBe(201);
+      expect(t.ctx.pool.stats.jobs).toBe(0);
+      const padded = Buffer.concat([plain, Buffer.alloc(140 * 1024 - plain.length, 0x20)]);
+      expect(padded.length).toBeGreaterThan(DEFAULT_CONFIG.largeBodyBytes);
+      const res = await post(padded, 'pooled');
+      expect(res.status).toBe(201);
+      expect(t.ctx.pool.stats.jobs).toBe(1);
+      // Just at the threshold: inline again.
+      const atLimit = Buffer.concat([plain, Buffer.alloc(128 * 1024 - plain.length, 0x20)]);
+      expect((await post(atLimit, 'at-limit')).status).toBe(201);
+      expect(t.ctx.pool.stats.jobs).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a reservation grows to what the body really is (gzip declares its compressed length)', () => {
+  it('grow(): through the room check, classed large or small again; refused, nothing changes', async () => {
+    const pool = new ParsePool({ size: 1, maxQueue: 0, timeoutMs: 60_000, maxHeldBytes: 10 * MiB });
+    const gz = pool.reserve(200 * 1024)!; // small, by its compressed length
+    const other = pool.reserve(2 * MiB)!; // the one large slot (size + maxQueue = 1)
+    expect(gz.grow(100 * 1024)).toBe(true); // already held
+    expect(gz.grow(5 * MiB)).toBe(false); // no large slot left
+    expect([gz.bytes, pool.heldBytes, pool.load]).toEqual([200 * 1024, 200 * 1024 + 2 * MiB, 2]);
+    other.release();
+    expect(gz.grow(11 * MiB)).toBe(true); // alone in the pool: admitted, as one request always is
+    expect(pool.reserve(1)).toBeNull();
+    expect(gz.grow(5 * MiB)).toBe(true); // never shrinks
+    expect(gz.bytes).toBe(11 * MiB);
+    gz.release();
+    expect(pool.reserve(2 * MiB)).not.toBeNull();
+    const again = pool.reserve(200 * 1024)!;
+    expect(again.grow(5 * MiB)).toBe(false); // large now, and the large slot is taken
+    await pool.close();
+  });
+
+  it('analyze() with a reservation smaller than the job grows it, or answers 503 busy', async () => {
+    const small = fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json');
+    const pool = new ParsePool({ size: 1, maxQueue: 0, timeoutMs: 60_000, maxHeldBytes: MiB });
+    const gz = pool.reserve(1000)!;
+    const other = pool.reserve(MiB - 1000)!;
+    await expect(pool.analyze(small, {}, MiB, gz)).rejects.toMatchObject({
+      status: 503,
+      code: 'busy',
+      headers: { 'Retry-After': '5' },
+    });
+    expect(pool.stats.jobs).toBe(0);
+    other.release();
+    expect((await pool.analyze(small, {}, MiB, gz)).ok).toBe(true);
+    expect(gz.bytes).toBe(small.length);
+    gz.release();
+    expect(pool.heldBytes).toBe(0);
+    await pool.close();
+  });
+});
+
+/** A pool that records the largest size a reservation was asked to grow to. */
+class RecordingPool extends ParsePool {
+  largestGrow = 0;
+  override reserve(bytes: number): Reservation | null {
+    const reservation = super.reserve(bytes);
+    if (!reservation) return null;
+    return {
+      get bytes() {
+        return reservation.bytes;
+      },
+      grow: (total) => {
+        this.largestGrow = Math.max(this.largestGrow, total);
+        return reservation.grow(total);
+      },
+      release: () => reservation.release(),
+    };
+  }
+}
+
+describe('gzip uploads hold pool room for their inflated size', () => {
+  const plain = fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json');
+  // 4 MiB of fio JSON (padded with the spaces JSON allows) in a few KB of gzip.
+  const inflated = Buffer.concat([plain, Buffer.alloc(4 * MiB - plain.length, 0x20)]);
+  const gzipped = gzipSync(inflated);
+
+  it.each([
+    ['declared above largeBodyBytes (reserved by its compressed length)', 1024],
+    ['declared below it (no room reserved up front)', DEFAULT_CONFIG.largeBodyBytes],
+  ])(
+    '%s: 503 busy as soon as it inflates past the room left, then 201 once there is room',
+    async (_case, largeBodyBytes) => {
+      expect(gzipped.length).toBeLessThan(64 * 1024);
+      expect(gzipped.length > largeBodyBytes).toBe(largeBodyBytes === 1024);
+      const maxHeldBytes = 2 * MiB;
+      const pool = new RecordingPool({ size: 1, maxQueue: 2, timeoutMs: 60_000, maxHeldBytes });
+      const t = await makeTestApp({ pool, config: { largeBodyBytes } });
+      const post = () =>
+        request(t.app)
+          .post('/api/runs?name=gz')
+          .set('Content-Type', 'application/json')
+          .set('Content-Encoding', 'gzip')
+          .serialize((b: unknown) => b as string)
+          .send(gzipped as unknown as string);
+      try {
+        // Another upload holds 1 MiB: 1 MiB is left, the body inflates to 4 MiB.
+        const other = pool.reserve(MiB)!;
+        const refused = await post();
+        expect(refused.status, JSON.stringify(refused.body)).toBe(503);
+        expect(refused.body.error.code).toBe('busy');
+        expect(refused.headers['retry-after']).toBe('5');
+        // Refused while inflating, within a zlib chunk (16 KiB) or so of the room: not after 4 MiB.
+        expect(pool.largestGrow).toBeGreaterThan(MiB);
+        expect(pool.largestGrow).toBeLessThan(MiB + 256 * 1024);
+        expect(pool.heldBytes).toBe(MiB);
+        other.release();
+
+        expect((await post()).status).toBe(201);
+        expect(pool.largestGrow).toBe(inflated.length);
+        expect(pool.heldBytes).toBe(0);
+      } finally {
+        await t.close();
+      }
+    },
+  );
 });

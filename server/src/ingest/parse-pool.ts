@@ -4,13 +4,21 @@ import { Worker } from 'node:worker_threads';
 import type { RunLabels } from '@blockwise/shared';
 import { HttpError } from '../http/errors.ts';
 import type { AnalyzedUpload } from './analyze-upload.ts';
+import { storedRunBytes, type BuiltComparison, type StoredRunText } from './pair-comparison.ts';
 
-export type WorkerRequest = { id: number; bytes: Uint8Array; labels: RunLabels; maxBytes: number };
-export type WorkerResponse = { id: number; result: AnalyzedUpload } | { id: number; crash: string };
+/** What a worker does: analyze an upload, or compare stored runs (the regression gate's pair). */
+export type WorkerTask =
+  | { kind: 'analyze'; bytes: Uint8Array; labels: RunLabels; maxBytes: number }
+  | { kind: 'compare'; runs: StoredRunText[] };
+export type WorkerRequest = { id: number; task: WorkerTask };
+export type WorkerResult = AnalyzedUpload | BuiltComparison;
+export type WorkerResponse = { id: number; result: WorkerResult } | { id: number; crash: string };
 
 type Job = {
   request: WorkerRequest;
-  resolve: (r: AnalyzedUpload) => void;
+  /** Above the pool's largeJobBytes: its worker is retired after it. */
+  large: boolean;
+  resolve: (r: WorkerResult) => void;
   reject: (e: unknown) => void;
 };
 
@@ -18,7 +26,18 @@ type Job = {
  * A slot of the pool held by one request from admission (before its body is read) until its
  * analysis is done. Release it in a `finally`: releasing twice is harmless.
  */
-export type Reservation = { release: () => void };
+export type Reservation = {
+  /** The bytes held: what was reserved, or grown to. */
+  readonly bytes: number;
+  /**
+   * Holds `bytes` in all (when more than now) if the pool has room for that — the same check as a
+   * new reservation of that size, which also classes it large or small again — else false and
+   * nothing changes. A gzip body declares its compressed length; this is how its inflated size
+   * is held before it is buffered or parsed.
+   */
+  grow: (bytes: number) => boolean;
+  release: () => void;
+};
 
 type Slot = { worker: Worker; job: Job | null; timer: NodeJS.Timeout | null };
 
@@ -34,11 +53,15 @@ function workerEntry(): URL {
 
 /** Body bytes the pool lets requests hold at once (see ParsePool): two 20 MiB json+ files. */
 export const DEFAULT_MAX_HELD_BYTES = 48 * 1024 * 1024;
+/** Jobs above this are large (see ParsePoolOptions.largeJobBytes). */
+export const DEFAULT_LARGE_JOB_BYTES = 1024 * 1024;
+/** Small jobs admitted at once (see ParsePoolOptions.maxSmallJobs). */
+export const DEFAULT_MAX_SMALL_JOBS = 64;
 
 export type ParsePoolOptions = {
   /** Worker threads. */
   size: number;
-  /** Jobs that may wait for a worker. */
+  /** Large jobs that may wait for a worker (large: see largeJobBytes). */
   maxQueue: number;
   /** A job running longer is stopped (its worker replaced) and answered 503. */
   timeoutMs: number;
@@ -47,12 +70,26 @@ export type ParsePoolOptions = {
    * is always admitted when nothing is held, so an upload at the size limit still gets through.
    */
   maxHeldBytes?: number;
+  /**
+   * Jobs (and reservations) of more bytes are large (default 1 MiB): at most `size + maxQueue`
+   * of them are admitted, they wait behind small ones, and their worker is retired after them.
+   */
+  largeJobBytes?: number;
+  /**
+   * Small jobs admitted at once, queued or running (default 64), within the same byte budget.
+   * They are many (every upload above the server's largeBodyBytes, 128 KiB) and cost little
+   * memory each, so they are not held to the few slots of the large ones: ten concurrent CI
+   * uploads of a 200 KB file must not get 503s.
+   */
+  maxSmallJobs?: number;
 };
 
 /**
- * A small pool of worker threads for large uploads, with a bounded queue. Bounding the queue
- * bounds memory (each queued 20 MB body is held until parsed): past it the server answers 503
- * with Retry-After instead of growing until it is killed (docs/performance.md P7).
+ * A small pool of worker threads for every upload above the server's largeBodyBytes, with a
+ * bounded queue. Bounding the queue bounds memory (each queued 20 MB body is held until parsed):
+ * past it the server answers 503 with Retry-After instead of growing until it is killed
+ * (docs/performance.md P7). Parsing off the main thread keeps one client's uploads from stalling
+ * everyone else's requests (P5, P13).
  *
  * What the bench measured (P7: 8 concurrent 20 MiB json+ uploads, peak RSS vs a bare Express
  * server parsing all 8, ~530–800 MiB):
@@ -67,12 +104,17 @@ export type ParsePoolOptions = {
  */
 export class ParsePool {
   private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
+  /** Small jobs are dispatched first: a 200 KB upload should not wait behind three 20 MiB ones. */
+  private readonly queues: { small: Job[]; large: Job[] } = { small: [], large: [] };
   private nextId = 1;
   private closed = false;
   private readonly maxHeldBytes: number;
+  private readonly largeJobBytes: number;
+  private readonly maxSmallJobs: number;
   /** Admitted requests (reservations) plus unreserved jobs queued or running, and their bytes. */
-  private held = { count: 0, bytes: 0 };
+  private held = { large: 0, small: 0, bytes: 0 };
+  /** Jobs each worker ran, in spawn order (for tests: reuse vs retirement). */
+  private counters = { jobs: 0, spawned: 0 };
 
   constructor(
     private readonly options: ParsePoolOptions = {
@@ -82,34 +124,54 @@ export class ParsePool {
     },
   ) {
     this.maxHeldBytes = options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES;
+    this.largeJobBytes = options.largeJobBytes ?? DEFAULT_LARGE_JOB_BYTES;
+    this.maxSmallJobs = options.maxSmallJobs ?? DEFAULT_MAX_SMALL_JOBS;
   }
 
-  /** Admitted large requests plus unreserved jobs: new large bodies are admitted only below capacity. */
+  /** Admitted requests plus unreserved jobs, large and small. */
   get load(): number {
-    return this.held.count;
+    return this.held.large + this.held.small;
   }
 
+  /** How many large requests may be admitted at once. */
   get capacity(): number {
     return this.options.size + this.options.maxQueue;
   }
 
-  /** Whether `bytes` more may be held now: below capacity, and within the byte budget unless idle. */
+  /** Jobs analyzed and workers started so far: a warm worker serves many small jobs. */
+  get stats(): { jobs: number; workersStarted: number } {
+    return { jobs: this.counters.jobs, workersStarted: this.counters.spawned };
+  }
+
+  private isLarge(bytes: number): boolean {
+    return bytes > this.largeJobBytes;
+  }
+
+  /** Whether `bytes` more may be held now: below its count limit, and within the byte budget unless idle. */
   private hasRoom(bytes: number): boolean {
-    if (this.closed || this.held.count >= this.capacity) return false;
-    return this.held.count === 0 || this.held.bytes + bytes <= this.maxHeldBytes;
+    if (this.closed) return false;
+    if (this.isLarge(bytes) ? this.held.large >= this.capacity : this.held.small >= this.maxSmallJobs)
+      return false;
+    return this.load === 0 || this.held.bytes + bytes <= this.maxHeldBytes;
   }
 
   /** Counts `bytes` as held until the returned function is called (idempotent). */
   private hold(bytes: number): () => void {
-    this.held.count += 1;
+    const kind = this.isLarge(bytes) ? 'large' : 'small';
+    this.held[kind] += 1;
     this.held.bytes += bytes;
     let holding = true;
     return () => {
       if (!holding) return;
       holding = false;
-      this.held.count -= 1;
+      this.held[kind] -= 1;
       this.held.bytes -= bytes;
     };
+  }
+
+  /** Body bytes held by admitted requests and unreserved jobs (tests: the bound that matters). */
+  get heldBytes(): number {
+    return this.held.bytes;
   }
 
   /**
@@ -118,12 +180,32 @@ export class ParsePool {
    */
   reserve(bytes: number): Reservation | null {
     if (!this.hasRoom(bytes)) return null;
-    return { release: this.hold(bytes) };
+    let held = bytes;
+    let release = this.hold(bytes);
+    return {
+      get bytes() {
+        return held;
+      },
+      grow: (total) => {
+        if (total <= held) return true;
+        // Checked as if this request were new at its real size: its own holding does not count.
+        release();
+        if (!this.hasRoom(total)) {
+          release = this.hold(held);
+          return false;
+        }
+        release = this.hold(total);
+        held = total;
+        return true;
+      },
+      release: () => release(),
+    };
   }
 
   /**
    * Analyzes in a worker. With a reservation (held by the caller until the promise settles) the
-   * job is always accepted; without one it is refused with 503 when the pool is full.
+   * job is accepted if the reservation holds its bytes or can grow to them (an inflated gzip
+   * body); without one it takes room of its own. Either way, 503 when the pool has no room.
    */
   analyze(
     bytes: Uint8Array,
@@ -131,12 +213,35 @@ export class ParsePool {
     maxBytes: number,
     reservation?: Reservation | null,
   ): Promise<AnalyzedUpload> {
+    return this.run(
+      { kind: 'analyze', bytes, labels, maxBytes },
+      bytes.length,
+      reservation,
+    ) as Promise<AnalyzedUpload>;
+  }
+
+  /**
+   * Compares stored runs in a worker (buildPairComparison), admitted like analyze() by the bytes
+   * of stored JSON it parses.
+   */
+  compare(runs: StoredRunText[], reservation?: Reservation | null): Promise<BuiltComparison> {
+    return this.run({ kind: 'compare', runs }, storedRunBytes(runs), reservation) as Promise<BuiltComparison>;
+  }
+
+  private run(task: WorkerTask, bytes: number, reservation: Reservation | null | undefined) {
     if (this.closed) return Promise.reject(new Error('parse pool closed'));
-    if (!reservation && !this.hasRoom(bytes.length)) return Promise.reject(busy());
-    const release = reservation ? () => {} : this.hold(bytes.length);
-    return new Promise((resolve, reject) => {
-      this.queue.push({
-        request: { id: this.nextId++, bytes, labels, maxBytes },
+    let release = () => {};
+    if (reservation) {
+      if (!reservation.grow(bytes)) return Promise.reject(busy());
+    } else {
+      if (!this.hasRoom(bytes)) return Promise.reject(busy());
+      release = this.hold(bytes);
+    }
+    const large = this.isLarge(bytes);
+    return new Promise<WorkerResult>((resolve, reject) => {
+      this.queues[large ? 'large' : 'small'].push({
+        request: { id: this.nextId++, task },
+        large,
         resolve: (value) => {
           release();
           resolve(value);
@@ -152,6 +257,7 @@ export class ParsePool {
 
   private spawn(): Slot {
     const slot: Slot = { worker: new Worker(workerEntry()), job: null, timer: null };
+    this.counters.spawned += 1;
     slot.worker.unref();
     slot.worker.on('message', (msg: WorkerResponse) => this.finish(slot, msg));
     slot.worker.on('error', (err) => this.fail(slot, err));
@@ -163,13 +269,14 @@ export class ParsePool {
   }
 
   private dispatch() {
-    while (this.queue.length > 0) {
+    while (this.queues.small.length + this.queues.large.length > 0) {
       let slot = this.slots.find((s) => !s.job);
       if (!slot) {
         if (this.slots.length >= this.options.size) return;
         slot = this.spawn();
       }
-      const job = this.queue.shift()!;
+      const job = (this.queues.small.length > 0 ? this.queues.small : this.queues.large).shift()!;
+      this.counters.jobs += 1;
       slot.job = job;
       slot.worker.ref();
       slot.timer = setTimeout(() => {
@@ -198,16 +305,17 @@ export class ParsePool {
     this.release(slot);
     if ('crash' in msg) job.reject(new Error(`parse worker failed: ${msg.crash}`));
     else job.resolve(msg.result);
-    this.retire(slot);
+    if (job.large) this.retire(slot);
     this.dispatch();
   }
 
   /**
-   * One job per worker: a parse of a 20 MiB json+ file leaves ~120 MiB of heap in its worker
-   * (garbage V8 collects later, pages it keeps), so back-to-back large uploads stacked a second
-   * parse on top of the first one's leftovers (bench P7). A fresh worker per job starts from a
+   * Retired after a large job: a parse of a 20 MiB json+ file leaves ~120 MiB of heap in its
+   * worker (garbage V8 collects later, pages it keeps), so back-to-back large uploads stacked a
+   * second parse on top of the first one's leftovers (bench P7). A fresh worker starts from a
    * clean heap and the memory is returned at once; spawning one costs a few tens of ms, against
-   * ~0.5–1 s of parsing for the bodies that come here (> largeBodyBytes).
+   * ~0.5–1 s of parsing a large body. After a small job (≤ 1 MiB, a few MiB of garbage) the warm
+   * worker is kept: there the spawn would cost more than the parse.
    */
   private retire(slot: Slot) {
     const i = this.slots.indexOf(slot);
@@ -229,7 +337,8 @@ export class ParsePool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new Error('parse pool closed'));
+    for (const job of [...this.queues.small.splice(0), ...this.queues.large.splice(0)])
+      job.reject(new Error('parse pool closed'));
     await Promise.all(this.slots.splice(0).map((s) => s.worker.terminate()));
   }
 }

@@ -1,22 +1,18 @@
 import type { RequestHandler } from 'express';
 import type { z } from 'zod';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, storeUnavailable } from '../http/errors.ts';
 import { StoreUnavailableError, type StoreResult } from '../store/run-store.ts';
 
-/** Runs a store call; an unavailable database becomes 503 + Retry-After (the server keeps serving). */
+/**
+ * Runs a store call; an unavailable database becomes 503 + Retry-After (the server keeps serving).
+ * The errorHandler maps a StoreUnavailableError that reaches it the same way, so an unwrapped
+ * call is no 500 either; this wrapper is for code that must see the HttpError itself.
+ */
 export async function storeCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof StoreUnavailableError) {
-      throw new HttpError(
-        503,
-        'store_unavailable',
-        'the archive is temporarily unavailable; retry shortly',
-        undefined,
-        { 'Retry-After': '5' },
-      );
-    }
+    if (error instanceof StoreUnavailableError) throw storeUnavailable(error);
     throw error;
   }
 }
@@ -35,6 +31,34 @@ export function methodNotAllowed(allow: string): RequestHandler {
     );
   };
 }
+
+/** The first query parameter given more than once (`?kind=ebs&kind=nvme`), if any. */
+function repeatedParameter(query: unknown): string | null {
+  if (typeof query !== 'object' || query === null) return null;
+  for (const [name, value] of Object.entries(query)) if (Array.isArray(value)) return name;
+  return null;
+}
+
+/**
+ * The one check for repeated query parameters: every API route refuses a parameter given twice
+ * (400 `query_invalid` naming it) rather than read one of its values — whether the route reads
+ * it as a filter, a label or not at all. Mounted once on /api (app.ts) rather than in each
+ * reader (parseQuery, the upload's labels), so no route can forget it and no reader repeats it:
+ * past it, every query value under /api is a single string (see QueryLabels in ingest/labels.ts).
+ */
+export const refuseRepeatedQuery: RequestHandler = (req, _res, next) => {
+  const name = repeatedParameter(req.query);
+  next(
+    name === null
+      ? undefined
+      : new HttpError(
+          400,
+          'query_invalid',
+          `${name}: given more than once; send each query parameter once`,
+          name,
+        ),
+  );
+};
 
 /** Query parameters through their schema; the first problem is a 400 `query_invalid` naming the parameter. */
 export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.infer<S> {

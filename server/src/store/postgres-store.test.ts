@@ -9,13 +9,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from './open-store.ts';
-import { isUnavailable, openPostgresStore } from './postgres-store.ts';
+import { faultOf, isUnavailable, openPostgresStore } from './postgres-store.ts';
 import { StoreConfigError, StoreUnavailableError } from './run-store.ts';
 import { describeRunStoreContract } from './run-store.contract.ts';
 import { openSqliteStore } from './sqlite-store.ts';
@@ -53,25 +54,34 @@ async function probe(): Promise<{ ok: true } | { ok: false; reason: string }> {
 // Store classification does not need a server.
 describe('PostgreSQL store: failure classification', () => {
   it.each([
-    [{ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:5432' }, true],
-    [{ code: 'ECONNRESET', message: 'read ECONNRESET' }, true],
-    [{ code: '57P01', message: 'terminating connection due to administrator command' }, true],
-    [{ code: '57P03', message: 'the database system is starting up' }, true],
-    [{ code: '57014', message: 'canceling statement due to statement timeout' }, true],
-    [{ code: '08006', message: 'connection failure' }, true],
-    [{ code: '53300', message: 'too many connections' }, true],
-    [{ code: '53100', message: 'could not extend file: No space left on device' }, true],
-    [{ code: '40P01', message: 'deadlock detected' }, true],
-    [new Error('Connection terminated unexpectedly'), true],
-    [new Error('timeout exceeded when trying to connect'), true],
-    [{ code: '23505', message: 'duplicate key value violates unique constraint' }, false],
-    [{ code: '42P01', message: 'relation "runs" does not exist' }, false],
-    [{ code: '22P05', message: 'unsupported Unicode escape sequence' }, false],
-    [new Error('Cannot use a pool after calling end on the pool'), false],
-    [new TypeError('x is not a function'), false],
-    ['a string', false],
-  ])('%j → unavailable: %s', (error, expected) => {
-    expect(isUnavailable(error)).toBe(expected);
+    [{ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:5432' }, 'unreachable'],
+    [{ code: 'ECONNRESET', message: 'read ECONNRESET' }, 'unreachable'],
+    [{ code: '57P01', message: 'terminating connection due to administrator command' }, 'unreachable'],
+    [{ code: '57P03', message: 'the database system is starting up' }, 'unreachable'],
+    [{ code: '57P04', message: 'database dropped' }, 'unreachable'],
+    [{ code: '3D000', message: 'database "nope" does not exist' }, 'unreachable'],
+    [{ code: '28P01', message: 'password authentication failed for user "bw"' }, 'unreachable'],
+    [{ code: '57014', message: 'canceling statement due to statement timeout' }, 'busy'],
+    [{ code: '55P03', message: 'canceling statement due to lock timeout' }, 'busy'],
+    [{ code: '08006', message: 'connection failure' }, 'unreachable'],
+    [{ code: '53300', message: 'too many connections' }, 'busy'],
+    [{ code: '53100', message: 'could not extend file: No space left on device' }, 'disk_full'],
+    [{ code: '25006', message: 'cannot execute INSERT in a read-only transaction' }, 'read_only'],
+    [{ code: '58030', message: 'could not write to file: Input/output error' }, 'io_error'],
+    [{ code: '40P01', message: 'deadlock detected' }, 'busy'],
+    [new Error('Connection terminated unexpectedly'), 'unreachable'],
+    [new Error('timeout exceeded when trying to connect'), 'unreachable'],
+    // A store closed under a running server (shutting down): a 503, not a 500.
+    [new Error('Cannot use a pool after calling end on the pool'), 'closed'],
+    [{ code: '23505', message: 'duplicate key value violates unique constraint' }, null],
+    [{ code: '42P01', message: 'relation "runs" does not exist' }, null],
+    [{ code: '22P05', message: 'unsupported Unicode escape sequence' }, null],
+    [{ code: '25P02', message: 'current transaction is aborted' }, null],
+    [new TypeError('x is not a function'), null],
+    ['a string', null],
+  ])('%j → fault %s', (error, expected) => {
+    expect(faultOf(error)).toBe(expected);
+    expect(isUnavailable(error)).toBe(expected !== null);
   });
 
   it('refuses a schema name that is not a plain identifier, and a schema given twice', async () => {
@@ -83,12 +93,32 @@ describe('PostgreSQL store: failure classification', () => {
     ).rejects.toBeInstanceOf(StoreConfigError);
   });
 
-  it('an unreachable server is StoreUnavailableError at start-up, quickly', async () => {
-    const started = Date.now();
+  it('an unreachable server (connection refused) is StoreUnavailableError at start-up', async () => {
     await expect(
       openPostgresStore({ url: 'postgres://postgres@127.0.0.1:1/test', connectionTimeoutMs: 2000 }),
     ).rejects.toBeInstanceOf(StoreUnavailableError);
-    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('a server that accepts and never answers: the connection timeout fires → StoreUnavailableError', async () => {
+    // What bounds start-up against a black hole is connectionTimeoutMs, not the OS's TCP timeout:
+    // a listener that takes the connection and stays silent, and the store's own timer ending it.
+    const held: net.Socket[] = [];
+    const blackHole = net.createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
+    const { port } = blackHole.address() as net.AddressInfo;
+    try {
+      const error = await openPostgresStore({
+        url: `postgres://postgres@127.0.0.1:${port}/test`,
+        connectionTimeoutMs: 200,
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      const cause = (error as Error).cause as Error | undefined;
+      expect(`${(error as Error).message} ${cause?.message ?? ''}`).toMatch(/timeout/i);
+      expect(held.length).toBeGreaterThan(0);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => blackHole.close(resolve));
+    }
   });
 });
 
@@ -136,10 +166,11 @@ if (!reachable.ok && REQUIRE_PG) {
 
   describeRunStoreContract('PostgreSQL', async ({ now }) => {
     const schema = await freshSchema();
-    const store = await openPostgresStore({ url: PG_URL, schema, now });
+    // The manual clock drives the rate-limit windows too (in service they follow the database's).
+    const store = await openPostgresStore({ url: PG_URL, schema, now, rateLimitNow: now });
     return {
       store,
-      reopen: () => openPostgresStore({ url: PG_URL, schema, now }),
+      reopen: () => openPostgresStore({ url: PG_URL, schema, now, rateLimitNow: now }),
       sql: (text) => sqlIn(schema, text),
     };
   });
@@ -150,8 +181,11 @@ if (!reachable.ok && REQUIRE_PG) {
       const stores = await Promise.all(
         Array.from({ length: 6 }, () => openPostgresStore({ url: PG_URL, schema, poolMax: 2 })),
       );
-      const rows = await sqlIn(schema, 'SELECT version, name FROM schema_migrations');
-      expect(rows).toEqual([{ version: 1, name: 'archive' }]);
+      const rows = await sqlIn(schema, 'SELECT version, name FROM schema_migrations ORDER BY version');
+      expect(rows).toEqual([
+        { version: 1, name: 'archive' },
+        { version: 2, name: 'replica-safe state' },
+      ]);
       const { run } = await (stores[0] ?? expect.fail('no store')).insertRun(runInput());
       for (const store of stores) expect((await store.getRun(run.id))?.id).toBe(run.id);
       await Promise.all(stores.map((store) => store.close()));
@@ -192,6 +226,45 @@ if (!reachable.ok && REQUIRE_PG) {
       expect((await store.insertRun(runInput())).created).toBe(true);
       expect(connectionErrors.length).toBeGreaterThan(0);
       await store.close();
+    });
+
+    it("rate-limit windows follow the database's clock: replicas with skewed clocks share one window", async () => {
+      const schema = await freshSchema();
+      const onTime = await openPostgresStore({ url: PG_URL, schema });
+      // A replica whose clock is an hour ahead: it dates its rows by it, not the windows.
+      const ahead = await openPostgresStore({ url: PG_URL, schema, now: () => Date.now() + 3_600_000 });
+      try {
+        expect((await onTime.hitRateLimit('uploads:ip:skew', 1, 60_000)).count).toBe(1);
+        // With its own clock, the replica ahead saw the window as expired and restarted it (count 1).
+        const second = await ahead.hitRateLimit('uploads:ip:skew', 1, 60_000);
+        expect(second.count).toBe(2);
+        expect(second.resetInMs).toBeGreaterThan(0);
+        expect(second.resetInMs).toBeLessThanOrEqual(60_000);
+        expect(await ahead.hitRateLimit('uploads:ip:skew', 0, 60_000)).toMatchObject({ count: 2 });
+        expect(await onTime.hitRateLimit('uploads:ip:skew', 0, 60_000)).toMatchObject({ count: 2 });
+      } finally {
+        await onTime.close();
+        await ahead.close();
+      }
+    });
+
+    it('reading a rate-limit window on a read-only database writes nothing (no sweep)', async () => {
+      const schema = await freshSchema();
+      const writable = await openPostgresStore({ url: PG_URL, schema });
+      await writable.hitRateLimit('uploads:ip:ro', 3, 60_000);
+      await writable.close();
+      const url = new URL(PG_URL);
+      url.searchParams.set('options', `-c search_path=${schema} -c default_transaction_read_only=on`);
+      const readOnly = await openPostgresStore({ url: url.toString() });
+      try {
+        // The first hit of a store used to sweep expired windows (a DELETE) even to read one.
+        expect(await readOnly.hitRateLimit('uploads:ip:ro', 0, 60_000)).toMatchObject({ count: 3 });
+        await expect(readOnly.hitRateLimit('uploads:ip:ro', 1, 60_000)).rejects.toMatchObject({
+          fault: 'read_only',
+        });
+      } finally {
+        await readOnly.close();
+      }
     });
 
     it('openStore takes a postgres:// URL, search_path included', async () => {
@@ -240,14 +313,19 @@ if (!reachable.ok && REQUIRE_PG) {
       db.close();
       rmSync(dir, { recursive: true, force: true });
 
-      expect(pgColumns.map((row) => `${String(row.table_name)}.${String(row.column_name)}`).sort()).toEqual(
-        sqliteColumns.sort(),
-      );
+      // rate_limits is PostgreSQL's alone: SQLite serves one process, whose counters stay in memory.
+      const pgOnly = (name: string) => name.startsWith('rate_limits');
+      expect(
+        pgColumns
+          .map((row) => `${String(row.table_name)}.${String(row.column_name)}`)
+          .filter((name) => !pgOnly(name))
+          .sort(),
+      ).toEqual(sqliteColumns.sort());
       // PostgreSQL names primary-key indexes itself (<table>_pkey); SQLite's are autoindexes.
       expect(
         pgIndexes
           .map((row) => String(row.indexname))
-          .filter((name) => !name.endsWith('_pkey'))
+          .filter((name) => !name.endsWith('_pkey') && !pgOnly(name))
           .sort(),
       ).toEqual(sqliteIndexes.sort());
     });

@@ -18,28 +18,55 @@ import {
   type InsertRunInput,
   type InsertRunResult,
   type ListRunsQuery,
+  type ListSeriesQuery,
   type ListSeriesRunsQuery,
+  type PairComparison,
+  type PairComparisonRef,
   type QueryObserver,
   type Run,
   type RunJson,
   type RunPage,
   type RunRaw,
   type RunStore,
+  type SeriesPage,
   type SeriesSettings,
+  type StoreFault,
   type StoreResult,
   type TokenInfo,
   type TokenRef,
+  type WindowCount,
+  type WriteCheck,
 } from './run-store.ts';
+import {
+  PAIR_REF_COLUMNS,
+  RATE_LIMIT_READ,
+  RATE_LIMIT_SWEEP,
+  RATE_LIMIT_SWEEP_BATCH,
+  RATE_LIMIT_UPSERT,
+  SERIES_BRANCH_INSERT,
+  SERIES_STATS_UPSERT,
+  checkRateLimitHit,
+  listSeriesStatement,
+  newestPairRefsFirst,
+  pairKeyOf,
+  pairRefFromRow,
+  planListSeries,
+  seriesPageFromRows,
+} from './replica-state.ts';
 import {
   COMPARISON_COLUMNS,
   MonotonicClock,
+  PAIR_COMPARISON_SELECT,
+  ROLLBACK_PROBE,
   RUN_INSERT_COLUMNS,
+  WriteHealth,
   RUN_META_COLUMNS,
   TOKEN_COLUMNS,
   TOKEN_TOUCH_INTERVAL_MS,
   checkSeriesKey,
   comparisonFromPrepared,
   comparisonFromRow,
+  comparisonInsertStatement,
   int,
   isSeriesKey,
   listRunsStatement,
@@ -59,7 +86,11 @@ import {
   seriesSettingsFromRow,
   tokenFromRow,
   tokenRefColumn,
+  unknownRunOf,
   type ListPlan,
+  type PreparedComparison,
+  type PreparedRun,
+  type ProbeOutcome,
 } from './store-core.ts';
 
 export interface PostgresStoreOptions {
@@ -79,6 +110,11 @@ export interface PostgresStoreOptions {
   statementTimeoutMs?: number;
   /** Shown in pg_stat_activity. */
   applicationName?: string;
+  /**
+   * Tests only: the clock of rate-limit windows. Default: the database's clock, which every
+   * replica shares (a replica's own clock may be off; `now` above dates the rows it writes).
+   */
+  rateLimitNow?: () => number;
   onQuery?: QueryObserver;
   /** Errors of idle pooled connections (the pool drops them and reconnects on demand). */
   onConnectionError?: (error: Error) => void;
@@ -103,28 +139,82 @@ const NETWORK_CODES = new Set([
 /** node-postgres's own messages for lost or unobtainable connections (they carry no code). */
 const CONNECTION_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Connection timeout|connection error and is not queryable|Query read timeout/i;
+/** node-postgres's message for a query on a pool that was ended (the store was closed). */
+const POOL_ENDED = /Cannot use a pool after calling end on the pool/;
 
 /**
- * Which failures are the database's availability rather than our bug, so the HTTP layer can
- * answer 503 (+ Retry-After) and clients retry (uploads are idempotent, so retrying is safe even
- * when a COMMIT's outcome was lost with the connection). SQLSTATE classes: 08 connection
- * exception, 40 transaction rollback (serialization failure, deadlock), 53 insufficient
- * resources (disk full, too many connections), 57 operator intervention (shutdown, restart,
- * statement_timeout).
+ * Which failures are the database's availability rather than our bug, and why, so the HTTP layer
+ * can answer 503 (+ Retry-After) and clients retry (uploads are idempotent, so retrying is safe
+ * even when a COMMIT's outcome was lost with the connection). SQLSTATE: 25006 read-only
+ * transaction (a standby, `default_transaction_read_only`); 53100 disk full; class 08 connection
+ * exception, 28 login refused, 3D000 no such database, 57 operator intervention (shutdown,
+ * restart, database dropped) — all "unreachable"; 57014 statement timeout, 55P03 lock timeout,
+ * class 40 transaction rollback (serialization failure, deadlock) and the rest of 53 (too many
+ * connections, out of memory) — "busy"; class 58 system error (I/O) — "io_error".
  */
-export function isUnavailable(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
+export function faultOf(error: unknown): StoreFault | null {
+  if (typeof error !== 'object' || error === null) return null;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
-    if (NETWORK_CODES.has(code)) return true;
-    if (/^[0-9A-Z]{5}$/.test(code)) return /^(08|40|53|57)/.test(code);
+    if (NETWORK_CODES.has(code)) return 'unreachable';
+    if (/^[0-9A-Z]{5}$/.test(code)) {
+      if (code === '25006') return 'read_only';
+      if (code === '53100') return 'disk_full';
+      if (code === '57014' || code === '55P03' || /^(40|53)/.test(code)) return 'busy';
+      if (code === '3D000' || /^(08|28|57)/.test(code)) return 'unreachable';
+      if (code.startsWith('58')) return 'io_error';
+      return null;
+    }
   }
-  return typeof message === 'string' && CONNECTION_MESSAGES.test(message);
+  if (typeof message === 'string') {
+    if (CONNECTION_MESSAGES.test(message)) return 'unreachable';
+    if (POOL_ENDED.test(message)) return 'closed';
+  }
+  return null;
 }
 
+export const isUnavailable = (error: unknown): boolean => faultOf(error) !== null;
+
 function translate(error: unknown): unknown {
-  if (error instanceof StoreUnavailableError || !isUnavailable(error)) return error;
-  return new StoreUnavailableError(`PostgreSQL unavailable: ${(error as Error).message}`, { cause: error });
+  if (error instanceof StoreUnavailableError) return error;
+  const fault = faultOf(error);
+  if (fault === null) return error;
+  const code = (error as { code?: unknown }).code;
+  return new StoreUnavailableError(
+    `PostgreSQL unavailable: ${(error as Error).message}${typeof code === 'string' ? ` (${code})` : ''}`,
+    { cause: error, fault },
+  );
+}
+
+const closedError = () => new StoreUnavailableError('PostgreSQL store is closed', { fault: 'closed' });
+
+/**
+ * What stops the store at start-up, as one line for `blockwise serve`: a database that refuses
+ * us for good (no such database, login refused, permission denied, read-only before its
+ * migrations ran…) is a StoreConfigError with PostgreSQL's own message; an unreachable server
+ * stays StoreUnavailableError. Neither message carries the URL (it may hold a password).
+ */
+function startupError(error: unknown): unknown {
+  if (error instanceof StoreConfigError || error instanceof StoreUnavailableError) return error;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  // node-postgres parses the URL at the first connection (the message is not repeated: the
+  // input may hold a password).
+  if (code === 'ERR_INVALID_URL') {
+    return new StoreConfigError(
+      'the PostgreSQL URL is not a valid URL (check the host, the port and any %-encoding in the password)',
+      { cause: error },
+    );
+  }
+  const fault = faultOf(error);
+  const refused = code === '3D000' || (typeof code === 'string' && code.startsWith('28'));
+  if (fault !== null && fault !== 'read_only' && !refused) return translate(error);
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
+    return new StoreConfigError(
+      `PostgreSQL refused to open the archive: ${String(message)} (SQLSTATE ${code})`,
+      { cause: error },
+    );
+  }
+  return error;
 }
 
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresRunStore> {
@@ -160,9 +250,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await migrate(pool, options.now ?? Date.now, options.onQuery);
   } catch (error) {
     await pool.end().catch(() => {});
-    throw translate(error);
+    throw startupError(error);
   }
-  return new PostgresRunStore(pool, new MonotonicClock(options.now), options.onQuery);
+  return new PostgresRunStore(
+    pool,
+    new MonotonicClock(options.now),
+    options.onQuery,
+    options.now,
+    options.rateLimitNow,
+  );
 }
 
 async function query(
@@ -213,6 +309,7 @@ async function inTransaction<T>(
  * failing migration leaves the previous schema untouched.
  */
 async function migrate(pool: pg.Pool, now: () => number, observe: QueryObserver | undefined): Promise<void> {
+  if (await upToDate(pool, observe)) return;
   await inTransaction(pool, observe, async (client) => {
     await query(
       client,
@@ -249,6 +346,27 @@ async function migrate(pool: pg.Pool, now: () => number, observe: QueryObserver 
 }
 
 /**
+ * Whether every migration is applied, read without a lock or DDL: then a replica starts without
+ * queueing behind the others, and a database that is read-only for now (a standby after a
+ * failover, a provider's disk-full protection) still serves reads — writes answer 503 and
+ * /healthz says so. A database without the table is not up to date.
+ */
+async function upToDate(pool: pg.Pool, observe: QueryObserver | undefined): Promise<boolean> {
+  let applied: AppliedMigration[];
+  try {
+    applied = (await query(
+      pool,
+      observe,
+      'SELECT version, name, checksum FROM schema_migrations ORDER BY version',
+    )) as unknown as AppliedMigration[];
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '42P01') return false; // undefined_table
+    throw error;
+  }
+  return pendingMigrations(POSTGRES_MIGRATIONS, applied).length === 0;
+}
+
+/**
  * RunStore on a node-postgres Pool. Stateless: any number of replicas can share the database.
  * Every statement is parameterized (the only interpolated SQL fragments are fixed column names).
  */
@@ -258,9 +376,19 @@ export class PostgresRunStore implements RunStore {
   readonly #clock: MonotonicClock;
   readonly #observe: QueryObserver | undefined;
   #closed = false;
+  readonly #writeHealth: WriteHealth;
+  readonly #rateLimitNow: (() => number) | undefined;
 
-  constructor(pool: pg.Pool, clock: MonotonicClock, observe?: QueryObserver) {
+  constructor(
+    pool: pg.Pool,
+    clock: MonotonicClock,
+    observe?: QueryObserver,
+    now: () => number = Date.now,
+    rateLimitNow?: () => number,
+  ) {
     this.#pool = pool;
+    this.#rateLimitNow = rateLimitNow;
+    this.#writeHealth = new WriteHealth(now);
     this.#clock = clock;
     this.#observe = observe;
   }
@@ -270,15 +398,25 @@ export class PostgresRunStore implements RunStore {
   }
 
   async #guard<T>(body: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw closedError();
     try {
       return await body();
     } catch (error) {
-      throw translate(error);
+      const translated = translate(error);
+      this.#writeHealth.observe(translated);
+      throw translated;
     }
   }
 
+  /** #guard for a method that writes: its success clears the last write failure (/healthz). */
+  async #guardWrite<T>(body: () => Promise<T>): Promise<T> {
+    const result = await this.#guard(body);
+    this.#writeHealth.succeeded();
+    return result;
+  }
+
   insertRun(input: InsertRunInput): Promise<InsertRunResult> {
-    return this.#guard(async () => {
+    return this.#guardWrite(async () => {
       const run = prepareRun(input, this.#clock);
       const placeholders = RUN_INSERT_COLUMNS.map((_, index) => `$${index + 1}`).join(', ');
       // Concurrent identical uploads: the second INSERT waits on the first one's uncommitted
@@ -298,6 +436,7 @@ export class PostgresRunStore implements RunStore {
           [run.id, run.rawBytes],
           client,
         );
+        await this.#countSeriesRun(run, client);
         return true;
       });
       if (created) return { run: runMetaFromPrepared(run), created: true };
@@ -308,6 +447,31 @@ export class PostgresRunStore implements RunStore {
       if (!existing) throw new Error('idempotency conflict without a matching run');
       return { run: runMetaFromRow(existing), created: false };
     });
+  }
+
+  /**
+   * Keeps series_stats (GET /api/series) in step with the runs, in the run's transaction and last
+   * in it: the series row stays locked only until COMMIT. Every insert locks the branch row, then
+   * the series row — one order, so concurrent uploads of a series queue, never deadlock.
+   */
+  async #countSeriesRun(run: PreparedRun, client: pg.PoolClient): Promise<void> {
+    const { series, branch } = run.labels;
+    if (series === undefined) return;
+    const newBranch =
+      branch === undefined
+        ? 0
+        : (
+            await this.#query(
+              `${SERIES_BRANCH_INSERT((n) => `$${n}`)} RETURNING branch`,
+              [series, branch],
+              client,
+            )
+          ).length;
+    await this.#query(
+      SERIES_STATS_UPSERT((n) => `$${n}`),
+      [series, newBranch, run.createdAt, run.id],
+      client,
+    );
   }
 
   getRun(id: string): Promise<Run | null> {
@@ -365,30 +529,55 @@ export class PostgresRunStore implements RunStore {
   }
 
   insertComparison(input: InsertComparisonInput): Promise<StoreResult<Comparison>> {
-    return this.#guard(async () => {
+    return this.#guardWrite(async () => {
       const prepared = prepareComparison(input, this.#clock);
       if (!prepared.ok) return prepared;
       const comparison = prepared.value;
-      // One round trip for all ids (primary-key probes). No transaction needed between the
-      // check and the insert: runs are never deleted (triggers), so the check cannot go stale.
-      const found = await this.#query('SELECT id FROM runs WHERE id = ANY($1::text[])', [comparison.runIds]);
-      const existing = new Set(found.map((row) => row.id as string));
-      const missing = comparison.runIds.findIndex((id) => !existing.has(id));
-      if (missing >= 0) return storeFail('unknown_run', 'no such run', `runIds.${missing}`);
-      await this.#query(
-        `INSERT INTO comparisons (${COMPARISON_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          comparison.id,
-          comparison.createdAt,
-          comparison.title,
-          comparison.runIdsJson,
-          comparison.planJson,
-          comparison.resultJson,
-          comparison.priceTableDate,
-          comparison.analysisVersion,
-        ],
-      );
+      const unknown = await this.#unknownRunOf(comparison);
+      if (unknown) return unknown;
+      const { sql, params } = comparisonInsertStatement(comparison, (n) => `$${n}`);
+      await this.#query(sql, params);
       return storeOk(comparisonFromPrepared(comparison));
+    });
+  }
+
+  /** unknownRunOf in one round trip for all ids (primary-key probes). */
+  async #unknownRunOf(comparison: PreparedComparison) {
+    const found = await this.#query('SELECT id FROM runs WHERE id = ANY($1::text[])', [comparison.runIds]);
+    const existing = new Set(found.map((row) => row.id as string));
+    return unknownRunOf(comparison, (id) => existing.has(id));
+  }
+
+  ensurePairComparison(input: InsertComparisonInput): Promise<StoreResult<PairComparison>> {
+    return this.#guardWrite(async () => {
+      const pairKey = pairKeyOf(input.runIds);
+      const prepared = prepareComparison(input, this.#clock);
+      if (!prepared.ok) return prepared;
+      const comparison = prepared.value;
+      const unknown = await this.#unknownRunOf(comparison);
+      if (unknown) return unknown;
+      // Two replicas storing the same pair: the second INSERT waits on the first one's
+      // uncommitted entry in comparisons_pair, then does nothing, and reads the winner.
+      const { sql, params } = comparisonInsertStatement(comparison, (n) => `$${n}`, pairKey);
+      const inserted = await this.#query(`${sql} RETURNING id`, params);
+      if (inserted.length === 1)
+        return storeOk({ comparison: comparisonFromPrepared(comparison), created: true });
+      const [row] = await this.#query(
+        PAIR_COMPARISON_SELECT((n) => `$${n}`),
+        [pairKey, comparison.analysisVersion],
+      );
+      if (!row) throw new Error('pair conflict without a matching comparison');
+      return storeOk({ comparison: comparisonFromRow(row), created: false });
+    });
+  }
+
+  findPairComparisons(runIds: readonly [string, string]): Promise<PairComparisonRef[]> {
+    return this.#guard(async () => {
+      if (!isValidId(runIds[0]) || !isValidId(runIds[1])) return [];
+      const rows = await this.#query(`SELECT ${PAIR_REF_COLUMNS} FROM comparisons WHERE pair_key = $1`, [
+        `${runIds[0]}:${runIds[1]}`,
+      ]);
+      return newestPairRefsFirst(rows.map(pairRefFromRow));
     });
   }
 
@@ -401,7 +590,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   createToken(input: CreateTokenInput): Promise<StoreResult<TokenInfo>> {
-    return this.#guard(async () => {
+    return this.#guardWrite(async () => {
       const token = prepareToken(input, this.#clock);
       // No conflict target: both unique indexes (digest, active name) turn into "no row".
       const inserted = await this.#query(
@@ -439,7 +628,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   revokeToken(ref: TokenRef): Promise<StoreResult<TokenInfo>> {
-    return this.#guard(async () => {
+    return this.#guardWrite(async () => {
       const target = tokenRefColumn(ref);
       const notFound = storeFail('token_not_found', 'no active token matches', target?.column ?? 'ref');
       if (!target) return notFound;
@@ -458,8 +647,17 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  markTokenUsed(id: string): Promise<void> {
+  hasHeldToken(): Promise<boolean> {
     return this.#guard(async () => {
+      const [row] = await this.#query('SELECT EXISTS (SELECT 1 FROM tokens) AS held');
+      // Parsed, not cast: a surprising value must not read as "never held" (that fails open).
+      if (typeof row?.held !== 'boolean') throw new TypeError('held: not a boolean');
+      return row.held;
+    });
+  }
+
+  markTokenUsed(id: string): Promise<void> {
+    return this.#guardWrite(async () => {
       if (!isValidId(id)) return;
       const now = this.#clock.next();
       await this.#query(
@@ -481,7 +679,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   putSeriesSettings(series: string, config: object): Promise<SeriesSettings> {
-    return this.#guard(async () => {
+    return this.#guardWrite(async () => {
       const key = checkSeriesKey(series);
       const configJson = serializeJsonObject(config, 'config');
       const [row] = await this.#query(
@@ -495,10 +693,78 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
+  listSeries(query: ListSeriesQuery = {}): Promise<StoreResult<SeriesPage>> {
+    return this.#guard(async () => {
+      const plan = planListSeries(query);
+      if (!plan.ok) return plan;
+      const { sql, params } = listSeriesStatement(plan.value, (position) => `$${position}`);
+      return storeOk(seriesPageFromRows(await this.#query(sql, params), plan.value.limit));
+    });
+  }
+
+  /** When this replica next sweeps expired counters (one bounded DELETE at most every 10 s). */
+  #nextRateLimitSweep = 0;
+
+  hitRateLimit(key: string, amount: number, windowMs: number): Promise<WindowCount> {
+    return this.#guard(async () => {
+      checkRateLimitHit(key, amount, windowMs);
+      // Windows follow the database's clock (replicas agree); this one only paces the sweeps.
+      const pinned = this.#rateLimitNow?.() ?? null;
+      const local = this.#clock.next();
+      // Only a charge sweeps: a read (`amount` 0) stays a read, so it works on a read-only database.
+      if (amount > 0 && local >= this.#nextRateLimitSweep) {
+        this.#nextRateLimitSweep = local + 10_000;
+        const swept = await this.#query(`${RATE_LIMIT_SWEEP} RETURNING key`, [
+          pinned,
+          RATE_LIMIT_SWEEP_BATCH,
+        ]);
+        // A full batch: more are waiting, so the next hit sweeps again.
+        if (swept.length === RATE_LIMIT_SWEEP_BATCH) this.#nextRateLimitSweep = local;
+      }
+      const [row] =
+        amount === 0
+          ? await this.#query(RATE_LIMIT_READ, [key, pinned])
+          : await this.#query(RATE_LIMIT_UPSERT, [key, amount, windowMs, pinned]);
+      if (!row) throw new Error('rate limit statement returned no row');
+      if (row.count === null) return { count: 0, resetInMs: windowMs };
+      return {
+        count: int(row.count, 'count'),
+        resetInMs: int(row.expires_at, 'expires_at') - int(row.now, 'now'),
+      };
+    });
+  }
+
   ping(): Promise<void> {
     return this.#guard(async () => {
       await this.#query('SELECT 1 AS ok');
     });
+  }
+
+  async checkWrites(): Promise<WriteCheck> {
+    return this.#writeHealth.report(await this.#probeWrite());
+  }
+
+  /**
+   * A write that changes nothing: a row updated to its own value in a transaction rolled back.
+   * A read-only transaction (a standby, `default_transaction_read_only`) refuses it with 25006.
+   * The lock timeout keeps /healthz from queueing behind a migration holding the table.
+   */
+  async #probeWrite(): Promise<ProbeOutcome> {
+    if (this.#closed) return { ok: false, error: closedError() };
+    try {
+      await inTransaction(this.#pool, this.#observe, async (client) => {
+        await this.#query("SET LOCAL lock_timeout = '1s'", [], client);
+        await this.#query(
+          'UPDATE schema_migrations SET applied_at = applied_at WHERE version = (SELECT max(version) FROM schema_migrations)',
+          [],
+          client,
+        );
+        throw ROLLBACK_PROBE;
+      });
+      return { ok: true };
+    } catch (error) {
+      return error === ROLLBACK_PROBE ? { ok: true } : { ok: false, error: translate(error) };
+    }
   }
 
   async close(): Promise<void> {

@@ -9,7 +9,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cursorForRun, encodeCursor } from './cursor.ts';
 import { idempotencyKeyFor } from './idempotency.ts';
 import { isValidId, newId } from './ids.ts';
+import { POSTGRES_MIGRATIONS } from './migrations/postgres.ts';
+import { SQLITE_MIGRATIONS } from './migrations/sqlite.ts';
+import { SERIES_COUNTS_BACKFILL } from './replica-state.ts';
 import {
+  JsonObjectText,
   LIST_LIMIT,
   StoreInputError,
   type InsertRunInput,
@@ -632,6 +636,198 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
       });
     });
 
+    describe('pair comparisons (the regression gate: one per [baseline, run] and analysis version)', () => {
+      const pairInput = (runIds: string[], analysisVersion = '2026.11.0', title = 'main vs pr') => ({
+        title,
+        runIds,
+        plan: null,
+        result: { runs: runIds },
+        priceTableDate: '2026-11-01',
+        analysisVersion,
+      });
+
+      it('is made once: a second call and a second store on the same database (a replica) get the first', async () => {
+        const { store, reopen } = await setup();
+        const baseline = (await store.insertRun(runInput())).run;
+        const run = (await store.insertRun(runInput())).run;
+        const replica = await reopen();
+        const outcomes = await Promise.all(
+          [store, replica, store, replica].map(async (s, i) =>
+            unwrap(await s.ensurePairComparison(pairInput([baseline.id, run.id], '2026.11.0', `try ${i}`))),
+          ),
+        );
+        expect(outcomes.filter((o) => o.created)).toHaveLength(1);
+        const first = outcomes.find((o) => o.created)!.comparison;
+        for (const o of outcomes) expect(o.comparison).toEqual(first);
+        expect(await store.getComparison(first.id)).toEqual(first);
+        expect(await replica.findPairComparisons([baseline.id, run.id])).toEqual([
+          { id: first.id, createdAt: first.createdAt, analysisVersion: '2026.11.0' },
+        ]);
+        const again = unwrap(await replica.ensurePairComparison(pairInput([baseline.id, run.id])));
+        expect(again).toEqual({ comparison: first, created: false });
+      });
+
+      it('another analysis version is another comparison; lookups are by ordered pair, newest first', async () => {
+        const { store } = await setup();
+        const a = (await store.insertRun(runInput())).run;
+        const b = (await store.insertRun(runInput())).run;
+        const old = unwrap(await store.ensurePairComparison(pairInput([a.id, b.id], '2026.11.0'))).comparison;
+        clock.advance(1000);
+        const next = unwrap(
+          await store.ensurePairComparison(pairInput([a.id, b.id], '2026.12.0')),
+        ).comparison;
+        expect(next.id).not.toBe(old.id);
+        expect((await store.findPairComparisons([a.id, b.id])).map((r) => r.analysisVersion)).toEqual([
+          '2026.12.0',
+          '2026.11.0',
+        ]);
+        expect(await store.findPairComparisons([b.id, a.id])).toEqual([]);
+        expect(await store.findPairComparisons([a.id, 'not an id'])).toEqual([]);
+        // An ordinary comparison of the same runs is not a pair comparison.
+        unwrap(await store.insertComparison(pairInput([a.id, b.id])));
+        expect(await store.findPairComparisons([a.id, b.id])).toHaveLength(2);
+      });
+
+      it('takes the result as JSON text already written (the parse pool serializes large ones)', async () => {
+        const { store } = await setup();
+        const a = (await store.insertRun(runInput())).run;
+        const b = (await store.insertRun(runInput())).run;
+        const json = '{"runs":[1,2],"nested":{"x":"\\u0000 kept"}}';
+        const { comparison } = unwrap(
+          await store.ensurePairComparison({ ...pairInput([a.id, b.id]), result: new JsonObjectText(json) }),
+        );
+        expect(comparison.result).toEqual(JSON.parse(json));
+        expect((await store.getComparison(comparison.id))?.result).toEqual(JSON.parse(json));
+        const plain = unwrap(
+          await store.insertComparison({ ...pairInput([a.id, b.id]), result: new JsonObjectText(json) }),
+        );
+        expect((await store.getComparison(plain.id))?.result).toEqual(JSON.parse(json));
+        await expect(
+          store.insertComparison({ ...pairInput([a.id, b.id]), result: new JsonObjectText('[1]') }),
+        ).rejects.toBeInstanceOf(StoreInputError);
+      });
+
+      it('refuses an unknown run with a problem value, and anything but two distinct runs as a bug', async () => {
+        const { store } = await setup();
+        const a = (await store.insertRun(runInput())).run;
+        expect(await store.ensurePairComparison(pairInput([a.id, newId()]))).toEqual({
+          ok: false,
+          error: { code: 'unknown_run', message: expect.any(String), path: 'runIds.1' },
+        });
+        for (const runIds of [[a.id], [a.id, a.id], [a.id, newId(), newId()], ['x', a.id]])
+          await expect(store.ensurePairComparison(pairInput(runIds))).rejects.toBeInstanceOf(StoreInputError);
+      });
+    });
+
+    describe('series listing (counts kept by insertRun)', () => {
+      it('lists each series once with its run and branch counts and latest run, most recently active first', async () => {
+        const { store } = await setup();
+        const uploads: Array<[string, string | undefined]> = [
+          ['db', 'main'],
+          ['web', 'main'],
+          ['db', 'pr-1'],
+          ['db', 'main'],
+          ['logs', undefined],
+          ['web', 'main'],
+        ];
+        const runs: RunMeta[] = [];
+        for (const [series, branch] of uploads) {
+          clock.advance(1000);
+          runs.push((await store.insertRun(smallRunInput(branch ? { series, branch } : { series }))).run);
+        }
+        await store.insertRun(smallRunInput({ branch: 'main' })); // no series: not listed
+        clock.advance(1000);
+        const input = smallRunInput({ series: 'db', branch: 'main' });
+        const again = (await store.insertRun(input)).run;
+        clock.advance(1000);
+        // An identical upload is the same run: counted once.
+        expect((await store.insertRun(input)).created).toBe(false);
+        const page = unwrap(await store.listSeries());
+        expect(page.items.map((s) => [s.series, s.runCount, s.branchCount, s.latestRun.id])).toEqual([
+          ['db', 4, 2, again.id],
+          ['web', 2, 1, runs[5]!.id],
+          ['logs', 1, 0, runs[4]!.id],
+        ]);
+        expect(page.items[1]!.latestRun).toEqual(runs[5]);
+        expect(page.nextCursor).toBeNull();
+      });
+
+      it('pages with a cursor; bad limits and cursors are problems', async () => {
+        const { store } = await setup();
+        for (let i = 0; i < 5; i++) {
+          clock.advance(i % 2);
+          await store.insertRun(smallRunInput({ series: `s${i}`, branch: 'main' }));
+        }
+        const all = unwrap(await store.listSeries({ limit: 200 })).items;
+        expect(all.map((s) => s.latestRun)).toEqual(newestFirst(all.map((s) => s.latestRun)));
+        const first = unwrap(await store.listSeries({ limit: 2 }));
+        const second = unwrap(await store.listSeries({ limit: 2, cursor: first.nextCursor! }));
+        const third = unwrap(await store.listSeries({ limit: 2, cursor: second.nextCursor! }));
+        expect([...first.items, ...second.items, ...third.items]).toEqual(all);
+        expect(all).toHaveLength(5);
+        expect(third.nextCursor).toBeNull();
+        expect(await store.listSeries({ limit: 0 })).toMatchObject({
+          ok: false,
+          error: { code: 'invalid_limit' },
+        });
+        expect(await store.listSeries({ cursor: 'nope' })).toMatchObject({
+          ok: false,
+          error: { code: 'invalid_cursor', path: 'cursor' },
+        });
+      });
+
+      it('counts the runs stored before the migration that introduced the counts', async () => {
+        const { store, sql, reopen } = await setup();
+        const a = (await store.insertRun(smallRunInput({ series: 'old', branch: 'main' }))).run;
+        clock.advance(5);
+        const b = (await store.insertRun(smallRunInput({ series: 'old', branch: 'pr' }))).run;
+        // Forget the counts and re-run the backfill the way migration 2 ran it on an old archive.
+        await sql('DELETE FROM series_stats');
+        await sql('DELETE FROM series_branches');
+        for (const statement of SERIES_COUNTS_BACKFILL.split(';').filter((text) => text.trim()))
+          await sql(statement);
+        const reopened = await reopen();
+        const [old] = unwrap(await reopened.listSeries()).items;
+        expect([old?.series, old?.runCount, old?.branchCount, old?.latestRun.id]).toEqual([
+          'old',
+          2,
+          2,
+          b.id,
+        ]);
+        expect(a.id).not.toBe(b.id);
+        for (const migrations of [SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS])
+          expect(migrations.find((m) => m.version === 2)?.sql).toContain(SERIES_COUNTS_BACKFILL);
+      });
+    });
+
+    describe('rate-limit counters', () => {
+      it('add up within a window, start over after it, and are separate per key', async () => {
+        const { store } = await setup();
+        expect(await store.hitRateLimit('uploads:ip:1', 1, 60_000)).toEqual({ count: 1, resetInMs: 60_000 });
+        clock.advance(10_000);
+        expect(await store.hitRateLimit('uploads:ip:1', 5, 60_000)).toEqual({ count: 6, resetInMs: 50_000 });
+        expect(await store.hitRateLimit('uploads:ip:1', 0, 60_000)).toEqual({ count: 6, resetInMs: 50_000 });
+        expect(await store.hitRateLimit('uploads:ip:2', 0, 60_000)).toEqual({ count: 0, resetInMs: 60_000 });
+        expect(await store.hitRateLimit('uploads:ip:2', 2, 60_000)).toMatchObject({ count: 2 });
+        clock.advance(50_000);
+        expect(await store.hitRateLimit('uploads:ip:1', 0, 60_000)).toEqual({ count: 0, resetInMs: 60_000 });
+        expect(await store.hitRateLimit('uploads:ip:1', 1, 60_000)).toEqual({ count: 1, resetInMs: 60_000 });
+      });
+
+      it('refuse keys and amounts no backend can hold', async () => {
+        const { store } = await setup();
+        for (const [key, amount, windowMs] of [
+          ['', 1, 1000],
+          ['k'.repeat(513), 1, 1000],
+          ['nul\u0000', 1, 1000],
+          ['k', -1, 1000],
+          ['k', 1.5, 1000],
+          ['k', 1, 0],
+        ] as const)
+          await expect(store.hitRateLimit(key, amount, windowMs)).rejects.toBeInstanceOf(StoreInputError);
+      });
+    });
+
     describe('immutability', () => {
       it('offers no way to change or delete a run or a comparison', async () => {
         const { store } = await setup();
@@ -651,12 +847,13 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
           }
         }
         const writes = [...methods].filter((method) =>
-          /^(insert|create|put|update|set|save|upsert|patch|replace|delete|remove|drop|truncate|clear|purge|revoke|mark)/i.test(
+          /^(insert|ensure|create|put|update|set|save|upsert|patch|replace|delete|remove|drop|truncate|clear|purge|revoke|mark)/i.test(
             method,
           ),
         );
         expect(writes.sort()).toEqual([
           'createToken',
+          'ensurePairComparison',
           'insertComparison',
           'insertRun',
           'markTokenUsed',
@@ -763,6 +960,16 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
           ok: false,
           error: { code: 'token_hash_taken' },
         });
+      });
+
+      it('has held a token from the first registration on, also after every token is revoked', async () => {
+        const { store } = await setup();
+        expect(await store.hasHeldToken()).toBe(false);
+        unwrap(await store.createToken({ name: 'ci', tokenSha256: tokenDigest() }));
+        expect(await store.hasHeldToken()).toBe(true);
+        unwrap(await store.revokeToken({ name: 'ci' }));
+        expect(await store.countActiveTokens()).toBe(0);
+        expect(await store.hasHeldToken()).toBe(true);
       });
 
       it.each([[{ id: newId() }], [{ id: 'malformed' }], [{ name: 'nobody' }], [{ name: '' }]])(
@@ -884,7 +1091,10 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
         expect(await third.getRun(run.id)).toEqual({ ...run, report: REPORT });
         expect((await second.getRunRaw(run.id))?.bytes.equals(FIO_JSON)).toBe(true);
         const migrations = await sql('SELECT version, name FROM schema_migrations ORDER BY version');
-        expect(migrations.map((row) => [Number(row.version), row.name])).toEqual([[1, 'archive']]);
+        expect(migrations.map((row) => [Number(row.version), row.name])).toEqual([
+          [1, 'archive'],
+          [2, 'replica-safe state'],
+        ]);
       });
 
       it('close is idempotent, and a closed store rejects instead of hanging', async () => {

@@ -1,4 +1,4 @@
-import type { Problem, Result } from '@blockwise/shared';
+import { isStorableText, type Problem, type Result } from '@blockwise/shared';
 import { z } from 'zod';
 
 /**
@@ -42,6 +42,14 @@ export interface RunStore {
   /** Freezes a comparison of existing runs; `unknown_run` names the first id that is not stored. */
   insertComparison(input: InsertComparisonInput): Promise<StoreResult<Comparison>>;
   getComparison(id: string): Promise<Comparison | null>;
+  /**
+   * The regression gate's comparison of `runIds` = [baseline run, run], made once per pair and
+   * analysis version: when one exists (an earlier call, a retried upload, another replica), it is
+   * returned with `created: false` instead of a second one — a UNIQUE index decides races.
+   */
+  ensurePairComparison(input: InsertComparisonInput): Promise<StoreResult<PairComparison>>;
+  /** The comparisons ensurePairComparison stored for [baseline run, run], any analysis version. Read-only. */
+  findPairComparisons(runIds: readonly [string, string]): Promise<PairComparisonRef[]>;
 
   /** Registers a CI token by its SHA-256; the plaintext never reaches the store. */
   createToken(input: CreateTokenInput): Promise<StoreResult<TokenInfo>>;
@@ -53,17 +61,41 @@ export interface RunStore {
   /** Every token, oldest first, revoked ones included; digests are not part of the output. */
   listTokens(): Promise<TokenInfo[]>;
   revokeToken(ref: TokenRef): Promise<StoreResult<TokenInfo>>;
-  /** How many tokens are active: 0 means uploads are not token-protected. */
+  /** How many tokens are active (not revoked). */
   countActiveTokens(): Promise<number>;
+  /**
+   * Whether any token was ever registered, revoked ones included: once true, it stays true (tokens
+   * are never deleted), which is what makes automatic auth fail closed (see http/auth.ts).
+   */
+  hasHeldToken(): Promise<boolean>;
   /** Best effort `lastUsedAt`: writes at most once a minute per token, so auth stays a read. */
   markTokenUsed(id: string): Promise<void>;
 
   getSeriesSettings(series: string): Promise<SeriesSettings | null>;
   /** Creates or replaces a series' CI settings (the one mutable record in the store). */
   putSeriesSettings(series: string, config: object): Promise<SeriesSettings>;
+  /**
+   * The series with their counts, most recently active first (latest run's createdAt desc, then its
+   * id desc), keyset-paginated like listRuns. Reads one row per series (kept up to date by
+   * insertRun), never the runs of a series.
+   */
+  listSeries(query?: ListSeriesQuery): Promise<StoreResult<SeriesPage>>;
+
+  /**
+   * Adds `amount` to the fixed-window counter `key` (a window of `windowMs` starts at its first
+   * hit) and returns the total and the time left. `amount` 0 only reads. PostgreSQL keeps the
+   * counters in a table every replica shares; SQLite (one process) in memory.
+   */
+  hitRateLimit(key: string, amount: number, windowMs: number): Promise<WindowCount>;
 
   /** A cheap round trip for /healthz; rejects with StoreUnavailableError when the database is gone. */
   ping(): Promise<void>;
+  /**
+   * Whether writes go through, for /healthz: a write that is rolled back at once (so it cannot lose
+   * or change data) plus the last real write that failed for a write fault (a full disk shows only
+   * there: the rolled-back write never reaches the disk). Never rejects.
+   */
+  checkWrites(): Promise<WriteCheck>;
   /** Releases the connection(s). Idempotent. */
   close(): Promise<void>;
 }
@@ -77,15 +109,11 @@ export const RUN_KINDS = ['nvme', 'ebs'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 
 /**
- * Text both databases hold losslessly. PostgreSQL's text and jsonb types cannot contain U+0000,
- * and a lone UTF-16 surrogate has no UTF-8 encoding (node-postgres silently sends U+FFFD,
- * better-sqlite3 writes invalid UTF-8). Rejecting both keeps SQLite (dev) and PostgreSQL (prod)
- * behaviour identical.
+ * Text both databases hold losslessly: no U+0000 (PostgreSQL's text and jsonb cannot hold it)
+ * and no lone UTF-16 surrogate (no UTF-8 encoding). Defined in shared, where the API schemas
+ * refuse the same text at the edge; rejecting both keeps SQLite (dev) and PostgreSQL (prod) alike.
  */
-export function isStorableText(value: string): boolean {
-  return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
-}
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export { isStorableText };
 
 const storableText = z.string().refine(isStorableText, 'contains U+0000 or a lone surrogate');
 /**
@@ -120,6 +148,14 @@ export type RunLabels = z.infer<typeof RunLabelsSchema>;
 /** A JSON document the store keeps verbatim and never looks inside (report, summary, plan, …). */
 export type JsonObject = Record<string, unknown>;
 
+/**
+ * A JSON object already serialized, stored as it is: the parse worker serializes the report it
+ * built, so the main thread neither rebuilds the object graph nor serializes it again.
+ */
+export class JsonObjectText {
+  constructor(readonly json: string) {}
+}
+
 export interface InsertRunInput {
   /** The exact uploaded bytes; stored verbatim and returned byte-identical. */
   rawBytes: Uint8Array;
@@ -127,7 +163,7 @@ export interface InsertRunInput {
   mediaType: string;
   fileName?: string | null;
   labels: RunLabels;
-  /** The normalized fio report (JSON-serializable). */
+  /** The normalized fio report (JSON-serializable), or its JSON already written (JsonObjectText). */
   report: object;
   /** The analysis shown in lists and CI checks (JSON-serializable, kept small). */
   summary: object;
@@ -218,7 +254,10 @@ export interface InsertComparisonInput {
   /** The compared runs, in display order: existing run ids, no duplicates; at least one unless a plan is given. */
   runIds: readonly string[];
   plan?: object | null;
-  /** The computed comparison, frozen: later analysis versions never rewrite it. */
+  /**
+   * The computed comparison, frozen: later analysis versions never rewrite it. Or its JSON already
+   * written (JsonObjectText): the parse pool builds large ones off the main thread, serialized.
+   */
   result: object;
   priceTableDate: string;
   analysisVersion: string;
@@ -233,6 +272,52 @@ export interface Comparison {
   result: JsonObject;
   priceTableDate: string;
   analysisVersion: string;
+}
+
+/** What ensurePairComparison returns. */
+export interface PairComparison {
+  comparison: Comparison;
+  /** false: the pair already had a comparison for this analysis version; `comparison` is that one. */
+  created: boolean;
+}
+
+/** A pair comparison without its (large) result: what the read-only regression check needs. */
+export interface PairComparisonRef {
+  id: string;
+  createdAt: number;
+  analysisVersion: string;
+}
+
+// ── Series ───────────────────────────────────────────────────────────────────────────────────
+
+export interface ListSeriesQuery {
+  limit?: number;
+  /** `nextCursor` of the previous page; opaque. */
+  cursor?: string;
+}
+
+/** A series and its counts, kept by insertRun (so listing never groups the runs table). */
+export interface SeriesSummary {
+  series: string;
+  runCount: number;
+  /** Distinct branch labels among its runs (runs without a branch count in runCount only). */
+  branchCount: number;
+  latestRun: RunMeta;
+}
+
+export interface SeriesPage {
+  items: SeriesSummary[];
+  /** null on the last page. */
+  nextCursor: string | null;
+}
+
+// ── Rate limits ──────────────────────────────────────────────────────────────────────────────
+
+export interface WindowCount {
+  /** The window's total after this hit. */
+  count: number;
+  /** ms until the window ends (and the count starts over). */
+  resetInMs: number;
 }
 
 // ── Tokens ───────────────────────────────────────────────────────────────────────────────────
@@ -268,6 +353,21 @@ export interface SeriesSettings {
   updatedAt: number;
 }
 
+// ── Health ───────────────────────────────────────────────────────────────────────────────────
+
+export interface WriteCheck {
+  /** false when the probe failed, or a real write failed with a write fault recently. */
+  writable: boolean;
+  /** The rolled-back write: `ok`, `failed`, or `unknown` (another connection held the write lock). */
+  probe: 'ok' | 'failed' | 'unknown';
+  /** The latest write that failed with a write fault and was not followed by a successful write. */
+  lastWriteFailure: { at: number; fault: StoreFault } | null;
+  /** Why writes fail (the probe's fault first), null while writable. */
+  fault: StoreFault | null;
+  /** The driver's error when not writable: for the log only, never a response. */
+  cause?: unknown;
+}
+
 // ── Failures ─────────────────────────────────────────────────────────────────────────────────
 
 export type StoreProblemCode =
@@ -296,14 +396,29 @@ export const storeFail = (
 ): { ok: false; error: StoreProblem } => ({ ok: false, error: storeProblem(code, message, path) });
 
 /**
- * The database cannot serve the request right now (unreachable, restarting, locked beyond the
- * busy timeout, disk full). Transient from the caller's point of view: map to 503 + Retry-After.
+ * Why the database cannot serve: `unreachable` (connection refused or lost, database restarting
+ * or missing), `busy` (a lock or a statement beyond its timeout, out of connections or memory),
+ * `read_only` (read-only file or transaction), `disk_full`, `io_error`, `closed` (the store was
+ * closed, e.g. while shutting down). Clients see only the 503; the reason goes to /healthz, the
+ * driver's message to the log.
+ */
+export type StoreFault = 'unreachable' | 'busy' | 'read_only' | 'disk_full' | 'io_error' | 'closed';
+
+/** Faults that stop writes while reads may still work: /healthz reports them as `writable: false`. */
+export const WRITE_FAULTS: ReadonlySet<StoreFault> = new Set(['read_only', 'disk_full', 'io_error']);
+
+/**
+ * The database cannot serve the request right now (see StoreFault). Not the caller's fault and
+ * not a bug: the HTTP layer answers 503 + Retry-After for every route (errors.ts), and keeps the
+ * cause in the log.
  */
 export class StoreUnavailableError extends Error {
   readonly code = 'store_unavailable';
-  constructor(message: string, options?: { cause?: unknown }) {
+  readonly fault: StoreFault;
+  constructor(message: string, options?: { cause?: unknown; fault?: StoreFault }) {
     super(message, options);
     this.name = 'StoreUnavailableError';
+    this.fault = options?.fault ?? 'unreachable';
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 
@@ -22,30 +22,55 @@ import {
   type InsertRunInput,
   type InsertRunResult,
   type ListRunsQuery,
+  type ListSeriesQuery,
   type ListSeriesRunsQuery,
+  type PairComparison,
+  type PairComparisonRef,
   type QueryObserver,
   type Run,
   type RunJson,
   type RunPage,
   type RunRaw,
   type RunStore,
+  type SeriesPage,
   type SeriesSettings,
+  type StoreFault,
   type StoreResult,
   type TokenInfo,
   type TokenRef,
+  type WindowCount,
+  type WriteCheck,
 } from './run-store.ts';
 import { isValidId } from './ids.ts';
 import { isSha256Hex } from './idempotency.ts';
+import { DEFAULT_AUTOCHECKPOINT_PAGES, WalCheckpointer, type CheckpointResult } from './wal-checkpointer.ts';
+import {
+  MemoryWindowCounters,
+  PAIR_REF_COLUMNS,
+  SERIES_BRANCH_INSERT,
+  SERIES_STATS_UPSERT,
+  checkRateLimitHit,
+  listSeriesStatement,
+  newestPairRefsFirst,
+  pairKeyOf,
+  pairRefFromRow,
+  planListSeries,
+  seriesPageFromRows,
+} from './replica-state.ts';
 import {
   COMPARISON_COLUMNS,
   MonotonicClock,
+  PAIR_COMPARISON_SELECT,
+  ROLLBACK_PROBE,
   RUN_INSERT_COLUMNS,
+  WriteHealth,
   RUN_META_COLUMNS,
   TOKEN_COLUMNS,
   TOKEN_TOUCH_INTERVAL_MS,
   checkSeriesKey,
   comparisonFromPrepared,
   comparisonFromRow,
+  comparisonInsertStatement,
   int,
   isSeriesKey,
   listRunsStatement,
@@ -65,8 +90,10 @@ import {
   seriesSettingsFromRow,
   tokenFromRow,
   tokenRefColumn,
+  unknownRunOf,
   type ListPlan,
   type PreparedRun,
+  type ProbeOutcome,
 } from './store-core.ts';
 
 export interface SqliteStoreOptions {
@@ -77,6 +104,8 @@ export interface SqliteStoreOptions {
   /** How long a write waits for another connection's write lock before failing (503). */
   busyTimeoutMs?: number;
   onQuery?: QueryObserver;
+  /** Each WAL checkpoint the worker ran (tests). */
+  onCheckpoint?: (result: CheckpointResult) => void;
 }
 
 /** The durability settings the store runs with, read back from the connection. */
@@ -174,24 +203,83 @@ function migrate(db: Database.Database, now: () => number, observe: QueryObserve
   }
 }
 
-const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|NOMEM)/;
+/** SQLite result codes (extended codes share the prefix: SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED…). */
+const SQLITE_FAULTS: ReadonlyArray<[RegExp, StoreFault]> = [
+  [/^SQLITE_(BUSY|LOCKED|NOMEM)/, 'busy'],
+  [/^SQLITE_FULL/, 'disk_full'],
+  [/^SQLITE_READONLY/, 'read_only'],
+  [/^SQLITE_(IOERR|CANTOPEN)/, 'io_error'],
+];
 
 /**
  * Database trouble the caller can only wait out becomes StoreUnavailableError (→ 503): the write
- * lock held beyond busy_timeout, a full disk, an I/O error. Everything else (constraint
- * violations, SQL errors) is a bug and propagates unchanged.
+ * lock held beyond busy_timeout, a full disk, a read-only file, an I/O error, a file that cannot
+ * be opened. Everything else (constraint violations, SQL errors) is a bug and propagates unchanged.
  */
 function translate(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
-  if (
-    Driver !== undefined &&
-    error instanceof Driver.SqliteError &&
-    typeof code === 'string' &&
-    UNAVAILABLE.test(code)
-  ) {
-    return new StoreUnavailableError(`SQLite: ${error.message}`, { cause: error });
+  if (Driver !== undefined && error instanceof Driver.SqliteError && typeof code === 'string') {
+    const fault = SQLITE_FAULTS.find(([pattern]) => pattern.test(code))?.[1];
+    if (fault)
+      return new StoreUnavailableError(`SQLite: ${error.message} (${code})`, { cause: error, fault });
   }
   return error;
+}
+
+/**
+ * A write that changes nothing: user_version written over itself, in a transaction rolled back.
+ * It needs no table, so it also runs before the migrations. busy_timeout is 0 meanwhile: the
+ * driver is synchronous, and /healthz must not block the event loop while another process
+ * holds the write lock (that is `busy`, which says writes do go through).
+ */
+function probeWrite(db: Database.Database): ProbeOutcome {
+  if (!db.open) return { ok: false, error: closedError() };
+  const busyTimeoutMs = Number(db.pragma('busy_timeout', { simple: true }));
+  try {
+    db.pragma('busy_timeout = 0');
+    const version = Number(db.pragma('user_version', { simple: true }));
+    db.transaction(() => {
+      db.pragma(`user_version = ${version}`);
+      throw ROLLBACK_PROBE;
+    }).immediate();
+    return { ok: true };
+  } catch (error) {
+    return error === ROLLBACK_PROBE ? { ok: true } : { ok: false, error: translate(error) };
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  }
+}
+
+const closedError = () => new StoreUnavailableError('SQLite store is closed', { fault: 'closed' });
+
+type FileIdentity = { path: string; dev: number; ino: number };
+
+function fileIdentity(path: string): FileIdentity | null {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat ? { path, dev: stat.dev, ino: stat.ino } : null;
+}
+
+/**
+ * What stops the store at start-up, as one line naming the file: a configuration problem
+ * (StoreConfigError: read-only, not openable, no directory) or, when another process holds the
+ * write lock, StoreUnavailableError. Bugs propagate unchanged.
+ */
+function startupError(path: string, error: unknown): unknown {
+  if (error instanceof StoreConfigError) return error;
+  const translated = translate(error);
+  if (!(translated instanceof StoreUnavailableError)) return error;
+  if (translated.fault === 'busy') return translated;
+  const what: Record<StoreFault, string> = {
+    read_only: 'is read-only (the server needs write access to the file and its directory)',
+    disk_full: 'is on a full disk',
+    io_error: 'cannot be opened or read (is the path a directory, or the disk failing?)',
+    unreachable: 'cannot be opened',
+    busy: 'is locked',
+    closed: 'is closed',
+  };
+  return new StoreConfigError(`the SQLite archive ${path} ${what[translated.fault]}: ${translated.message}`, {
+    cause: error,
+  });
 }
 
 export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise<SqliteRunStore> {
@@ -199,11 +287,31 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
   if (path.trim() === '') throw new StoreConfigError('SQLite path is empty');
   const memory = path === ':memory:';
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-  if (!memory) mkdirSync(dirname(resolve(path)), { recursive: true });
+  if (!memory) {
+    const directory = dirname(resolve(path));
+    try {
+      mkdirSync(directory, { recursive: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const reason = code === 'EEXIST' ? `${directory} is not a directory` : (error as Error).message;
+      throw new StoreConfigError(`cannot create the directory of the SQLite archive ${path}: ${reason}`, {
+        cause: error,
+      });
+    }
+  }
   Driver ??= (await import('better-sqlite3')).default;
-  const db = new Driver(path);
+  let db: Database.Database;
+  try {
+    db = new Driver(path);
+  } catch (error) {
+    throw startupError(path, error);
+  }
   try {
     configure(db, busyTimeoutMs);
+    // SQLite opens a file it may not write read-only, silently: say so before anything else
+    // fails on it (journal_mode would just stay "delete").
+    const probe = probeWrite(db);
+    if (!probe.ok) throw probe.error;
     const mismatches = pragmaMismatches(readPragmas(db), { memory, busyTimeoutMs });
     if (mismatches.length > 0) {
       throw new StoreConfigError(`SQLite at ${path} is not durable as configured: ${mismatches.join('; ')}`);
@@ -211,9 +319,57 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
     migrate(db, options.now ?? Date.now, options.onQuery);
   } catch (error) {
     db.close();
-    throw translate(error);
+    throw startupError(path, error);
   }
-  return new SqliteRunStore(db, new MonotonicClock(options.now), options.onQuery);
+  const checkpointer = memory ? null : startCheckpointer(db, options.onCheckpoint);
+  return new SqliteRunStore(db, new MonotonicClock(options.now), options.onQuery, options.now, checkpointer);
+}
+
+/**
+ * Moves WAL checkpoints off the event loop (see WalCheckpointer): the committing connection stops
+ * auto-checkpointing, a worker's connection checkpoints instead; if the worker cannot run, the
+ * connection auto-checkpoints again as SQLite does by default.
+ */
+function startCheckpointer(
+  db: Database.Database,
+  onCheckpoint: ((result: CheckpointResult) => void) | undefined,
+): WalCheckpointer | null {
+  const restore = () => {
+    if (db.open) db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+  };
+  try {
+    db.pragma('wal_autocheckpoint = 0');
+    return new WalCheckpointer({ path: resolve(db.name), onFallback: restore, onCheckpoint });
+  } catch {
+    restore();
+    return null;
+  }
+}
+
+/** Bytes of runs one group commit writes at most (one run always goes, whatever its size). */
+export const GROUP_COMMIT_MAX_BYTES = 8 * 1024 * 1024;
+
+/** About what a run appends to the WAL: its bytes and its JSON documents. */
+function runBytes(run: PreparedRun): number {
+  return run.rawBytes.length + run.reportJson.length + run.summaryJson.length + run.labelsJson.length;
+}
+
+const comparisonBytes = (c: { resultJson: string; planJson: string | null }) =>
+  c.resultJson.length + (c.planJson?.length ?? 0);
+
+const sumOf = <T>(items: readonly T[], size: (item: T) => number) =>
+  items.reduce((total, item) => total + size(item), 0);
+
+/** Removes and returns the first queued runs that fit in `maxBytes` (at least one). */
+export function takeBatch<T extends { run: PreparedRun }>(queue: T[], maxBytes: number): T[] {
+  let count = 0;
+  let bytes = 0;
+  while (count < queue.length) {
+    bytes += runBytes(queue[count]!.run);
+    if (count > 0 && bytes > maxBytes) break;
+    count += 1;
+  }
+  return queue.splice(0, count);
 }
 
 /**
@@ -237,9 +393,24 @@ export class SqliteRunStore implements RunStore {
   }> = [];
 
   readonly #insertInSavepoint: (run: PreparedRun) => InsertRunResult;
+  readonly #writeHealth: WriteHealth;
+  /** The database file as opened: a write must not go to it once it was deleted or replaced. */
+  readonly #file: FileIdentity | null;
 
-  constructor(db: Database.Database, clock: MonotonicClock, observe?: QueryObserver) {
+  /** Checkpoints the WAL in a worker thread; null for in-memory databases. */
+  readonly #checkpointer: WalCheckpointer | null;
+
+  constructor(
+    db: Database.Database,
+    clock: MonotonicClock,
+    observe?: QueryObserver,
+    now: () => number = Date.now,
+    checkpointer: WalCheckpointer | null = null,
+  ) {
     this.#db = db;
+    this.#checkpointer = checkpointer;
+    this.#writeHealth = new WriteHealth(now);
+    this.#file = db.memory ? null : fileIdentity(resolve(db.name));
     this.#insertInSavepoint = db.transaction((run: PreparedRun) => this.#insertPreparedRun(run));
     this.#clock = clock;
     this.#observe = observe;
@@ -273,16 +444,37 @@ export class SqliteRunStore implements RunStore {
     return this.#statement(sql, params).run(...params);
   }
 
-  /** Runs `body` in an IMMEDIATE transaction: all of it commits, or none of it. */
-  #write<T>(body: () => T): T {
-    return this.#db.transaction(body).immediate();
+  /**
+   * Runs `body` in an IMMEDIATE transaction: all of it commits, or none of it. `walBytes` is about
+   * what the commit appends to the WAL (the large documents), for the checkpointer.
+   */
+  #write<T>(body: () => T, walBytes = 0): T {
+    this.#checkFile();
+    const result = this.#db.transaction(body).immediate();
+    this.#writeHealth.succeeded();
+    this.#checkpointer?.committed(walBytes);
+    return result;
+  }
+
+  /** Whether WAL checkpoints run off the event loop (false for :memory: or after a fallback). */
+  get checkpointsInWorker(): boolean {
+    return this.#checkpointer?.active ?? false;
+  }
+
+  /** translate(), remembering write faults for /healthz. */
+  #translate(error: unknown): unknown {
+    const translated = translate(error);
+    this.#writeHealth.observe(translated);
+    return translated;
   }
 
   async #guard<T>(body: () => T): Promise<T> {
+    // better-sqlite3 throws a TypeError on a closed connection: that is a 503, not a bug.
+    if (!this.#db.open) throw closedError();
     try {
       return body();
     } catch (error) {
-      throw translate(error);
+      throw this.#translate(error);
     }
   }
 
@@ -301,7 +493,7 @@ export class SqliteRunStore implements RunStore {
       // Validation, hashing and JSON serialization happen before the write lock is taken.
       run = prepareRun(input, this.#clock);
     } catch (error) {
-      return Promise.reject(translate(error));
+      return Promise.reject(this.#translate(error));
     }
     return new Promise((resolve, reject) => {
       this.#pendingRuns.push({ run, resolve, reject });
@@ -325,36 +517,73 @@ export class SqliteRunStore implements RunStore {
       return { run: runMetaFromRow(existing), created: false };
     }
     this.#run('INSERT INTO run_raw (run_id, bytes) VALUES (?, ?)', run.id, run.rawBytes);
+    this.#countSeriesRun(run);
     return { run: runMetaFromPrepared(run), created: true };
   }
 
-  /** Writes every queued run in one IMMEDIATE transaction, then settles each promise. */
+  /** Keeps series_stats (GET /api/series) in step with the runs, in the run's transaction. */
+  #countSeriesRun(run: PreparedRun): void {
+    const { series, branch } = run.labels;
+    if (series === undefined) return;
+    const newBranch =
+      branch === undefined
+        ? 0
+        : this.#run(
+            SERIES_BRANCH_INSERT(() => '?'),
+            series,
+            branch,
+          ).changes;
+    this.#run(
+      SERIES_STATS_UPSERT(() => '?'),
+      series,
+      newBranch,
+      run.createdAt,
+      run.id,
+    );
+  }
+
+  /**
+   * Writes the queued runs in one IMMEDIATE transaction, then settles each promise. A batch holds
+   * at most GROUP_COMMIT_MAX_BYTES (at least one run): the commit runs on the event loop, and its
+   * cost grows with the bytes written (bench P13), so a burst of large uploads is written in
+   * several commits with a turn of the event loop between them instead of one long block.
+   */
   #commitPendingRuns(): void {
-    const batch = this.#pendingRuns.splice(0);
+    const batch = takeBatch(this.#pendingRuns, GROUP_COMMIT_MAX_BYTES);
     if (batch.length === 0) return;
+    if (this.#pendingRuns.length > 0) setImmediate(() => this.#commitPendingRuns());
     const outcomes: Array<{ ok: true; value: InsertRunResult } | { ok: false; error: unknown }> = [];
     try {
-      if (!this.#db.open) throw new StoreUnavailableError('SQLite store is closed');
-      this.#write(() => {
-        for (const { run } of batch) {
-          try {
-            // Nested transaction = SAVEPOINT: a failure undoes this run only.
-            outcomes.push({ ok: true, value: this.#insertInSavepoint(run) });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
+      if (!this.#db.open) throw closedError();
+      this.#write(
+        () => {
+          for (const { run } of batch) {
+            try {
+              // Nested transaction = SAVEPOINT: a failure undoes this run only.
+              outcomes.push({ ok: true, value: this.#insertInSavepoint(run) });
+            } catch (error) {
+              // SQLITE_FULL, IOERR, NOMEM (and BUSY) may roll back the whole transaction, not
+              // only the savepoint: then nothing of the batch is stored, and the next run must
+              // not go on in a transaction of its own (it would commit while its upload is told
+              // it failed). Abort the batch with this error.
+              if (!this.#db.inTransaction) throw error;
+              outcomes.push({ ok: false, error });
+            }
           }
-        }
-      });
+        },
+        sumOf(batch, (b) => runBytes(b.run)),
+      );
     } catch (error) {
       // BEGIN or COMMIT failed (lock held beyond busy_timeout, disk full, I/O error): nothing of
       // the batch is stored, and every upload in it is told so.
-      for (const { reject } of batch) reject(translate(error));
+      const translated = this.#translate(error);
+      for (const { reject } of batch) reject(translated);
       return;
     }
     for (const [i, { resolve, reject }] of batch.entries()) {
       const outcome = outcomes[i]!;
       if (outcome.ok) resolve(outcome.value);
-      else reject(translate(outcome.error));
+      else reject(this.#translate(outcome.error));
     }
   }
 
@@ -418,33 +647,61 @@ export class SqliteRunStore implements RunStore {
       if (!prepared.ok) return prepared;
       const comparison = prepared.value;
       return this.#write((): StoreResult<Comparison> => {
-        // Runs are never deleted (triggers), so a reference checked here stays valid forever.
-        for (const [index, runId] of comparison.runIds.entries()) {
-          if (!this.#get('SELECT 1 AS found FROM runs WHERE id = ?', runId)) {
-            return storeFail('unknown_run', 'no such run', `runIds.${index}`);
-          }
-        }
-        this.#run(
-          `INSERT INTO comparisons (${COMPARISON_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          comparison.id,
-          comparison.createdAt,
-          comparison.title,
-          comparison.runIdsJson,
-          comparison.planJson,
-          comparison.resultJson,
-          comparison.priceTableDate,
-          comparison.analysisVersion,
-        );
+        const unknown = unknownRunOf(comparison, this.#runExists);
+        if (unknown) return unknown;
+        const { sql, params } = comparisonInsertStatement(comparison, () => '?');
+        this.#run(sql, ...params);
         return storeOk(comparisonFromPrepared(comparison));
-      });
+      }, comparisonBytes(comparison));
     });
   }
+
+  /** For unknownRunOf: one primary-key probe per run, inside the comparison's write. */
+  readonly #runExists = (runId: string): boolean =>
+    this.#get('SELECT 1 AS found FROM runs WHERE id = ?', runId) !== undefined;
 
   getComparison(id: string): Promise<Comparison | null> {
     return this.#guard(() => {
       if (!isValidId(id)) return null;
       const row = this.#get(`SELECT ${COMPARISON_COLUMNS} FROM comparisons WHERE id = ?`, id);
       return row ? comparisonFromRow(row) : null;
+    });
+  }
+
+  ensurePairComparison(input: InsertComparisonInput): Promise<StoreResult<PairComparison>> {
+    return this.#guard(() => {
+      const pairKey = pairKeyOf(input.runIds);
+      const prepared = prepareComparison(input, this.#clock);
+      if (!prepared.ok) return prepared;
+      const comparison = prepared.value;
+      return this.#write((): StoreResult<PairComparison> => {
+        const unknown = unknownRunOf(comparison, this.#runExists);
+        if (unknown) return unknown;
+        const { sql, params } = comparisonInsertStatement(comparison, () => '?', pairKey);
+        const inserted = this.#run(sql, ...params);
+        if (inserted.changes === 1)
+          return storeOk({ comparison: comparisonFromPrepared(comparison), created: true });
+        const existing = this.#get(
+          PAIR_COMPARISON_SELECT(() => '?'),
+          pairKey,
+          comparison.analysisVersion,
+        );
+        if (!existing) throw new Error('pair conflict without a matching comparison');
+        return storeOk({ comparison: comparisonFromRow(existing), created: false });
+      }, comparisonBytes(comparison));
+    });
+  }
+
+  findPairComparisons(runIds: readonly [string, string]): Promise<PairComparisonRef[]> {
+    return this.#guard(() => {
+      if (!isValidId(runIds[0]) || !isValidId(runIds[1])) return [];
+      // INDEXED BY: after ANALYZE of an archive with few comparisons, SQLite would rather scan them
+      // all (cheaper on 3 rows, not on 300,000); the lookup is always one index seek.
+      const rows = this.#all(
+        `SELECT ${PAIR_REF_COLUMNS} FROM comparisons INDEXED BY comparisons_pair WHERE pair_key = ?`,
+        `${runIds[0]}:${runIds[1]}`,
+      );
+      return newestPairRefsFirst(rows.map(pairRefFromRow));
     });
   }
 
@@ -520,6 +777,13 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
+  hasHeldToken(): Promise<boolean> {
+    return this.#guard(() => {
+      const row = this.#get('SELECT EXISTS (SELECT 1 FROM tokens) AS held');
+      return int(row?.held, 'held') === 1;
+    });
+  }
+
   markTokenUsed(id: string): Promise<void> {
     return this.#guard(() => {
       if (!isValidId(id)) return;
@@ -566,15 +830,63 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
+  listSeries(query: ListSeriesQuery = {}): Promise<StoreResult<SeriesPage>> {
+    return this.#guard(() => {
+      const plan = planListSeries(query);
+      if (!plan.ok) return plan;
+      const { sql, params } = listSeriesStatement(plan.value, () => '?');
+      return storeOk(seriesPageFromRows(this.#all(sql, ...params), plan.value.limit));
+    });
+  }
+
+  /** One process per SQLite archive: its counters live in memory (no write, no fsync per request). */
+  #rateLimits: MemoryWindowCounters | undefined;
+
+  hitRateLimit(key: string, amount: number, windowMs: number): Promise<WindowCount> {
+    return this.#guard(() => {
+      checkRateLimitHit(key, amount, windowMs);
+      this.#rateLimits ??= new MemoryWindowCounters(() => this.#clock.next());
+      return this.#rateLimits.hit(key, amount, windowMs);
+    });
+  }
+
   ping(): Promise<void> {
     return this.#guard(() => {
       this.#get('SELECT 1 AS ok');
     });
   }
 
+  checkWrites(): Promise<WriteCheck> {
+    let probe: ProbeOutcome;
+    try {
+      this.#checkFile();
+      probe = probeWrite(this.#db);
+    } catch (error) {
+      probe = { ok: false, error };
+    }
+    return Promise.resolve(this.#writeHealth.report(probe));
+  }
+
+  /**
+   * The connection keeps writing to a database file that was deleted (or replaced by another
+   * file) under it, and in WAL mode SQLite does not notice: every run stored after that would be
+   * gone at the next start. One stat per write transaction (µs) turns that into a 503.
+   */
+  #checkFile(): void {
+    if (!this.#file) return;
+    const now = fileIdentity(this.#file.path);
+    if (now && now.dev === this.#file.dev && now.ino === this.#file.ino) return;
+    throw new StoreUnavailableError(
+      `SQLite: the database file ${this.#file.path} was ${now ? 'replaced' : 'deleted'} while open`,
+      { fault: 'io_error' },
+    );
+  }
+
   async close(): Promise<void> {
-    // Runs queued for the next group commit are written first.
-    this.#commitPendingRuns();
+    // Runs queued for the next group commits are written first.
+    while (this.#pendingRuns.length > 0) this.#commitPendingRuns();
+    // The worker's connection closes first, so closing this one can remove the WAL.
+    await this.#checkpointer?.close();
     // Closing checkpoints the WAL into the main file and removes the -wal/-shm files.
     if (this.#db.open) this.#db.close();
   }

@@ -5,8 +5,14 @@ import { newId } from './ids.ts';
 import { migrationChecksum, pendingMigrations, type Migration } from './migrations/migrations.ts';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres.ts';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite.ts';
-import { StoreConfigError, isStorableText } from './run-store.ts';
-import { MonotonicClock, listRunsStatement, planListRuns } from './store-core.ts';
+import { StoreConfigError, StoreUnavailableError, isStorableText } from './run-store.ts';
+import {
+  MonotonicClock,
+  WRITE_FAILURE_MEMORY_MS,
+  WriteHealth,
+  listRunsStatement,
+  planListRuns,
+} from './store-core.ts';
 
 describe('page cursors', () => {
   it.each([
@@ -146,5 +152,49 @@ describe('migrations', () => {
     const outline = (list: readonly Migration[]) => list.map(({ version, name }) => ({ version, name }));
     expect(outline(SQLITE_MIGRATIONS)).toEqual(outline(POSTGRES_MIGRATIONS));
     expect(SQLITE_MIGRATIONS.map((x) => x.version)).toEqual(SQLITE_MIGRATIONS.map((_, i) => i + 1));
+  });
+});
+
+describe('WriteHealth: what /healthz says about writes', () => {
+  const readOnly = new StoreUnavailableError('attempt to write a readonly database', { fault: 'read_only' });
+  const busy = new StoreUnavailableError('database is locked', { fault: 'busy' });
+
+  it('a failed probe is not writable; a probe that waited on another writer says nothing against writes', () => {
+    const health = new WriteHealth(() => 0);
+    expect(health.report({ ok: true })).toEqual({
+      writable: true,
+      probe: 'ok',
+      lastWriteFailure: null,
+      fault: null,
+    });
+    expect(health.report({ ok: false, error: readOnly })).toMatchObject({
+      writable: false,
+      probe: 'failed',
+      fault: 'read_only',
+      cause: readOnly,
+    });
+    expect(health.report({ ok: false, error: busy })).toMatchObject({ writable: true, probe: 'unknown' });
+  });
+
+  it('a real write failure counts until a write succeeds, for at most WRITE_FAILURE_MEMORY_MS', () => {
+    let now = 1_000;
+    const health = new WriteHealth(() => now);
+    health.observe(busy); // not a write fault: remembered as nothing
+    expect(health.report({ ok: true }).writable).toBe(true);
+    const full = new StoreUnavailableError('database or disk is full', { fault: 'disk_full' });
+    health.observe(full);
+    expect(health.report({ ok: true })).toMatchObject({
+      writable: false,
+      probe: 'ok',
+      fault: 'disk_full',
+      lastWriteFailure: { at: 1_000, fault: 'disk_full' },
+    });
+    now += WRITE_FAILURE_MEMORY_MS;
+    expect(health.report({ ok: true }).writable).toBe(false);
+    now += 1;
+    expect(health.report({ ok: true })).toMatchObject({ writable: true, lastWriteFailure: null });
+    health.observe(full);
+    health.succeeded();
+    expect(health.report({ ok: true }).writable).toBe(true);
   });
 });

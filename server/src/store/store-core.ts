@@ -10,7 +10,10 @@ import {
   LIST_LIMIT,
   RUN_KINDS,
   RunLabelsSchema,
+  JsonObjectText,
   StoreInputError,
+  StoreUnavailableError,
+  WRITE_FAULTS,
   isStorableText,
   storeFail,
   storeOk,
@@ -27,8 +30,11 @@ import {
   type RunMeta,
   type RunPage,
   type SeriesSettings,
+  type StoreFault,
+  type StoreProblem,
   type StoreResult,
   type TokenInfo,
+  type WriteCheck,
 } from './run-store.ts';
 
 // ── Clock ────────────────────────────────────────────────────────────────────────────────────
@@ -72,6 +78,14 @@ function nullableText(value: unknown, path: string): string | null {
  * keep the text exactly as written: key order, and strings with U+0000 or lone surrogates (which
  * JSON.stringify escapes and jsonb would refuse) — a fio job name is user input.
  */
+/** Text that claims to be a serialized JSON object: a cheap shape check (it was written by JSON.stringify). */
+function checkJsonObjectText(json: unknown, path: string): string {
+  if (typeof json !== 'string' || !json.startsWith('{') || !json.endsWith('}')) {
+    throw new StoreInputError('expected the JSON text of an object', path);
+  }
+  return json;
+}
+
 export function serializeJsonObject(value: unknown, path: string): string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new StoreInputError('expected a JSON object', path);
@@ -148,7 +162,10 @@ export function prepareRun(input: InsertRunInput, clock: MonotonicClock): Prepar
     fioVersion: nullableText(input.fioVersion, 'fioVersion'),
     labelsJson: JSON.stringify(labels),
     summaryJson: serializeJsonObject(input.summary, 'summary'),
-    reportJson: serializeJsonObject(input.report, 'report'),
+    reportJson:
+      input.report instanceof JsonObjectText
+        ? checkJsonObjectText(input.report.json, 'report')
+        : serializeJsonObject(input.report, 'report'),
   };
 }
 
@@ -305,7 +322,8 @@ export interface ListPlan {
   after: RunPosition | null;
 }
 
-function checkLimit(limit: unknown): StoreResult<number> {
+/** A page size: LIST_LIMIT.default when absent, else an integer in LIST_LIMIT's range. */
+export function checkLimit(limit: unknown): StoreResult<number> {
   if (limit === undefined) return storeOk(LIST_LIMIT.default);
   if (
     typeof limit !== 'number' ||
@@ -444,7 +462,10 @@ export function prepareComparison(
     runIdsJson: JSON.stringify(ids),
     planJson:
       input.plan === null || input.plan === undefined ? null : serializeJsonObject(input.plan, 'plan'),
-    resultJson: serializeJsonObject(input.result, 'result'),
+    resultJson:
+      input.result instanceof JsonObjectText
+        ? checkJsonObjectText(input.result.json, 'result')
+        : serializeJsonObject(input.result, 'result'),
     priceTableDate: text(input.priceTableDate, 'priceTableDate', { max: 255 }),
     analysisVersion: text(input.analysisVersion, 'analysisVersion', { max: 255 }),
   });
@@ -465,6 +486,53 @@ export function comparisonFromPrepared(comparison: PreparedComparison): Comparis
 
 export const COMPARISON_COLUMNS =
   'id, created_at, title, run_ids, plan, result, price_table_date, analysis_version';
+
+/**
+ * The `unknown_run` problem naming the first of a comparison's runs that `exists` says is not
+ * stored, or null when all are. No transaction is needed between this check and the insert:
+ * runs are never deleted (triggers), so a reference checked once stays valid.
+ */
+export function unknownRunOf(
+  comparison: PreparedComparison,
+  exists: (runId: string) => boolean,
+): { ok: false; error: StoreProblem } | null {
+  const missing = comparison.runIds.findIndex((id) => !exists(id));
+  return missing >= 0 ? storeFail('unknown_run', 'no such run', `runIds.${missing}`) : null;
+}
+
+/**
+ * The INSERT of a prepared comparison, for both dialects. With a `pairKey` (the regression gate's
+ * pair comparison) it does nothing when the pair already has one for this analysis version
+ * (UNIQUE comparisons_pair): the caller then reads that one.
+ */
+export function comparisonInsertStatement(
+  comparison: PreparedComparison,
+  placeholder: (position: number) => string,
+  pairKey?: string,
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [
+    comparison.id,
+    comparison.createdAt,
+    comparison.title,
+    comparison.runIdsJson,
+    comparison.planJson,
+    comparison.resultJson,
+    comparison.priceTableDate,
+    comparison.analysisVersion,
+  ];
+  if (pairKey !== undefined) params.push(pairKey);
+  const values = params.map((_, index) => placeholder(index + 1)).join(', ');
+  const sql =
+    pairKey === undefined
+      ? `INSERT INTO comparisons (${COMPARISON_COLUMNS}) VALUES (${values})`
+      : `INSERT INTO comparisons (${COMPARISON_COLUMNS}, pair_key) VALUES (${values}) ` +
+        'ON CONFLICT (pair_key, analysis_version) DO NOTHING';
+  return { sql, params };
+}
+
+/** The pair comparison a conflicting ensurePairComparison found. Parameters: pair key, analysis version. */
+export const PAIR_COMPARISON_SELECT = (placeholder: (position: number) => string) =>
+  `SELECT ${COMPARISON_COLUMNS} FROM comparisons WHERE pair_key = ${placeholder(1)} AND analysis_version = ${placeholder(2)}`;
 
 export function comparisonFromRow(row: Row): Comparison {
   return {
@@ -545,4 +613,63 @@ export function seriesSettingsFromRow(row: Row): SeriesSettings {
     config: json(row.config, 'config') as JsonObject,
     updatedAt: int(row.updated_at, 'updated_at'),
   };
+}
+
+// ── Write health (/healthz) ──────────────────────────────────────────────────────────────────
+
+/**
+ * Thrown inside the write probe's transaction to roll it back. The probe writes a value over
+ * itself in a transaction that is always rolled back, so it changes nothing — but the database
+ * must accept a write for it to run (a read-only file or transaction refuses it).
+ */
+export const ROLLBACK_PROBE = Symbol('rollback the write probe');
+
+/**
+ * How long a real write that failed with a write fault keeps the store reported as not writable
+ * when no write succeeds after it. It has to expire: a replica whose /healthz says "degraded" is
+ * taken out of rotation by its load balancer and then sees no write that could clear it.
+ */
+export const WRITE_FAILURE_MEMORY_MS = 60_000;
+
+export type ProbeOutcome = { ok: true } | { ok: false; error: unknown };
+
+/** The last real write's failure and the probe's outcome, combined into what /healthz reports. */
+export class WriteHealth {
+  #failure: { at: number; fault: StoreFault; error: unknown } | null = null;
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly memoryMs = WRITE_FAILURE_MEMORY_MS,
+  ) {}
+
+  /** A write committed: earlier failures say nothing any more. */
+  succeeded(): void {
+    this.#failure = null;
+  }
+
+  /** Remembers a write fault (read-only, disk full, I/O error); other errors say nothing about writes. */
+  observe(error: unknown): void {
+    if (error instanceof StoreUnavailableError && WRITE_FAULTS.has(error.fault)) {
+      this.#failure = { at: this.now(), fault: error.fault, error };
+    }
+  }
+
+  report(probe: ProbeOutcome): WriteCheck {
+    if (this.#failure && this.now() - this.#failure.at > this.memoryMs) this.#failure = null;
+    const last = this.#failure;
+    const lastWriteFailure = last ? { at: last.at, fault: last.fault } : null;
+    if (!probe.ok) {
+      const fault = probe.error instanceof StoreUnavailableError ? probe.error.fault : null;
+      // Busy: another connection holds the write lock, so writes do go through (later).
+      if (fault === 'busy') {
+        return last
+          ? { writable: false, probe: 'unknown', lastWriteFailure, fault: last.fault, cause: last.error }
+          : { writable: true, probe: 'unknown', lastWriteFailure, fault: null };
+      }
+      return { writable: false, probe: 'failed', lastWriteFailure, fault, cause: probe.error };
+    }
+    return last
+      ? { writable: false, probe: 'ok', lastWriteFailure, fault: last.fault, cause: last.error }
+      : { writable: true, probe: 'ok', lastWriteFailure: null, fault: null };
+  }
 }

@@ -11,6 +11,7 @@ import { ProblemSchema, WarningSchema } from '../problem.ts';
 import { ObservedMetricsSchema } from '../profile/observed.ts';
 import { RegressionReportSchema } from '../history/regression-report.schema.ts';
 import { SeriesConfigSchema } from '../history/series-config.ts';
+import { STORABLE_TEXT_MESSAGE, isStorableText } from '../storable-text.ts';
 
 /**
  * The HTTP API's request and response shapes: the server validates what it receives and sends
@@ -26,7 +27,10 @@ export const TargetKindSchema = z.enum(['nvme', 'ebs']);
 /** Keys that would touch Object.prototype if anything ever copied labels naively. */
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-const labelText = (max: number) => z.string().trim().min(1).max(max);
+/** Free text the archive can store and query (see isStorableText). */
+const storableText = () => z.string().refine(isStorableText, STORABLE_TEXT_MESSAGE);
+const labelText = (max: number) =>
+  z.string().trim().min(1).max(max).refine(isStorableText, STORABLE_TEXT_MESSAGE);
 const positive = z.number().positive().finite();
 
 /** What an upload is about. Every field optional; numbers in the EBS units (GiB, IOPS, MiB/s). */
@@ -68,7 +72,7 @@ export const RunLabelsSchema = z.object({
         .string()
         .regex(/^[A-Za-z0-9._-]{1,64}$/, 'tag names: letters, digits and . _ - (at most 64)')
         .refine((k) => !RESERVED_KEYS.has(k), 'a reserved name (__proto__, constructor, prototype)'),
-      z.string().max(200),
+      storableText().max(200),
     )
     .refine((t) => Object.keys(t).length <= 20, 'at most 20 tags')
     .optional(),
@@ -180,12 +184,28 @@ export const RunListSchema = z.object({
 });
 export type RunList = z.infer<typeof RunListSchema>;
 
+/**
+ * A page size in a query string: digits only. `0x10`, `1e1`, ` 5` or `5.0` are refused, not read
+ * as some other number (Number() would take all of them).
+ */
+export const pageLimitParam = (max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^[0-9]{1,9}$/, 'a whole number written in digits, such as 50')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(max))
+    .default(fallback);
+
+/**
+ * `GET /api/runs` query. Each parameter at most once: the server refuses `kind=ebs&kind=nvme`
+ * (400 query_invalid naming it) instead of reading one of them.
+ */
 export const RunListQuerySchema = z.object({
-  series: z.string().max(100).optional(),
-  instance: z.string().max(64).optional(),
+  series: storableText().max(100).optional(),
+  instance: storableText().max(64).optional(),
   kind: TargetKindSchema.optional(),
-  branch: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  branch: storableText().max(200).optional(),
+  limit: pageLimitParam(200, 50),
   cursor: z.string().max(200).optional(),
 });
 
@@ -303,17 +323,49 @@ export const ERROR_CODES = [
   'no_series',
 ] as const;
 
+/**
+ * Why the archive's database cannot serve (the driver's message is in the server log only):
+ * unreachable (refused, lost, restarting, missing), busy (locks or statements beyond their
+ * timeout, out of connections), read_only, disk_full, io_error, closed (shutting down).
+ */
+export const StoreFaultSchema = z.enum([
+  'unreachable',
+  'busy',
+  'read_only',
+  'disk_full',
+  'io_error',
+  'closed',
+]);
+
+/** `GET /healthz`: 200 `ok` when the store answers and takes writes, else 503 `degraded`. */
 export const HealthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   store: z.object({
     kind: z.enum(['sqlite', 'postgres']),
+    /** Reads: a round trip answered. */
     ok: z.boolean(),
     latencyMs: z.number().nullable(),
+    /** Writes go through (false while `ok` is false). */
+    writable: z.boolean(),
+    /**
+     * What `writable` rests on: `probe`, a write rolled back at once (it cannot change data;
+     * `unknown` while another connection holds the write lock, `skipped` when reads already
+     * fail), and the last real write that failed for a full disk, a read-only database or an I/O
+     * error — which the probe cannot see, as its write never reaches the disk. That failure
+     * counts until a write succeeds, for at most a minute.
+     */
+    writeCheck: z.object({
+      probe: z.enum(['ok', 'failed', 'unknown', 'skipped']),
+      lastWriteFailureAt: z.string().nullable(),
+    }),
+    fault: StoreFaultSchema.optional(),
+    /** What is wrong, in words (never the driver's message). */
     error: z.string().optional(),
   }),
   version: z.string(),
   analysisVersion: z.string(),
 });
+export type Health = z.infer<typeof HealthSchema>;
 
 // ── CI history and regression gates ──────────────────────────────────────────────────────────
 
@@ -332,15 +384,41 @@ export type SeriesSettingsResponse = z.infer<typeof SeriesSettingsSchema>;
 
 /** `GET /api/series/:series/runs`: newest first; `before` is the previous page's `nextCursor`. */
 export const SeriesRunsQuerySchema = z.object({
-  branch: z.string().trim().min(1).max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  branch: labelText(200).optional(),
+  limit: pageLimitParam(200, 50),
   before: z.string().max(200).optional(),
 });
+
+/** `GET /api/series`: most recently active first; `cursor` is the previous page's `nextCursor`. */
+export const SeriesListQuerySchema = z.object({
+  limit: pageLimitParam(200, 50),
+  cursor: z.string().max(200).optional(),
+});
+
+/** One series in `GET /api/series`: its counts (kept as runs arrive) and its latest run. */
+export const SeriesListItemSchema = z.object({
+  series: SeriesNameSchema,
+  runCount: z.number().int().nonnegative(),
+  /** Distinct branch labels among its runs. */
+  branchCount: z.number().int().nonnegative(),
+  latestRun: RunListItemSchema,
+});
+export type SeriesListItem = z.infer<typeof SeriesListItemSchema>;
+
+export const SeriesListSchema = z.object({
+  items: z.array(SeriesListItemSchema),
+  nextCursor: z.string().nullable(),
+});
+export type SeriesList = z.infer<typeof SeriesListSchema>;
 
 /** `GET /api/runs/:id/regression`: the gate's report plus where to look. */
 export const RunRegressionSchema = RegressionReportSchema.extend({
   runUrl: z.string(),
-  /** The frozen comparison of the latest baseline run and this run; null without a baseline run. */
+  /**
+   * The comparison of the latest baseline run and this run, frozen when the run was uploaded; null
+   * without a baseline run, or when that pair was not the run's baseline at upload (settings
+   * changed since, or the run predates frozen comparisons; a note says so).
+   */
   comparisonUrl: z.string().nullable(),
 });
 export type RunRegression = z.infer<typeof RunRegressionSchema>;

@@ -53,6 +53,7 @@ describe('instance catalog', () => {
     expect(nvmePremium('r5d.4xlarge')).toEqual({
       baseType: 'r5.4xlarge',
       dType: 'r5d.4xlarge',
+      region: 'us-east-1',
       usdPerHour: 0.144,
       usdPerMonth: 105.12,
     });
@@ -82,7 +83,7 @@ describe('instance catalog', () => {
 });
 
 describe('EBS rate cards', () => {
-  it('us-east-1 is the default, cross-checked, dated 2022-02-10', () => {
+  it('us-east-1 is the default, dated 2022-02-10, naming its offer file', () => {
     const card = defaultRateCard();
     expect(card).toMatchObject({
       region: 'us-east-1',
@@ -90,12 +91,15 @@ describe('EBS rate cards', () => {
       gp3: { storage: 0.08, iops: 0.005, throughput: 0.04 },
       io2: { storage: 0.125, iops: 0.065, iops2: 0.0455, iops3: 0.03185 },
     });
-    expect(card.source).toMatch(/cross-checked/);
+    expect(card.source).toMatch(
+      /^AWS Price List, AmazonEC2 offer 20220210050117 for us-east-1 \(published 2022-02-10/,
+    );
   });
 
   it('has every region of the data; zones without an io2 price get no card rather than a guess', () => {
     const regions = listPriceRegions();
-    expect(regions).toHaveLength(65);
+    // 26 regions and 39 Local / Wavelength Zones in the 2022 extract, less the two China regions (CNY only).
+    expect(regions).toHaveLength(63);
     expect(rateCardFor('eu-central-1')?.gp3.storage).toBe(0.0952);
     for (const r of regions) expect(r.complete).toBe(rateCardFor(r.code) !== null);
     expect(rateCardFor('mars-north-1')).toBeNull();

@@ -162,3 +162,16 @@ export function applyRateOverrides<C extends RegionRateCard>(
 export function describeRateCard(card: RegionRateCard): string {
   return `${card.region ?? 'custom'}${card.location ? ` (${card.location})` : ''}, prices as of ${card.date}, source: ${card.source}`;
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Whether prices dated `date` (YYYY-MM-DD) are more than a year old on `today`: AWS changes
+ * prices and opens regions several times a year, so such numbers deserve a refresh
+ * (`blockwise catalog update`). A date that is not a day (the seed guide's "2026-03") is not judged.
+ */
+export function pricesOlderThanAYear(date: string, today: Date): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}/.test(date)) return false;
+  const at = Date.parse(`${date.slice(0, 10)}T00:00:00Z`);
+  return Number.isFinite(at) && today.getTime() - at > 365 * DAY_MS;
+}

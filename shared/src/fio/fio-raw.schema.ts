@@ -37,6 +37,37 @@ export function checkFioNumber(value: number | null | undefined, path: string): 
 }
 
 /**
+ * Upper bounds on the keys of the objects the parser walks key by key (docs/fio-format.md §3.2,
+ * §8.10), so that the work per object stays small whatever a file invents. Each is fio's own
+ * maximum with a margin; a larger object is refused (`fio_invalid`, naming its path, the limit
+ * and the count) before any per-key work, never silently cut.
+ *
+ * - Percentiles: fio prints at most FIO_IO_U_LIST_MAX_LEN = 20 entries per `percentile` object
+ *   (stat.h; `percentile_list` is declared with `.maxlen = FIO_IO_U_LIST_MAX_LEN` in options.c,
+ *   and stat.c clamps the printed list to it). Unchanged since 2011 (axboe/fio a64e88da).
+ * - Bins: json+ prints one key per non-empty bucket, at most FIO_IO_U_PLAT_NR =
+ *   FIO_IO_U_PLAT_GROUP_NR × 2^FIO_IO_U_PLAT_BITS = 29 × 64 = 1856 since fio 3.0 (stat.h, commit
+ *   d6bb626e; 19 × 64 = 1216 before).
+ * - Options: fio prints only the options a job set; options.c and the engines define about 500.
+ *
+ * The distinct percentiles over all jobs of a file are bounded too: fio's percentile list is per
+ * job, so a file of several job sections may print several lists, and the totals carry their union.
+ */
+export const MAX_PERCENTILES = 32;
+export const MAX_DISTINCT_PERCENTILES = 128;
+export const MAX_BINS = 2048;
+export const MAX_OPTIONS = 1024;
+
+/** "jobs.0.read.clat_ns.percentile: expected at most 32 percentiles (…), got 56000". */
+export function tooManyKeys(path: string, found: number, limit: number, what: string, why: string): Problem {
+  return {
+    code: 'fio_invalid',
+    message: `${path}: expected at most ${limit} ${what} (${why}), got ${found}`,
+    path,
+  };
+}
+
+/**
  * Options are always strings in fio's JSON (`"iodepth" : "64"`); docs/fio-format.md §1 and §8.10.
  * Checked in one loop rather than per key by `z.record` (every job repeats them); the first
  * non-string value is reported with its path.
@@ -46,7 +77,17 @@ function checkOptions(value: unknown, path: (string | number)[], issues: z.core.
     issues.push({ code: 'invalid_type', expected: 'object', input: value, path });
     return false;
   }
-  for (const name of Object.keys(value)) {
+  const keys = Object.keys(value);
+  if (keys.length > MAX_OPTIONS) {
+    issues.push({
+      code: 'custom',
+      message: `expected at most ${MAX_OPTIONS} options (fio defines about 500 and prints only those a job set), got ${keys.length}`,
+      input: value,
+      path,
+    });
+    return false;
+  }
+  for (const name of keys) {
     const v = (value as Record<string, unknown>)[name];
     if (typeof v !== 'string') {
       issues.push({ code: 'invalid_type', expected: 'string', input: v, path: [...path, name] });
@@ -151,6 +192,8 @@ function describeIssue(issue: z.core.$ZodIssue, root: unknown): string {
       return `expected ${withArticle(issue.expected)}, got ${got}`;
     case 'too_small':
       return `expected a number ≥ ${String(issue.minimum)}, got ${got}`;
+    case 'custom':
+      return issue.message;
     default:
       return `${issue.message} (got ${got})`;
   }
@@ -196,9 +239,6 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-/** fio has 1856 latency buckets (FIO_IO_U_PLAT_NR); a map with far more keys is not fio's. */
-export const MAX_BINS = 4096;
-
 /** json+ latency histogram: bucket values (the object's unit, ascending) and their counts. */
 export type Bins = { values: Float64Array; counts: Float64Array; total: number };
 
@@ -217,8 +257,12 @@ export function readBins(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return bad(`expected an object of latency buckets, got ${describeValue(value)}`);
   }
+  // Counted (natively) before any per-key work: 56,000 keys are refused as fast as 2,049.
   const keys = Object.keys(value);
-  if (keys.length > MAX_BINS) return bad(`expected at most ${MAX_BINS} latency buckets, got ${keys.length}`);
+  if (keys.length > MAX_BINS) {
+    const why = 'fio prints at most 1856, FIO_IO_U_PLAT_NR';
+    return { ok: false, error: tooManyKeys(path, keys.length, MAX_BINS, 'latency buckets', why) };
+  }
   const values = new Float64Array(keys.length);
   const counts = new Float64Array(keys.length);
   const map = value as Record<string, unknown>;

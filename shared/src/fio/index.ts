@@ -5,7 +5,14 @@ export { decodeInput, DEFAULT_MAX_INPUT_BYTES } from './decode-input.ts';
 export type { DecodedInput, DecodeOptions, TextEncodingName } from './decode-input.ts';
 export { extractFioDocument, DEFAULT_MAX_DEPTH } from './extract-documents.ts';
 export type { Extracted, ExtractOptions } from './extract-documents.ts';
-export { validateFioDocument, readBins, MAX_BINS } from './fio-raw.schema.ts';
+export {
+  validateFioDocument,
+  readBins,
+  MAX_BINS,
+  MAX_DISTINCT_PERCENTILES,
+  MAX_OPTIONS,
+  MAX_PERCENTILES,
+} from './fio-raw.schema.ts';
 export type { Bins, FioRawDirection, FioRawDocument, FioRawJob, FioRawLatency } from './fio-raw.schema.ts';
 export { normalizeJob, parseFioVersion } from './normalize-job.ts';
 export type { FioVersion, JobContext, NormalizedDirection, NormalizedJob } from './normalize-job.ts';

@@ -364,6 +364,100 @@ describe('untrusted option names (prototype pollution)', () => {
   });
 });
 
+describe('bounded keys per object (fio prints at most 20 percentiles and 1856 bins)', () => {
+  const C = 'generated/c_randread_4k_libaio_qd32_timebased5s.json';
+  const P = 'generated/p_randrw_4k_mix50_jsonplus_nj2_perjob.json';
+  /** `n` percentile keys in fio's "%f" form, 0.001 … (all distinct, all valid). */
+  const percentiles = (n: number, from = 0) =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [((from + i + 1) / 1000).toFixed(6), 1000 + i]));
+  const refusal = (doc: object) => {
+    const result = parseFio(JSON.stringify(doc));
+    if (result.ok) throw new Error('expected a refusal');
+    return result.error;
+  };
+
+  it('a percentile object with more than 32 keys is refused, naming the path, the limit and the count', () => {
+    const doc = docOf(C);
+    doc.jobs[0].read.clat_ns.percentile = percentiles(56_000);
+    expect(refusal(doc)).toEqual({
+      code: 'fio_invalid',
+      path: 'jobs.0.read.clat_ns.percentile',
+      message:
+        'jobs.0.read.clat_ns.percentile: expected at most 32 percentiles (fio prints at most 20, FIO_IO_U_LIST_MAX_LEN), got 56000',
+    });
+  });
+
+  it('the keys are counted before any is read: a bad key among too many still reports the count', () => {
+    const doc = docOf(C);
+    doc.jobs[0].read.clat_ns.percentile = { ...percentiles(32), fast: 1 };
+    expect(refusal(doc).message).toContain('expected at most 32 percentiles');
+    doc.jobs[0].read.clat_ns.percentile = percentiles(32); // at the limit: accepted
+    expect(Object.keys(reportOf(doc).jobs[0]!.read.clatMs.percentiles!)).toHaveLength(32);
+  });
+
+  it('json+ bins: more than 2048 buckets in one direction are refused before any is read', () => {
+    const doc = docOf(P);
+    const bins = Object.fromEntries(Array.from({ length: 2049 }, (_, i) => [String(1000 + i), 1]));
+    doc.jobs[1].write.clat_ns.bins = { ...bins, fast: 1 };
+    expect(refusal(doc)).toMatchObject({
+      code: 'fio_invalid',
+      path: 'jobs.1.write.clat_ns.bins',
+      message: expect.stringContaining('expected at most 2048 latency buckets (fio prints at most 1856'),
+    });
+    // fio's own maximum, FIO_IO_U_PLAT_NR = 1856 buckets, is read.
+    const full = Object.fromEntries(Array.from({ length: 1856 }, (_, i) => [String(1000 + i), 1]));
+    doc.jobs[1].write.clat_ns.bins = full;
+    expect(reportOf(doc).total.write.clatMs.method).toBe('merged-bins');
+  });
+
+  it('job options and global options with more than 1024 keys are refused with their path', () => {
+    const many = Object.fromEntries(Array.from({ length: 1025 }, (_, i) => [`opt${i}`, '1']));
+    const doc = docOf(C);
+    doc.jobs[0]['job options'] = many;
+    expect(refusal(doc)).toMatchObject({
+      code: 'fio_invalid',
+      path: 'jobs.0.job options',
+      message: expect.stringMatching(/^jobs\.0\.job options: expected at most 1024 options .*got 1025$/),
+    });
+    const global = docOf(C);
+    global['global options'] = many;
+    expect(refusal(global)).toMatchObject({ path: 'global options' });
+  });
+
+  it('over all jobs, at most 128 distinct percentiles: each job with a list of its own is refused at the 5th', () => {
+    const doc = docOf(P);
+    const job = doc.jobs[0];
+    doc.jobs = Array.from({ length: 6 }, (_, i) => {
+      const j = structuredClone(job);
+      j.read.clat_ns.percentile = percentiles(30, i * 30);
+      j.write.clat_ns.percentile = percentiles(30, i * 30);
+      return j;
+    });
+    expect(refusal(doc)).toMatchObject({
+      code: 'fio_invalid',
+      path: 'jobs.4.read.clat_ns.percentile',
+      message: expect.stringContaining('expected at most 128 distinct percentiles'),
+    });
+    // The same list in every job (the normal case) counts once.
+    doc.jobs = Array.from({ length: 6 }, () => structuredClone(doc.jobs[0]));
+    expect(reportOf(doc).jobs).toHaveLength(6);
+  });
+
+  it('maxReportBytes: a file whose report would clearly be larger is refused before normalizing', () => {
+    const doc = docOf(C);
+    doc['global options'] = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`o${i}`, 'v']));
+    doc.jobs = Array.from({ length: 50 }, (_, i) => ({ ...doc.jobs[0], jobname: `j${i}` }));
+    const text = JSON.stringify(doc);
+    // 50 jobs × (1,024 + 100 options × ~9 bytes) ≈ 96 KB at least.
+    const result = parseFio(text, { maxReportBytes: 90_000 });
+    expect(result).toMatchObject({ ok: false, error: { code: 'report_too_large' } });
+    if (!result.ok) expect(result.error.message).toMatch(/at least \d+ bytes to store \(50 jobs/);
+    expect(PARSE_FIO_ERROR_CODES).toContain('report_too_large');
+    expect(parseFio(text, { maxReportBytes: 200_000 }).ok).toBe(true);
+    expect(parseFio(text).ok).toBe(true); // no limit by default (the CLI and the browser)
+  });
+});
+
 describe('parseFio error codes', () => {
   it.each([
     ['', 'empty_input'],

@@ -3,7 +3,13 @@ import { aggregateReport } from './aggregate.ts';
 import { decodeInput, DEFAULT_MAX_INPUT_BYTES } from './decode-input.ts';
 import { DEFAULT_MAX_DEPTH, extractFioDocument } from './extract-documents.ts';
 import type { FioReport } from './fio-report.schema.ts';
-import { validateFioDocument, type FioRawDocument, type FioRawJob } from './fio-raw.schema.ts';
+import {
+  MAX_DISTINCT_PERCENTILES,
+  tooManyKeys,
+  validateFioDocument,
+  type FioRawDocument,
+  type FioRawJob,
+} from './fio-raw.schema.ts';
 import { normalizeJob, parseFioVersion, type JobContext, type NormalizedJob } from './normalize-job.ts';
 
 /**
@@ -19,6 +25,13 @@ export type ParseFioOptions = {
   maxBytes?: number;
   /** Deeper JSON nesting is refused with `too_deep` before parsing (default 64). */
   maxDepth?: number;
+  /**
+   * A file whose report would clearly serialize to more bytes is refused with
+   * `report_too_large` before its jobs are normalized (default: no limit). The estimate is a
+   * lower bound (REPORT_BYTES_PER_JOB per job plus the options each job repeats); the exact size
+   * is the caller's to check once it has serialized the report.
+   */
+  maxReportBytes?: number;
 };
 
 export type ParseFioResult = { ok: true; report: FioReport } | { ok: false; error: Problem };
@@ -33,6 +46,7 @@ export const PARSE_FIO_ERROR_CODES = [
   'not_fio_json',
   'fio_invalid',
   'unsupported_fio_output',
+  'report_too_large',
 ] as const;
 export type ParseFioErrorCode = (typeof PARSE_FIO_ERROR_CODES)[number];
 
@@ -52,10 +66,41 @@ export function parseFio(input: string | Uint8Array, options: ParseFioOptions = 
     encoding: decoded.value.encoding,
     documentsFound: extracted.documentsFound,
     warnings: [...decoded.value.warnings, ...extracted.warnings],
+    maxReportBytes: options.maxReportBytes ?? Infinity,
   });
 }
 
-type Envelope = Pick<FioReport, 'encoding' | 'documentsFound' | 'warnings'>;
+/**
+ * Fewer bytes than any job takes in the serialized report: its three directions, each with its
+ * latency object, and its settings (1.6 KB for a job with no options and no percentiles).
+ */
+export const REPORT_BYTES_PER_JOB = 1024;
+
+/**
+ * A lower bound on the serialized report, from what every job repeats: the fixed part of a job
+ * and its options (global options are copied into every job, docs/fio-format.md §9 step 5). A
+ * 1 MB file of 15,000 bare jobs, or of 1,000 global options and 200 jobs, is refused before
+ * anything is normalized.
+ */
+function reportBytesAtLeast(entries: readonly FioRawJob[], globalOptions: Record<string, string> | null) {
+  const globalBytes = globalOptions === null ? 0 : optionBytes(globalOptions);
+  let bytes = 0;
+  for (const entry of entries) {
+    bytes += REPORT_BYTES_PER_JOB + globalBytes;
+    const own = entry['job options'];
+    if (own !== undefined) bytes += optionBytes(own);
+  }
+  return bytes;
+}
+
+/** `"name":"value",` for each option (a lower bound: escapes only add). */
+function optionBytes(options: Readonly<Record<string, string>>): number {
+  let bytes = 0;
+  for (const name in options) bytes += name.length + options[name]!.length + 6;
+  return bytes;
+}
+
+type Envelope = Pick<FioReport, 'encoding' | 'documentsFound' | 'warnings'> & { maxReportBytes: number };
 
 function buildReport(doc: FioRawDocument, envelope: Envelope): ParseFioResult {
   const clientMode = doc.jobs === undefined && doc.client_stats !== undefined;
@@ -90,13 +135,27 @@ function buildReport(doc: FioRawDocument, envelope: Envelope): ParseFioResult {
     }
   }
 
+  const atLeast = reportBytesAtLeast(entries, globalOptions);
+  if (atLeast > envelope.maxReportBytes) {
+    return {
+      ok: false,
+      error: {
+        code: 'report_too_large',
+        message: `the analysis of this file would take at least ${atLeast} bytes to store (${entries.length} jobs, each stored with its options and every direction), more than the ${envelope.maxReportBytes} allowed for its size; real fio output needs less than 1.5 × its own size`,
+      },
+    };
+  }
+
   const settingsCache: NonNullable<JobContext['settingsCache']> = new Map();
   const normalize = (raw: FioRawJob, path: string) =>
     normalizeJob(raw, { path, globalOptions, version, settingsCache });
   const jobs: NormalizedJob[] = [];
+  const percentiles = new DistinctPercentiles();
   for (const entry of jobEntries) {
     const job = normalize(entry.raw, entry.path);
     if (!job.ok) return job;
+    const tooMany = percentiles.add(job.value, entry.path);
+    if (tooMany) return { ok: false, error: tooMany };
     jobs.push(job.value);
     warnings.push(...job.value.warnings);
   }
@@ -124,6 +183,33 @@ function buildReport(doc: FioRawDocument, envelope: Envelope): ParseFioResult {
     warnings: dedupe(warnings),
   };
   return { ok: true, report };
+}
+
+/**
+ * The union of the percentile lists of all jobs, which the totals and groups carry (aggregate.ts).
+ * Each list is bounded (MAX_PERCENTILES), but fio's list is per job, so without this bound 4,000
+ * jobs with lists of their own would put 128,000 percentiles into every total.
+ */
+class DistinctPercentiles {
+  private readonly values = new Set<number>();
+  /** Lists already counted: jobs with the same percentile keys share one list (percentiles.ts). */
+  private readonly seen = new Set<readonly number[]>();
+
+  add(job: NormalizedJob, path: string): Problem | null {
+    for (const name of ['read', 'write', 'trim', 'mixed'] as const) {
+      const direction = job[name];
+      const list = direction?.percentileList;
+      if (!direction || !list || list.length === 0 || this.seen.has(list)) continue;
+      this.seen.add(list);
+      for (const p of list) this.values.add(p);
+      if (this.values.size > MAX_DISTINCT_PERCENTILES) {
+        const at = `${path}.${name}.${direction.percentilesFrom ?? 'clat_ns'}.percentile`;
+        const why = `over all jobs; fio prints at most 20 per job, and a file's jobs rarely use more than one list`;
+        return tooManyKeys(at, this.values.size, MAX_DISTINCT_PERCENTILES, 'distinct percentiles', why);
+      }
+    }
+    return null;
+  }
 }
 
 function unsupported(message: string): ParseFioResult {

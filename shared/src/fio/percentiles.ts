@@ -1,6 +1,6 @@
 import type { Problem } from '../problem.ts';
 import type { PercentileRangeMs, PercentilesMs } from './fio-report.schema.ts';
-import { describeValue, MAX_FIO_NUMBER, type Bins } from './fio-raw.schema.ts';
+import { describeValue, MAX_FIO_NUMBER, MAX_PERCENTILES, tooManyKeys, type Bins } from './fio-raw.schema.ts';
 
 /**
  * fio's latency percentiles (docs/fio-format.md §3.2): keys printed with C `%f` ("99.500000"),
@@ -74,7 +74,13 @@ export function readPercentiles(
     return invalid(path, `expected an object of percentiles, got ${describeValue(raw)}`);
   }
   const map = raw as Record<string, unknown>;
-  const shape = readKeyShape(Object.keys(map), path);
+  const rawKeys = Object.keys(map);
+  // Counted before any key is parsed or sorted (a 1 MB file holds 56,000 of them).
+  if (rawKeys.length > MAX_PERCENTILES) {
+    const why = 'fio prints at most 20, FIO_IO_U_LIST_MAX_LEN';
+    return { ok: false, error: tooManyKeys(path, rawKeys.length, MAX_PERCENTILES, 'percentiles', why) };
+  }
+  const shape = readKeyShape(rawKeys, path);
   if ('ok' in shape) return shape;
   if (shape.order.length === 0) return { ok: true, value: { percentiles: null, list: [] } };
   const percentiles: PercentilesMs = {};

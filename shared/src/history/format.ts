@@ -1,9 +1,13 @@
+import { escapeMarkdown, escapeText } from '../escape-text.ts';
 import { displayUnit, formatDeltaPct, formatMetricNumber } from './format-value.ts';
 import type { MetricCheck, RegressionReport, RegressionVerdict } from './regression-report.schema.ts';
 
 /**
  * Regression reports as a CI log prints them (aligned text) and as a pull-request comment
  * (GitHub/GitLab-flavoured markdown). Pure string building: the CLI and the web app share it.
+ * Every string of the report is printed through escapeText / escapeMarkdown: labels come from
+ * uploads, and the text report lands in a CI log where a raw newline or escape sequence could
+ * forge a line (`::error::…`) or rewrite the screen.
  */
 
 export type RegressionLinks = {
@@ -20,6 +24,7 @@ const HEADLINES: Record<RegressionVerdict, string> = {
   'no-base': 'NOT CHECKED (no base branch)',
 };
 
+/** The metric's label (and unit), unescaped: each output escapes it for its own format. */
 const metricName = (m: MetricCheck) => (m.unit === 'IOPS' ? m.label : `${m.label} (${displayUnit(m.unit)})`);
 const num = (m: MetricCheck, v: number | null | undefined) =>
   v === null || v === undefined ? '—' : formatMetricNumber(v, m.unit);
@@ -36,7 +41,7 @@ function textVerdict(m: MetricCheck): string {
     case 'ok':
       return 'ok';
     case 'skipped':
-      return `skipped: ${m.reason}`;
+      return `skipped: ${escapeText(m.reason)}`;
   }
 }
 
@@ -59,13 +64,15 @@ function alignRows(rows: string[][], rightAligned: ReadonlySet<number>): string[
 
 function subject(report: RegressionReport): string {
   const who = [
-    report.series ? `series ${report.series}` : null,
-    report.branch ? `${report.branch}${report.commit ? ` @ ${report.commit.slice(0, 12)}` : ''}` : null,
+    report.series ? `series ${escapeText(report.series)}` : null,
+    report.branch
+      ? `${escapeText(report.branch)}${report.commit ? ` @ ${escapeText(report.commit.slice(0, 12))}` : ''}`
+      : null,
   ]
     .filter(Boolean)
     .join(' · ');
   const against = report.baseBranch
-    ? `vs ${report.baselineRunIds.length === 0 ? 'no earlier run' : `the last ${report.baselineRunIds.length} run${report.baselineRunIds.length === 1 ? '' : 's'}`} on ${report.baseBranch}`
+    ? `vs ${report.baselineRunIds.length === 0 ? 'no earlier run' : `the last ${report.baselineRunIds.length} run${report.baselineRunIds.length === 1 ? '' : 's'}`} on ${escapeText(report.baseBranch)}`
     : 'no base branch';
   return `${who ? `${who} ` : ''}${against} (${thresholdsText(report)})`;
 }
@@ -85,7 +92,7 @@ export function formatRegressionText(report: RegressionReport, links: Regression
     const rows = [
       ['metric', 'baseline', 'new', 'Δ%', 'verdict'],
       ...report.metrics.map((m) => [
-        metricName(m),
+        escapeText(metricName(m)),
         num(m, m.baseline?.mean),
         num(m, m.value),
         delta(m),
@@ -95,33 +102,26 @@ export function formatRegressionText(report: RegressionReport, links: Regression
     lines.push('', ...alignRows(rows, new Set([1, 2, 3])));
   }
   const flagged = report.metrics.filter((m) => m.verdict === 'regression');
-  lines.push('', report.message);
-  for (const m of flagged) lines.push(`  ${m.label}: ${m.reason}`);
-  for (const note of report.notes) lines.push(`note: ${note}`);
-  if (links.comparison) lines.push(`comparison: ${links.comparison}`);
-  if (links.run) lines.push(`run: ${links.run}`);
+  lines.push('', escapeText(report.message));
+  for (const m of flagged) lines.push(`  ${escapeText(m.label)}: ${escapeText(m.reason)}`);
+  for (const note of report.notes) lines.push(`note: ${escapeText(note)}`);
+  if (links.comparison) lines.push(`comparison: ${escapeText(links.comparison)}`);
+  if (links.run) lines.push(`run: ${escapeText(links.run)}`);
   return `${lines.join('\n')}\n`;
 }
 
 // ── Markdown ────────────────────────────────────────────────────────────────────────────────
 
 /**
- * User text (branch names come from uploads) made inert in markdown: no tables broken by `|`, no
- * HTML, no links or emphasis injected (a `(` only matters after a `]`, which is escaped).
+ * Inline code for a label (also stops GitHub turning `@team` in a branch name into a mention):
+ * control characters shown as `\uXXXX`, and `|` as `¦` (GitHub splits a table row at a `|` even
+ * inside a code span).
  */
-function escapeMarkdown(text: string): string {
-  return text
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/&/g, '&amp;')
-    .replace(/[\\`*_[\]<>|~]/g, (c) => `\\${c}`);
-}
-
-/** Inline code (also stops GitHub turning `@team` in a branch name into a mention). */
 function code(text: string): string {
-  const clean = text.replace(/[\r\n]+/g, ' ').replace(/\|/g, '¦');
-  // With a backtick inside, no code span can hold it: escape instead, and defuse @mentions with a
-  // zero-width space.
-  return clean.includes('`') ? escapeMarkdown(clean).replace(/@/g, '@\u200b') : `\`${clean}\``;
+  const noPipe = text.replace(/\|/g, '¦');
+  // With a backtick inside, no code span can hold it: escape as markdown text instead.
+  if (noPipe.includes('`')) return escapeMarkdown(noPipe);
+  return `\`${escapeText(noPipe)}\``;
 }
 
 /** Only http(s) links, with the characters that would end a markdown link destination encoded. */
@@ -198,13 +198,13 @@ export function formatRegressionMarkdown(report: RegressionReport, links: Regres
       '| :-- | --: | --: | --: | :-- |',
       ...report.metrics.map(
         (m) =>
-          `| ${metricName(m)} | ${num(m, m.baseline?.mean)} | ${num(m, m.value)} | ${delta(m)} | ${MD_VERDICT[m.verdict]}${m.verdict === 'skipped' ? `: ${escapeMarkdown(m.reason)}` : ''} |`,
+          `| ${escapeMarkdown(metricName(m))} | ${num(m, m.baseline?.mean)} | ${num(m, m.value)} | ${delta(m)} | ${MD_VERDICT[m.verdict]}${m.verdict === 'skipped' ? `: ${escapeMarkdown(m.reason)}` : ''} |`,
       ),
       '',
     );
   }
   if (flagged.length > 0) {
-    out.push(...flagged.map((m) => `- **${m.label}**: ${escapeMarkdown(m.reason)}`), '');
+    out.push(...flagged.map((m) => `- **${escapeMarkdown(m.label)}**: ${escapeMarkdown(m.reason)}`), '');
   }
   for (const note of report.notes) out.push(`> ${escapeMarkdown(note)}`, '');
   const linkParts = [

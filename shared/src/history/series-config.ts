@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STORABLE_TEXT_MESSAGE, isStorableText } from '../storable-text.ts';
 import { MetricIdSchema } from './metrics.ts';
 
 /**
@@ -31,8 +32,17 @@ export type Thresholds = z.infer<typeof ThresholdsSchema>;
 
 export const SeriesConfigSchema = z
   .strictObject({
-    /** The branch a run is compared with when its upload names none (`--base-branch`). */
-    baseBranch: z.string().trim().min(1).max(200).default('main'),
+    /**
+     * The branch a run is compared with when its upload names none (`--base-branch`). Text the
+     * `branch` label accepts: a value the archive cannot query (U+0000) would fail every check.
+     */
+    baseBranch: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .refine(isStorableText, STORABLE_TEXT_MESSAGE)
+      .default('main'),
     /** How many of the base branch's latest runs (older than the checked run) form the baseline. */
     baselineRuns: z.number().int().min(1).max(50).default(5),
     /** Fewer baseline runs than this: nothing is judged ("insufficient history"), the gate passes. */

@@ -26,11 +26,20 @@ const breakdown = (storage: number, iops: number, throughput: number): CostBreak
   return { storage: s, iops: i, throughput: t, total: roundCents(s + i + t) };
 };
 
+/**
+ * io2's IOPS price tiers: 1–32,000 at `iops`, 32,001–64,000 at `iops2`, above at `iops3` (AWS's
+ * Amazon EBS pricing page; cloudkeep-io/ebs-pricing's field names carry the same bounds). The
+ * AWS Price List does not hold them: each tier is its own usage type (`EBS:VolumeP-IOPS.io2`,
+ * `….io2.tier2`, `….io2.tier3`) listed over 0–Inf (see aws/catalog-build/offer-prices.ts).
+ */
+export const IO2_IOPS_TIERS = { tier2From: 32_000, tier3From: 64_000 } as const;
+
 /** io2's graduated IOPS price: each tier's rate applies only to the IOPS inside it. */
 export function io2IopsCost(iops: number, card: RateCard): number {
-  const t1 = Math.min(iops, 32_000);
-  const t2 = Math.min(Math.max(iops - 32_000, 0), 32_000);
-  const t3 = Math.max(iops - 64_000, 0);
+  const { tier2From, tier3From } = IO2_IOPS_TIERS;
+  const t1 = Math.min(iops, tier2From);
+  const t2 = Math.min(Math.max(iops - tier2From, 0), tier3From - tier2From);
+  const t3 = Math.max(iops - tier3From, 0);
   return t1 * card.io2.iops + t2 * card.io2.iops2 + t3 * card.io2.iops3;
 }
 

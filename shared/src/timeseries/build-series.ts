@@ -6,6 +6,7 @@ import {
   type IoMetric,
   type IoSeries,
   type SeriesChoice,
+  type SeriesDevice,
   type SeriesFormat,
   type SeriesImportOptions,
   type SeriesImportResult,
@@ -56,7 +57,13 @@ import { formatInt } from '../units.ts';
  */
 
 export type RawColumn = ColumnRole & { label: string; source: string };
-export type RawRow = { where: string; time: ParsedTime; values: (number | null)[] };
+export type RawRow = {
+  where: string;
+  time: ParsedTime;
+  values: (number | null)[];
+  /** Per-device exports with a queue: [queueDepth, awaitMs, requestsPerSec] at this row. */
+  queue?: [number | null, number | null, number | null];
+};
 export type RawSeries = {
   format: SeriesFormat;
   columns: RawColumn[];
@@ -64,6 +71,8 @@ export type RawSeries = {
   /** A zone the time column's header names ("Timestamp (UTC)", "Time (UTC+01:00)"). */
   headerZone: TimeZoneSpec | null;
   warnings: Warning[];
+  /** Per-device exports: the device read and how (its `queue` arrays are filled from the rows). */
+  device?: Omit<SeriesDevice, 'queue'> & { hasQueue: boolean };
 };
 
 const MINUTE = 60_000;
@@ -72,7 +81,7 @@ const HOUR = 3_600_000;
 const plural = (n: number, word: string) => `${formatInt(n)} ${word}${n === 1 ? '' : 's'}`;
 const iso = (ms: number) => new Date(ms).toISOString().replace(':00.000Z', 'Z').replace('.000Z', 'Z');
 
-function choiceRequired(choices: SeriesChoice[]): SeriesImportResult {
+export function choiceRequired(choices: SeriesChoice[]): SeriesImportResult {
   return {
     ok: false,
     error: {
@@ -449,6 +458,13 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
     writeBytes: [],
   };
   const outTimes: number[] = [];
+  const queue = raw.device?.hasQueue
+    ? {
+        queueDepth: [] as (number | null)[],
+        awaitMs: [] as (number | null)[],
+        requestsPerSec: [] as (number | null)[],
+      }
+    : null;
   const emptyTimes: number[] = [];
   let partialPoints = 0;
   kept.forEach((rowIdx, n) => {
@@ -481,6 +497,12 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
     if (have < present.length) partialPoints += 1;
     outTimes.push(times[n]!);
     for (const m of ['readOps', 'writeOps', 'readBytes', 'writeBytes'] as const) series[m].push(values[m]);
+    if (queue) {
+      const [depth, awaitMs, requests] = row.queue ?? [null, null, null];
+      queue.queueDepth.push(depth);
+      queue.awaitMs.push(awaitMs);
+      queue.requestsPerSec.push(requests);
+    }
   });
   if (outTimes.length === 0) {
     return failure('no_data_points', `none of the ${plural(raw.rows.length, 'row')} has a value`);
@@ -578,5 +600,9 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
     },
     warnings,
   };
+  if (raw.device) {
+    const { hasQueue: _, ...device } = raw.device;
+    series_.device = { ...device, queue };
+  }
   return { ok: true, value: series_ };
 }

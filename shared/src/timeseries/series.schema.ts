@@ -19,6 +19,12 @@ export const SERIES_FORMATS = [
   'cloudwatch-console-csv',
   'cloudwatch-get-metric-data',
   'grafana-csv',
+  'iostat',
+  'sar',
+  'sadf',
+  'prometheus-query-range',
+  'datadog-csv',
+  'datadog-query-json',
 ] as const;
 export const SeriesFormatSchema = z.enum(SERIES_FORMATS);
 export type SeriesFormat = z.infer<typeof SeriesFormatSchema>;
@@ -29,6 +35,42 @@ export const CloudWatchStatisticSchema = z.enum(CLOUDWATCH_STATISTICS);
 export type CloudWatchStatistic = z.infer<typeof CloudWatchStatisticSchema>;
 
 const rates = z.array(z.number().nonnegative().finite().nullable());
+
+/**
+ * The device a per-device export was read for (iostat, sar, sadf, Prometheus node_exporter,
+ * Datadog), how it was chosen, and what the tool reported beyond the four rates.
+ */
+export const SeriesDeviceSchema = z.object({
+  /** The device read: `nvme0n1`, `dev8-0`, or `host:device` when several hosts share a name. */
+  name: z.string(),
+  /** `asked`: the caller named it (`device`); `only`: the file has one; `busiest`: the most operations. */
+  chosenBy: z.enum(['asked', 'only', 'busiest']),
+  /** Every device in the file with its operations over the file (for a choice and its reason). */
+  devices: z.array(z.object({ name: z.string(), operations: z.number().nonnegative() })),
+  /**
+   * Per point, aligned with `timeMs` (null where not reported): the average number of requests
+   * in the device's queue (iostat `aqu-sz`/`avgqu-sz`, sar `aqu-sz`), their average time from
+   * issue to completion (`await`, or the per-direction awaits weighted by their rates), and the
+   * requests per second that queue saw — reads and writes plus discards and flushes (iostat
+   * d/s, f/s; sar's tps). With the three, Little's law can be checked (queue.ts). Null when the
+   * tool reports no queue (Prometheus, Datadog).
+   */
+  queue: z.object({ queueDepth: rates, awaitMs: rates, requestsPerSec: rates }).nullable(),
+  /**
+   * The tool's own average request size checked against bytes ÷ operations at each point with at
+   * least one operation per second (iostat rareq-sz/wareq-sz/avgrq-sz, sar areq-sz/avgrq-sz):
+   * a disagreement beyond rounding means the units were misread. Null when the tool prints none.
+   */
+  requestSizeCheck: z
+    .object({
+      checked: z.number().int().nonnegative(),
+      mismatched: z.number().int().nonnegative(),
+      /** The largest disagreement: where, the size printed and bytes ÷ operations (bytes). */
+      worst: z.object({ where: z.string(), reportedBytes: z.number(), computedBytes: z.number() }).nullable(),
+    })
+    .nullable(),
+});
+export type SeriesDevice = z.infer<typeof SeriesDeviceSchema>;
 
 export const IoSeriesSchema = z.object({
   format: SeriesFormatSchema,
@@ -74,6 +116,8 @@ export const IoSeriesSchema = z.object({
     naiveTimesAs: z.string().nullable(),
   }),
   warnings: z.array(WarningSchema),
+  /** Per-device exports only (see SeriesDeviceSchema); absent or null for the others. */
+  device: SeriesDeviceSchema.nullable().optional(),
 });
 export type IoSeries = z.infer<typeof IoSeriesSchema>;
 
@@ -94,6 +138,14 @@ export type SeriesImportOptions = {
   throughputUnit?: string;
   /** Keep only columns/results whose label contains this text (e.g. one volume id of several). */
   match?: string;
+  /** Per-device exports (iostat, sar, sadf, Prometheus, Datadog): the device to read; else the busiest. */
+  device?: string;
+  /**
+   * Prometheus query_range: whether the values are cumulative counters (node_exporter's
+   * `*_total`, turned into rates here) or already rates (`rate(…[1m])`). Normally told by the
+   * series name; asked when the values contradict it.
+   */
+  valueKind?: ValueKind;
   /** Largest number of points accepted (default 1,000,000). */
   maxPoints?: number;
   label?: string;
@@ -101,9 +153,13 @@ export type SeriesImportOptions = {
 
 export const DEFAULT_MAX_POINTS = 1_000_000;
 
+export const VALUE_KINDS = ['counter', 'rate'] as const;
+export const ValueKindSchema = z.enum(VALUE_KINDS);
+export type ValueKind = z.infer<typeof ValueKindSchema>;
+
 /** A question the file leaves open: what to pass, why, and the plausible answers. */
 export const SeriesChoiceSchema = z.object({
-  option: z.enum(['statistic', 'periodSec', 'sourceIntervalSec', 'throughputUnit', 'timeZone']),
+  option: z.enum(['statistic', 'periodSec', 'sourceIntervalSec', 'throughputUnit', 'timeZone', 'valueKind']),
   /** The CLI flag that answers it. */
   flag: z.string(),
   why: z.string(),

@@ -1,4 +1,6 @@
 import {
+  CatalogBodySchema,
+  CatalogInfoSchema,
   ComparisonSchema,
   CreatedComparisonSchema,
   ErrorResponseSchema,
@@ -7,8 +9,10 @@ import {
   RunListSchema,
   RunRegressionSchema,
   RunSchema,
+  SeriesListSchema,
   SeriesSettingsSchema,
   UploadResponseSchema,
+  type CatalogInfoResponse,
   type Comparison,
   type CreateComparison,
   type CreatedRun,
@@ -16,6 +20,7 @@ import {
   type RunList,
   type Run,
   type RunRegression,
+  type SeriesList,
   type SeriesSettingsResponse,
 } from '@blockwise/shared';
 import type { z } from 'zod';
@@ -44,11 +49,24 @@ export const apiPaths = {
   run: (id: string) => `/api/runs/${encodeURIComponent(id)}`,
   comparisons: '/api/comparisons',
   comparison: (id: string) => `/api/comparisons/${encodeURIComponent(id)}`,
+  series: '/api/series',
   /** CI history: series names may hold `/` (sent encoded: `team%2Fpg`). */
   seriesRuns: (series: string) => `/api/series/${encodeURIComponent(series)}/runs`,
   seriesSettings: (series: string) => `/api/series/${encodeURIComponent(series)}/settings`,
   runRegression: (id: string) => `/api/runs/${encodeURIComponent(id)}/regression`,
+  catalog: '/api/catalog',
+  catalogData: '/api/catalog/data',
 };
+
+/** Which AWS catalog (prices, instance types) the server plans with. */
+export function getCatalogInfo(): Promise<CatalogInfoResponse> {
+  return request(CatalogInfoSchema, apiPaths.catalog);
+}
+
+/** The server's catalog file, when it is not the built-in one (checked where it is installed). */
+export function getCatalogData(): Promise<Record<string, unknown>> {
+  return request(CatalogBodySchema, apiPaths.catalogData);
+}
 
 /** Copy for error codes a person can act on; other codes show the server's message. */
 const FRIENDLY: Record<string, string> = {
@@ -194,6 +212,18 @@ export async function createComparison(
 export async function getComparison(id: string, signal?: AbortSignal): Promise<Comparison> {
   checkId(id, 'comparison');
   return request(ComparisonSchema, apiPaths.comparison(id), { signal: signal ?? null });
+}
+
+/** The CI series with their counts, most recently active first (`cursor`: the previous page's `nextCursor`). */
+export async function listSeries(
+  query: { limit?: number; cursor?: string },
+  signal?: AbortSignal,
+): Promise<SeriesList> {
+  const q = new URLSearchParams();
+  if (query.limit !== undefined) q.set('limit', String(query.limit));
+  if (query.cursor) q.set('cursor', query.cursor);
+  const qs = q.toString();
+  return request(SeriesListSchema, `${apiPaths.series}${qs ? `?${qs}` : ''}`, { signal: signal ?? null });
 }
 
 export type SeriesRunsQuery = { branch?: string; limit?: number; before?: string };

@@ -1,5 +1,6 @@
 import type * as CatalogModule from '@blockwise/shared/catalog';
 import { useEffect, useState } from 'react';
+import { getCatalogData, getCatalogInfo } from './api-client.ts';
 
 /**
  * The AWS catalog (1,390 instance types, regional EBS prices, catalog-aware analyses) is ~200 KB of
@@ -13,7 +14,8 @@ let loaded: Catalog | null = null;
 
 export function loadCatalog(): Promise<Catalog> {
   pending ??= import('@blockwise/shared/catalog').then(
-    (m) => {
+    async (m) => {
+      await installServerCatalog(m);
       loaded = m;
       return m;
     },
@@ -61,4 +63,30 @@ export function useCatalog(): CatalogState & { retry: () => void } {
       setAttempt((a) => a + 1);
     },
   };
+}
+
+/**
+ * The catalog the server plans with (`serve --catalog FILE`), installed over the built-in one so
+ * the page prices with the server's numbers. No server answering (a static preview, a test) keeps
+ * the built-in catalog; a server that names a catalog it then cannot send is an error (retry),
+ * never a silent switch to other prices.
+ */
+async function installServerCatalog(m: Catalog): Promise<void> {
+  let info;
+  try {
+    info = await getCatalogInfo();
+  } catch {
+    return;
+  }
+  if (info.builtIn) return;
+  const checked = m.checkCatalogData(await getCatalogData());
+  if (!checked.ok)
+    throw new Error(`the server's catalog ${info.origin} is malformed (${checked.path}: ${checked.message})`);
+  m.installCatalog(checked.value, info.origin);
+}
+
+/** "built-in catalog" or "cat.json, written 2026-11-24": where the prices beside a cost come from. */
+export function catalogLabel(catalog: Catalog): string {
+  const info = catalog.catalogInfo();
+  return info.builtIn ? 'built-in catalog' : `${info.origin}, written ${info.generatedAt.slice(0, 10)}`;
 }

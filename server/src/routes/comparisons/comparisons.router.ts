@@ -99,7 +99,7 @@ export function comparisonsRouter(ctx: AppContext): Router {
         }),
       );
       if (!stored.ok) throw new HttpError(422, stored.error.code, stored.error.message, stored.error.path);
-      const base = baseUrl(ctx, req);
+      const base = baseUrl(ctx);
       res.status(201).json({ id: stored.value.id, url: comparisonUrl(base, stored.value.id) });
     },
   );
@@ -112,7 +112,7 @@ export function comparisonsRouter(ctx: AppContext): Router {
         next(err ?? new HttpError(404, 'comparison_not_found', 'no comparison with this id')),
       );
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    res.json(toComparison(baseUrl(ctx, req), c));
+    res.json(toComparison(baseUrl(ctx), c));
   });
 
   router.all('/api/comparisons/:id', methodNotAllowed('GET, HEAD'));

@@ -12,17 +12,22 @@ import {
 import { baseUrl, rawUrl, runUrl, type AppContext } from '../../context.ts';
 import { HttpError, problemError } from '../../http/errors.ts';
 import { readMultipart, type UploadedFile } from '../../http/multipart.ts';
-import { rateLimit } from '../../http/rate-limit.ts';
+import { chargeBodyBytes, checkByteBudget, rateLimit } from '../../http/rate-limit.ts';
 import { RAW_MEDIA_TYPES, mediaTypeOf, readRawBody } from '../../http/read-body.ts';
 import { storableName } from '../../http/text.ts';
 import { analyzeUpload, type AnalyzedUpload } from '../../ingest/analyze-upload.ts';
 import { busy, type Reservation } from '../../ingest/parse-pool.ts';
-import { labelsFrom, labelsFromRequest, type LabelSource } from '../../ingest/labels.ts';
+import { labelHeaders, labelsFrom, labelsFromRequest, type QueryLabels } from '../../ingest/labels.ts';
 import { isValidId } from '../../store/ids.ts';
-import type { RunMeta, RunPage } from '../../store/run-store.ts';
+import { JsonObjectText, type RunMeta, type RunPage } from '../../store/run-store.ts';
 import { methodNotAllowed, pageOrThrow, parseQuery, storeCall } from '../route-helpers.ts';
+import { freezeBaselineComparison } from '../series/regression-gate.ts';
 
-/** Large bodies are analyzed off the main thread; small ones inline (a worker round trip costs more than the parse). */
+/**
+ * Bodies above largeBodyBytes (128 KiB) are analyzed off the main thread, so that no upload can
+ * hold the event loop for long (docs/performance.md P13); smaller ones inline, where the parse
+ * holds it for a few ms at most and costs less CPU than the worker round trip.
+ */
 async function analyze(
   ctx: AppContext,
   bytes: Uint8Array,
@@ -34,25 +39,53 @@ async function analyze(
   return analyzeUpload(bytes, labels, ctx.config.maxUploadBytes);
 }
 
+/** A request's room in the parse pool, from before its body is read until its run is stored. */
+type Admission = {
+  /** Null while the body is small enough to be analyzed inline. */
+  readonly reservation: Reservation | null;
+  /**
+   * The body (inflated) has reached `bytes`: hold them, or throw 503 busy. A gzip body declares
+   * its compressed length, so what was reserved for it may be far below what it inflates to;
+   * one that was small enough for no slot may need one now.
+   */
+  fit: (bytes: number) => void;
+  release: () => void;
+};
+
 /**
  * Admission control before reading a large body (declared > largeBodyBytes, or no length): it
  * reserves room in the parse pool (a slot and the declared bytes) for the whole request, or
  * answers 503 at once when the pool is full instead of buffering another 20 MB that would wait
- * anyway (bounded memory, perf P7; see ParsePool).
- * The caller releases the slot when done. Small bodies need no slot (analyzed inline); one that
- * only inflates past the threshold (gzip) is checked against the pool when it is analyzed.
+ * anyway (bounded memory, perf P7; see ParsePool). The room then grows with the body as it is
+ * inflated (`fit`), through the same check. The caller releases it when done. Small bodies need
+ * no slot (analyzed inline).
  */
-function admitLargeBody(ctx: AppContext, req: Request): Reservation | null {
+function admitLargeBody(ctx: AppContext, req: Request): Admission {
   const declared = Number(req.headers['content-length']);
   const known = Number.isFinite(declared) && declared >= 0;
-  if (known && declared <= ctx.config.largeBodyBytes) return null;
-  // No length (chunked): it may be anything up to the limit.
-  const slot = ctx.pool.reserve(known ? declared : ctx.config.maxUploadBytes);
-  if (!slot) {
-    req.resume();
-    throw busy();
+  let reservation: Reservation | null = null;
+  if (!known || declared > ctx.config.largeBodyBytes) {
+    // No length (chunked): it may be anything up to the limit.
+    reservation = ctx.pool.reserve(known ? declared : ctx.config.maxUploadBytes);
+    if (!reservation) {
+      req.resume();
+      throw busy();
+    }
   }
-  return slot;
+  return {
+    get reservation() {
+      return reservation;
+    },
+    fit: (bytes) => {
+      if (reservation) {
+        if (!reservation.grow(bytes)) throw busy();
+      } else if (bytes > ctx.config.largeBodyBytes) {
+        reservation = ctx.pool.reserve(bytes);
+        if (!reservation) throw busy();
+      }
+    },
+    release: () => reservation?.release(),
+  };
 }
 
 function emptyHeadline(): RunHeadline {
@@ -93,6 +126,7 @@ async function storeUpload(
   file: UploadedFile,
   labels: RunLabels,
   analyzed: Extract<AnalyzedUpload, { ok: true }>,
+  reservation: Reservation | null,
 ): Promise<CreatedRun & { status: number }> {
   const { run, created } = await storeCall(() =>
     ctx.store.insertRun({
@@ -100,12 +134,14 @@ async function storeUpload(
       mediaType: file.mediaType,
       fileName: file.fileName,
       labels,
-      report: analyzed.report,
+      report: new JsonObjectText(analyzed.reportJson),
       summary: analyzed.summary,
       analysisVersion: ANALYSIS_VERSION,
-      fioVersion: analyzed.report.fioVersion,
+      fioVersion: analyzed.fioVersion,
     }),
   );
+  // Also for an identical earlier upload (a retry): its comparison may be what failed last time.
+  await freezeBaselineComparison(ctx, run, reservation);
   return {
     status: created ? 201 : 200,
     id: run.id,
@@ -120,10 +156,19 @@ export function runsRouter(ctx: AppContext): Router {
   const router = Router();
   const writeLimit: RequestHandler = (req, res, next) =>
     rateLimit(req.tokenId ? ctx.limiters.writesToken : ctx.limiters.writesAnonymous)(req, res, next);
+  const bytesLimiter = (req: Request) =>
+    req.tokenId ? ctx.limiters.bytesToken : ctx.limiters.bytesAnonymous;
+  const byteBudget: RequestHandler = (req, _res, next) => {
+    checkByteBudget(bytesLimiter(req), req).then(() => next(), next);
+  };
 
   /** multipart/form-data: one or more files plus label fields (what the browser sends). */
-  async function uploadMultipart(req: Request, res: Response, base: string, admission: Reservation | null) {
+  async function uploadMultipart(req: Request, res: Response, base: string, admission: Admission) {
     const { files, fields } = await readMultipart(req, ctx.config.maxUploadBytes);
+    const bodyBytes = files.reduce((sum, file) => sum + file.bytes.length, 0);
+    // Gzip'd files are inflated by now: all of them are held until the runs are stored.
+    admission.fit(bodyBytes);
+    await chargeBodyBytes(bytesLimiter(req), req, bodyBytes);
     if (files.length === 0)
       throw new HttpError(
         400,
@@ -132,7 +177,7 @@ export function runsRouter(ctx: AppContext): Router {
         'files',
       );
     // Query and header labels apply to every file; form fields override them.
-    const shared = { ...(req.query as LabelSource), ...fields };
+    const shared: QueryLabels = { ...(req.query as QueryLabels), ...fields };
     const analyzed: {
       file: UploadedFile;
       labels: RunLabels;
@@ -141,9 +186,9 @@ export function runsRouter(ctx: AppContext): Router {
     for (const [i, file] of files.entries()) {
       const labels = labelsFrom(
         { name: file.fileName ? storableName(file.fileName, 200) : undefined, ...shared },
-        req.headers as LabelSource,
+        labelHeaders(req),
       );
-      const result = await analyze(ctx, file.bytes, labels, admission);
+      const result = await analyze(ctx, file.bytes, labels, admission.reservation);
       // All or nothing: one bad file rejects the upload, naming it, and nothing is stored.
       if (!result.ok) {
         const e = problemError(result.error);
@@ -157,21 +202,22 @@ export function runsRouter(ctx: AppContext): Router {
       analyzed.push({ file, labels, result });
     }
     const runs = [];
-    for (const a of analyzed) runs.push(await storeUpload(ctx, base, a.file, a.labels, a.result));
+    for (const a of analyzed)
+      runs.push(await storeUpload(ctx, base, a.file, a.labels, a.result, admission.reservation));
     res
       .status(runs.some((r) => r.status === 201) ? 201 : 200)
       .json({ runs: runs.map(({ status: _s, ...r }) => r) });
   }
 
-  router.post('/api/runs', ctx.tokens.middleware(true), writeLimit, async (req, res) => {
-    const base = baseUrl(ctx, req);
+  router.post('/api/runs', ctx.tokens.middleware(true), writeLimit, byteBudget, async (req, res) => {
+    const base = baseUrl(ctx);
     const type = mediaTypeOf(req);
     if (type === 'multipart/form-data') {
       const admission = admitLargeBody(ctx, req);
       try {
         await uploadMultipart(req, res, base, admission);
       } finally {
-        admission?.release();
+        admission.release();
       }
       return;
     }
@@ -194,8 +240,9 @@ export function runsRouter(ctx: AppContext): Router {
     // The slot is held until the run is stored: it bounds the bodies held in memory, not only parses.
     const admission = admitLargeBody(ctx, req);
     try {
-      const bytes = await readRawBody(req, ctx.config.maxUploadBytes);
-      const result = await analyze(ctx, bytes, labels, admission);
+      const bytes = await readRawBody(req, ctx.config.maxUploadBytes, admission.fit);
+      await chargeBodyBytes(bytesLimiter(req), req, bytes.length);
+      const result = await analyze(ctx, bytes, labels, admission.reservation);
       if (!result.ok) throw problemError(result.error);
       const mediaType =
         type === 'application/gzip' || type === 'application/x-gzip' ? 'application/octet-stream' : type;
@@ -205,10 +252,11 @@ export function runsRouter(ctx: AppContext): Router {
         { fileName, mediaType, bytes },
         labels,
         result,
+        admission.reservation,
       );
       res.status(status).json(created);
     } finally {
-      admission?.release();
+      admission.release();
     }
   });
 
@@ -226,7 +274,7 @@ export function runsRouter(ctx: AppContext): Router {
         }),
       ),
     );
-    res.json(toListPage(baseUrl(ctx, req), page));
+    res.json(toListPage(baseUrl(ctx), page));
   });
 
   const notFound = rateLimit(ctx.limiters.notFound);
@@ -244,7 +292,7 @@ export function runsRouter(ctx: AppContext): Router {
       return notFound(req, res, (err?: unknown) =>
         next(err ?? new HttpError(404, 'run_not_found', 'no run with this id')),
       );
-    const base = baseUrl(ctx, req);
+    const base = baseUrl(ctx);
     const head: Omit<Run, 'report' | 'summary'> = {
       id: run.id,
       createdAt: new Date(run.createdAt).toISOString(),

@@ -166,8 +166,8 @@ describe('a series on main, a healthy and a degraded feature branch', () => {
     const first = await regression(degraded);
     const again = await regression(degraded);
     expect(first.comparisonUrl).toMatch(/\/c\/[A-Za-z0-9_-]{22}$/);
-    // (supertest listens on a new port per request, so compare the paths)
-    const path = (url: string | null) => new URL(url!).pathname;
+    // (links are relative unless BLOCKWISE_PUBLIC_URL is set: compare the paths)
+    const path = (url: string | null) => new URL(url!, 'http://localhost').pathname;
     expect(path(again.comparisonUrl)).toBe(path(first.comparisonUrl));
     expect(first.runUrl).toMatch(new RegExp(`/runs/${degraded}$`));
     const id = first.comparisonUrl!.split('/c/')[1]!;

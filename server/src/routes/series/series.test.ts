@@ -133,28 +133,28 @@ describe('GET/PUT /api/series/:series/settings', () => {
   });
 
   it('writing needs a CI token once tokens exist; reading stays public', async () => {
+    // An archive of its own: once it has held a token it stays closed (revoking does not re-open it).
+    const own = await makeTestApp();
     const token = generateToken();
-    await t.store.createToken({ name: 'series-settings', tokenSha256: hashToken(token) });
-    t.ctx.tokens.invalidate();
+    await own.store.createToken({ name: 'series-settings', tokenSha256: hashToken(token) });
     try {
       expectError(
-        await request(t.app).put('/api/series/guarded/settings').send({ baselineRuns: 8 }),
+        await request(own.app).put('/api/series/guarded/settings').send({ baselineRuns: 8 }),
         401,
         'unauthorized',
       );
-      const ok = await request(t.app)
+      const ok = await request(own.app)
         .put('/api/series/guarded/settings')
         .set('Authorization', `Bearer ${token}`)
         .send({ baselineRuns: 8 });
       expect(ok.status).toBe(200);
-      const read = await request(t.app).get('/api/series/guarded/settings');
+      const read = await request(own.app).get('/api/series/guarded/settings');
       expect(read.status).toBe(200);
       expect(read.body.config.baselineRuns).toBe(8);
       // History and regression reports list other runs: like GET /api/runs, they need the token.
-      expectError(await request(t.app).get('/api/series/guarded/runs'), 401, 'unauthorized');
+      expectError(await request(own.app).get('/api/series/guarded/runs'), 401, 'unauthorized');
     } finally {
-      await t.store.revokeToken({ name: 'series-settings' });
-      t.ctx.tokens.invalidate();
+      await own.close();
     }
   });
 });

@@ -101,4 +101,51 @@ CREATE TRIGGER comparisons_no_truncate BEFORE TRUNCATE ON comparisons
   FOR EACH STATEMENT EXECUTE FUNCTION blockwise_reject_mutation();
 `,
   },
+  {
+    // State that replicas share (issue 12): see sqlite.ts version 2 for pair_key, series_stats
+    // and series_branches. PostgreSQL only:
+    // - rate_limits: the fixed-window counters every replica charges (one row per limit and
+    //   client, reset in place when its window has expired; expired rows are swept in small
+    //   batches through rate_limits_expires). UNLOGGED: a counter is worth no WAL write or fsync,
+    //   and after a crash or failover the table starts empty, which only resets the windows.
+    version: 2,
+    name: 'replica-safe state',
+    sql: `
+ALTER TABLE comparisons ADD COLUMN pair_key text COLLATE "C";
+CREATE UNIQUE INDEX comparisons_pair ON comparisons (pair_key, analysis_version);
+
+CREATE TABLE series_branches (
+  series text NOT NULL,
+  branch text NOT NULL,
+  PRIMARY KEY (series, branch)
+);
+
+CREATE TABLE series_stats (
+  series            text   NOT NULL PRIMARY KEY,
+  run_count         bigint NOT NULL,
+  branch_count      bigint NOT NULL,
+  latest_created_at bigint NOT NULL,
+  latest_run_id     text COLLATE "C" NOT NULL
+);
+CREATE INDEX series_stats_latest ON series_stats (latest_created_at, latest_run_id);
+
+INSERT INTO series_branches (series, branch)
+  SELECT DISTINCT series, branch FROM runs WHERE series IS NOT NULL AND branch IS NOT NULL;
+INSERT INTO series_stats (series, run_count, branch_count, latest_created_at, latest_run_id)
+  SELECT s.series, s.run_count,
+    (SELECT count(*) FROM series_branches b WHERE b.series = s.series),
+    latest.created_at, latest.id
+  FROM (SELECT series, count(*) AS run_count FROM runs WHERE series IS NOT NULL GROUP BY series) AS s
+  JOIN runs AS latest ON latest.id = (
+    SELECT r.id FROM runs AS r WHERE r.series = s.series ORDER BY r.created_at DESC, r.id DESC LIMIT 1
+  );
+
+CREATE UNLOGGED TABLE rate_limits (
+  key        text COLLATE "C" NOT NULL PRIMARY KEY,
+  count      bigint NOT NULL,
+  expires_at bigint NOT NULL
+);
+CREATE INDEX rate_limits_expires ON rate_limits (expires_at);
+`,
+  },
 ];

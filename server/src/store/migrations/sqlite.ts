@@ -109,4 +109,49 @@ CREATE TRIGGER comparisons_no_delete BEFORE DELETE ON comparisons
   BEGIN SELECT RAISE(ABORT, 'comparisons are append-only'); END;
 `,
   },
+  {
+    // State that replicas share (issue 12); same logical schema as postgres.ts version 2, minus
+    // rate_limits (SQLite is one process: its counters live in memory).
+    // - comparisons.pair_key: the regression gate's [baseline run, run] comparison is made once,
+    //   at upload; UNIQUE (pair_key, analysis_version) makes that insert-or-return-existing across
+    //   processes and lets the read-only GET find it. NULL for every other comparison (NULLs are
+    //   distinct, so they never conflict).
+    // - series_stats: one row per series (runs, branches, latest run) kept with each insert, so
+    //   GET /api/series reads a page of this table in (latest_created_at, latest_run_id) order
+    //   instead of grouping the runs table. series_branches records which branches were seen,
+    //   so branch_count grows once per new branch (its primary key decides races).
+    // The INSERT … SELECTs fill both from runs stored before this migration.
+    version: 2,
+    name: 'replica-safe state',
+    sql: `
+ALTER TABLE comparisons ADD COLUMN pair_key TEXT;
+CREATE UNIQUE INDEX comparisons_pair ON comparisons (pair_key, analysis_version);
+
+CREATE TABLE series_branches (
+  series TEXT NOT NULL,
+  branch TEXT NOT NULL,
+  PRIMARY KEY (series, branch)
+) STRICT;
+
+CREATE TABLE series_stats (
+  series            TEXT    NOT NULL PRIMARY KEY,
+  run_count         INTEGER NOT NULL,
+  branch_count      INTEGER NOT NULL,
+  latest_created_at INTEGER NOT NULL,
+  latest_run_id     TEXT    NOT NULL
+) STRICT;
+CREATE INDEX series_stats_latest ON series_stats (latest_created_at, latest_run_id);
+
+INSERT INTO series_branches (series, branch)
+  SELECT DISTINCT series, branch FROM runs WHERE series IS NOT NULL AND branch IS NOT NULL;
+INSERT INTO series_stats (series, run_count, branch_count, latest_created_at, latest_run_id)
+  SELECT s.series, s.run_count,
+    (SELECT count(*) FROM series_branches b WHERE b.series = s.series),
+    latest.created_at, latest.id
+  FROM (SELECT series, count(*) AS run_count FROM runs WHERE series IS NOT NULL GROUP BY series) AS s
+  JOIN runs AS latest ON latest.id = (
+    SELECT r.id FROM runs AS r WHERE r.series = s.series ORDER BY r.created_at DESC, r.id DESC LIMIT 1
+  );
+`,
+  },
 ];

@@ -69,6 +69,16 @@ export async function exerciseEveryQuery(store: RunStore): Promise<void> {
   );
   await store.insertComparison({ runIds: [newId()], result: {}, priceTableDate: 'd', analysisVersion: 'v' });
   await store.getComparison(comparison.id);
+  const [baseline] = unwrap(await store.listSeriesRuns({ series: 'db', branch: 'pr-1', limit: 1 })).items;
+  const pair = [baseline!.id, run.id] as const;
+  const pairInput = { runIds: pair, result: {}, priceTableDate: 'd', analysisVersion: 'v' };
+  unwrap(await store.ensurePairComparison(pairInput));
+  unwrap(await store.ensurePairComparison(pairInput)); // the pair exists: conflict + lookup
+  await store.findPairComparisons(pair);
+  const series = unwrap(await store.listSeries({ limit: 1 }));
+  unwrap(await store.listSeries({ limit: 1, cursor: series.nextCursor ?? cursorForRun(run) }));
+  await store.hitRateLimit('uploads:ip:192.0.2.1', 1, 60_000);
+  await store.hitRateLimit('uploads:ip:192.0.2.1', 0, 60_000);
 
   const digest = createHash('sha256').update(randomBytes(32)).digest('hex');
   const token = unwrap(await store.createToken({ name: 'ci', tokenSha256: digest }));
@@ -76,6 +86,7 @@ export async function exerciseEveryQuery(store: RunStore): Promise<void> {
   await store.findActiveTokenByHash(digest);
   await store.listTokens();
   await store.countActiveTokens();
+  await store.hasHeldToken();
   await store.markTokenUsed(token.id);
   await store.revokeToken({ id: token.id });
   unwrap(

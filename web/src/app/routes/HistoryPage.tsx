@@ -1,23 +1,20 @@
-import { useMemo } from 'react';
 import { Region } from '../../components/Region.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States.tsx';
-import { SCAN_PAGE_SIZE, SCAN_PAGES_PER_LOAD, useSeriesScan } from '../../features/history/api/history.ts';
+import { SERIES_LIST_PAGE_SIZE, useSeriesList } from '../../features/history/api/history.ts';
 import { SeriesList } from '../../features/history/components/SeriesList.tsx';
-import { seriesIndex } from '../../features/history/history-view.ts';
 import '../../features/history/history.css';
 import { fmtInt } from '../../lib/format.ts';
 import { Link, paths } from '../router.tsx';
 import { usePageTitle } from './use-page-title.ts';
 
 /**
- * `/history`: the CI series in the archive. There is no series-list endpoint: the archive's run
- * listing is scanned (newest first, 1,000 runs per load) and grouped by the `series` label.
+ * `/history`: the CI series in the archive, counted by the server (GET /api/series: one row per
+ * series, most recently active first), 50 at a time.
  */
 export default function HistoryPage() {
   usePageTitle('CI history');
-  const scan = useSeriesScan();
-  const rows = useMemo(() => seriesIndex(scan.items), [scan.items]);
-  const first = scan.pages === 0;
+  const list = useSeriesList();
+  const first = list.pages === 0;
 
   return (
     <div className="page">
@@ -33,18 +30,16 @@ export default function HistoryPage() {
         </div>
       </header>
       <Region title="Series" id="series">
-        {first && scan.status === 'loading' ? (
-          <LoadingState label="Scanning the archive for series…" />
-        ) : null}
-        {scan.status === 'error' ? (
+        {first && list.status === 'loading' ? <LoadingState label="Loading the series…" /> : null}
+        {list.status === 'error' ? (
           <ErrorState
-            title="The archive could not be scanned"
-            message={scan.error ?? undefined}
-            onRetry={scan.retry}
+            title="The series could not be loaded"
+            message={list.error ?? undefined}
+            onRetry={list.retry}
           />
         ) : null}
-        {!first && rows.length === 0 && scan.status !== 'error' ? (
-          <EmptyState title={scan.items.length === 0 ? 'The archive is empty' : 'No CI series yet'}>
+        {!first && list.items.length === 0 && list.status !== 'error' ? (
+          <EmptyState title="No CI series yet">
             <p>
               A series appears when CI uploads fio results with a series name, a branch and a commit, for
               example:
@@ -55,36 +50,31 @@ export default function HistoryPage() {
                 --commit $GIT_SHA
               </code>
             </pre>
-            {scan.items.length > 0 ? (
-              <p>
-                None of the latest {fmtInt(scan.items.length)} runs has a series label.{' '}
-                <Link to={paths.runs()}>Browse the archive</Link>.
-              </p>
-            ) : null}
+            <p>
+              Runs uploaded without a series are in the <Link to={paths.runs()}>archive</Link>.
+            </p>
           </EmptyState>
         ) : null}
-        {rows.length > 0 ? (
+        {list.items.length > 0 ? (
           <SeriesList
-            rows={rows}
-            caption={`Series among the latest ${fmtInt(scan.items.length)} runs of the archive, most recently active first`}
+            rows={list.items}
+            caption={`${fmtInt(list.items.length)} series, most recently active first`}
             seriesLink={(series) => <Link to={paths.historySeries(series)}>{series}</Link>}
             runLink={(id, text) => <Link to={paths.run(id)}>{text}</Link>}
           />
         ) : null}
-        {!first && scan.nextCursor ? (
+        {!first && list.nextCursor ? (
           <div className="pager">
             <button
               type="button"
               className="btn btn--small"
-              disabled={scan.status === 'loading'}
-              onClick={scan.more}
+              disabled={list.status === 'loading'}
+              onClick={list.more}
             >
-              {scan.status === 'loading'
-                ? 'Scanning…'
-                : `Scan ${fmtInt(SCAN_PAGE_SIZE * SCAN_PAGES_PER_LOAD)} older runs`}
+              {list.status === 'loading' ? 'Loading…' : `Show ${fmtInt(SERIES_LIST_PAGE_SIZE)} more series`}
             </button>
             <span className="field__hint" role="status">
-              {scan.status === 'loading' ? 'Scanning older runs…' : 'Older runs may hold more series.'}
+              {list.status === 'loading' ? 'Loading more series…' : 'Less recently active series follow.'}
             </span>
           </div>
         ) : null}

@@ -1,4 +1,4 @@
-import { defaultSeriesConfig, type RunListItem } from '@blockwise/shared';
+import { defaultSeriesConfig } from '@blockwise/shared';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -138,28 +138,51 @@ describe('/history/:series', () => {
 });
 
 describe('/history', () => {
-  it('lists the series found in the archive, linking each to its history', async () => {
-    const unlabelled: RunListItem = { ...items[0]!, id: runId(50), labels: { name: 'ad hoc' } };
-    serve((url) =>
-      url.pathname === '/api/runs'
-        ? { status: 200, body: { items: [unlabelled, ...newestFirst], nextCursor: null } }
-        : null,
-    );
+  const latest = newestFirst[0]!;
+  const summary = (series: string, runCount: number, branchCount: number) => ({
+    series,
+    runCount,
+    branchCount,
+    latestRun: { ...latest, labels: { ...latest.labels, series } },
+  });
+
+  it('lists the series the server counted, linking each to its history; more on demand', async () => {
+    const fetch = serve((url) => {
+      if (url.pathname !== '/api/series') return null;
+      return url.searchParams.get('cursor') === 'page-2'
+        ? { status: 200, body: { items: [summary('logs-volume', 2, 0)], nextCursor: null } }
+        : { status: 200, body: { items: [summary('pg-data-volume', 8, 3)], nextCursor: 'page-2' } };
+    });
+    const user = userEvent.setup();
     window.history.replaceState(null, '', '/history');
     render(<HistoryPage />);
-    const table = await screen.findByRole('table', { name: /Series among the latest 9 runs/ });
+    const table = await screen.findByRole('table', { name: '1 series, most recently active first' });
     expect(within(table).getByRole('link', { name: 'pg-data-volume' }).getAttribute('href')).toBe(
       '/history/pg-data-volume',
     );
-    expect(within(table).getAllByRole('row')).toHaveLength(2);
+    const [, row] = within(table).getAllByRole('row');
+    expect(
+      within(row!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['8', '3', '2026-11-16 10:00 UTC feature/xfs-nobarrier @ dead0001']);
+    await user.click(screen.getByRole('button', { name: 'Show 50 more series' }));
+    const both = await screen.findByRole('table', { name: '2 series, most recently active first' });
+    expect(within(both).getAllByRole('row')).toHaveLength(3);
+    expect(within(both).getByText('none labelled')).toBeDefined();
+    // The counts come from the server: the page never scans the archive's runs.
+    expect(fetch.mock.calls.map(([u]) => String(u))).toEqual([
+      '/api/series?limit=50',
+      '/api/series?limit=50&cursor=page-2',
+    ]);
   });
 
   it('says how to make a series when there is none', async () => {
     serve((url) =>
-      url.pathname === '/api/runs' ? { status: 200, body: { items: [], nextCursor: null } } : null,
+      url.pathname === '/api/series' ? { status: 200, body: { items: [], nextCursor: null } } : null,
     );
     render(<HistoryPage />);
-    expect(await screen.findByText('The archive is empty')).toBeDefined();
+    expect(await screen.findByText('No CI series yet')).toBeDefined();
     expect(screen.getByText(/--series pg-data-volume --branch main/)).toBeDefined();
   });
 });

@@ -18,7 +18,7 @@ import { liveWaste } from '../../features/right-size/right-size-view.ts';
 import { ShareActions } from '../../features/share/components/ShareActions.tsx';
 import { SysbenchFacts } from '../../features/sysbench/components/SysbenchFacts.tsx';
 import { TEST_MODE_TEXT } from '../../features/sysbench/sysbench-facts.ts';
-import { useCatalog } from '../../lib/catalog.ts';
+import { catalogLabel, useCatalog } from '../../lib/catalog.ts';
 import { fmtInt, fmtSize } from '../../lib/format.ts';
 import { ComparisonView } from '../ComparisonView.tsx';
 import { navigate, paths } from '../router.tsx';
@@ -182,6 +182,7 @@ export default function PlanPage() {
         problem={analysis.rateProblem}
         onRegion={(region) => dispatch({ type: 'settings-changed', settings: { region } })}
         onOverrides={(rateOverrides) => dispatch({ type: 'settings-changed', settings: { rateOverrides } })}
+        catalog={catalogLabel(catalog.catalog)}
       />
     ) : firstPlan ? (
       <RateMeta rates={firstPlan.rates} />

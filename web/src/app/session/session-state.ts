@@ -323,6 +323,12 @@ const SERIES_FORMAT_NAMES = {
   'cloudwatch-console-csv': 'CloudWatch CSV',
   'cloudwatch-get-metric-data': 'CloudWatch get-metric-data JSON',
   'grafana-csv': 'Grafana CSV',
+  iostat: 'iostat -x',
+  sar: 'sar -d',
+  sadf: 'sadf -d',
+  'prometheus-query-range': 'Prometheus JSON',
+  'datadog-csv': 'Datadog CSV',
+  'datadog-query-json': 'Datadog JSON',
 } as const;
 
 const STATISTIC_NAMES: Record<SizingStatistic, string> = {

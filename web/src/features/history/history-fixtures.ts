@@ -99,7 +99,7 @@ export function regressionOf(items: readonly RunListItem[], index: number): RunR
   const report = checkRegression(run, baseline, defaultSeriesConfig());
   return {
     ...report,
-    runUrl: `http://localhost/runs/${run.id}`,
-    comparisonUrl: baseline.length > 0 ? `http://localhost/c/${'C'.repeat(21)}${index}` : null,
+    runUrl: `/runs/${run.id}`,
+    comparisonUrl: baseline.length > 0 ? `/c/${'C'.repeat(21)}${index}` : null,
   };
 }

@@ -10,34 +10,10 @@ import {
   historyPoints,
   regressionMarkers,
   runsToCheck,
-  seriesIndex,
 } from './history-view.ts';
 
 const items = seriesHistory(fixtureReport('grouped'));
 const newestFirst = [...items].reverse();
-
-describe('seriesIndex: series found in the archive listing', () => {
-  it('groups runs by series label, most recently active first; runs without one are left out', () => {
-    const other = {
-      ...items[0]!,
-      id: runId(99),
-      createdAt: '2026-11-20T00:00:00.000Z',
-      labels: { series: 'logs-volume' },
-    };
-    const unlabelled = { ...items[0]!, id: runId(98), createdAt: '2026-11-21T00:00:00.000Z', labels: {} };
-    const rows = seriesIndex([unlabelled, other, ...newestFirst]);
-    expect(rows.map((r) => [r.series, r.runs])).toEqual([
-      ['logs-volume', 1],
-      ['pg-data-volume', 8],
-    ]);
-    expect(rows[1]!.branches).toEqual(['feature/xfs-nobarrier', 'feature/kernel-6.8', 'main']);
-    expect(rows[1]!.latest).toMatchObject({
-      id: runId(8),
-      branch: 'feature/xfs-nobarrier',
-      commit: 'dead0001',
-    });
-  });
-});
 
 describe('one series over time (a real fio-3.33 run, re-measured)', () => {
   const points = historyPoints(newestFirst);
@@ -107,6 +83,7 @@ describe('one series over time (a real fio-3.33 run, re-measured)', () => {
 
   it('comparison links open in-app; anything else is refused', () => {
     expect(appPath(`http://example.com/c/${'C'.repeat(22)}`)).toBe(`/c/${'C'.repeat(22)}`);
+    expect(appPath(`/c/${'C'.repeat(22)}`)).toBe(`/c/${'C'.repeat(22)}`);
     expect(appPath('javascript:alert(1)')).toBeNull();
     expect(appPath(null)).toBeNull();
   });

@@ -12,49 +12,9 @@ import { downsampleRows, MAX_CHART_POINTS } from '../../lib/downsample.ts';
 /**
  * CI history shaped for its tables and charts. The metrics are the regression gate's own
  * (`extractMetrics` reads a run's stored headline exactly as `checkRegression` does); this module
- * groups runs into series, orders them on a time axis, converts bytes/s to MiB/s for display and
- * cuts each chart to ≤ 2,000 points.
+ * orders a series' runs on a time axis, converts bytes/s to MiB/s for display and cuts each chart
+ * to ≤ 2,000 points. (The list of series comes counted from the server: GET /api/series.)
  */
-
-// ── the list of series ───────────────────────────────────────────────────────────────────────
-
-export type SeriesIndexRow = {
-  series: string;
-  /** Runs of the series among the runs scanned. */
-  runs: number;
-  branches: string[];
-  latest: { id: string; createdAt: string; branch: string | null; commit: string | null };
-};
-
-/**
- * Series found in a listing of runs (newest first): there is no series-list endpoint, so the
- * archive's own listing is scanned and grouped by the `series` label. Most recently active first.
- */
-export function seriesIndex(items: readonly RunListItem[]): SeriesIndexRow[] {
-  const bySeries = new Map<string, SeriesIndexRow>();
-  for (const item of items) {
-    const name = item.labels.series;
-    if (!name) continue;
-    const row = bySeries.get(name);
-    const branch = item.labels.branch ?? null;
-    if (!row) {
-      bySeries.set(name, {
-        series: name,
-        runs: 1,
-        branches: branch ? [branch] : [],
-        latest: { id: item.id, createdAt: item.createdAt, branch, commit: item.labels.commit ?? null },
-      });
-      continue;
-    }
-    row.runs += 1;
-    if (branch && !row.branches.includes(branch)) row.branches.push(branch);
-    if (item.createdAt > row.latest.createdAt)
-      row.latest = { id: item.id, createdAt: item.createdAt, branch, commit: item.labels.commit ?? null };
-  }
-  return [...bySeries.values()].sort(
-    (a, b) => b.latest.createdAt.localeCompare(a.latest.createdAt) || a.series.localeCompare(b.series),
-  );
-}
 
 // ── one series over time ─────────────────────────────────────────────────────────────────────
 
@@ -212,7 +172,10 @@ export function runsToCheck(
   return selected && !newest.includes(selected) ? [selected, ...newest] : newest;
 }
 
-/** "/c/abc…" from the absolute comparison URL the server returns (opened in-app). */
+/**
+ * "/c/abc…" from the comparison URL the server returns (opened in-app): relative (`/c/…`), or
+ * absolute when the server has BLOCKWISE_PUBLIC_URL.
+ */
 export function appPath(url: string | null): string | null {
   if (!url) return null;
   try {

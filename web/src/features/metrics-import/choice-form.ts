@@ -1,5 +1,6 @@
 import {
   CloudWatchStatisticSchema,
+  ValueKindSchema,
   parseSeconds,
   parseTimeZone,
   type IoSeries,
@@ -13,12 +14,13 @@ import { unitName } from '../../lib/format.ts';
  * The questions a metrics export leaves open, as form questions. The importer never guesses
  * (`choice_required` lists what it needs: the CloudWatch statistic, the period, the data-point
  * interval, a throughput unit); neither does the form — nothing is preselected, and the file is
- * read again with the answers. After a successful import two more things can be changed: the
- * time zone of times written without an offset (read as UTC otherwise) and which volume to keep
- * when a graph held several (added otherwise).
+ * read again with the answers. After a successful import three more things can be changed: the
+ * time zone of times written without an offset (read as UTC otherwise), which volume to keep
+ * when a graph held several (added otherwise), and which device of a per-device export (iostat,
+ * sar, Prometheus, Datadog) to read (the busiest otherwise).
  */
 
-export type QuestionOption = SeriesChoice['option'] | 'match';
+export type QuestionOption = SeriesChoice['option'] | 'match' | 'device';
 
 export type Answer = { value: string; label: string; hint?: string };
 
@@ -57,6 +59,11 @@ const STATISTIC_HINTS: Record<string, string> = {
   Average: 'the average of the raw data points in each period (each a per-minute or per-5-minute total)',
   Maximum: 'the busiest raw data point in each period',
   Minimum: 'the quietest raw data point in each period',
+};
+
+const VALUE_KIND_HINTS: Record<string, string> = {
+  counter: 'cumulative totals since boot (node_exporter’s *_total as scraped): turned into rates here',
+  rate: 'per-second rates already (the query applied rate() or irate())',
 };
 
 const INTERVAL_HINTS: Record<string, string> = {
@@ -127,6 +134,15 @@ export function questionsFor(choices: readonly SeriesChoice[], browserZone: stri
           other: ZONE_OTHER,
           current: null,
         };
+      case 'valueKind':
+        return {
+          option: 'valueKind',
+          legend: 'Are the values counters or rates?',
+          why: c.why,
+          answers: c.candidates.map((k) => ({ value: k, label: k, hint: VALUE_KIND_HINTS[k] ?? '' })),
+          other: null,
+          current: null,
+        };
     }
   });
 }
@@ -157,6 +173,27 @@ export function adjustQuestions(
       answers: zoneAnswers([readAs], browserZone),
       other: ZONE_OTHER,
       current: options.timeZone ?? readAs,
+    });
+  }
+  const device = series.device;
+  if (device && device.devices.length > 1) {
+    const total = device.devices.reduce((s, d) => s + d.operations, 0);
+    out.push({
+      option: 'device',
+      legend: 'Which device?',
+      why:
+        device.chosenBy === 'busiest'
+          ? `The file holds ${device.devices.length} devices; ${device.name}, the busiest by operations, was read. Device-mapper and partition rows count the same I/O as the disk under them: pick one, never add them.`
+          : `The file holds ${device.devices.length} devices; ${device.name} is read, as asked.`,
+      answers: [...device.devices]
+        .sort((a, b) => b.operations - a.operations)
+        .map((d) => ({
+          value: d.name,
+          label: d.name,
+          hint: total > 0 ? `${Math.round((d.operations / total) * 1000) / 10}% of the operations` : '',
+        })),
+      other: null,
+      current: options.device ?? device.name,
     });
   }
   const resources = summedResources(series);
@@ -247,6 +284,15 @@ export function readAnswers(
         if (text === '') delete options.match;
         else options.match = text;
         break;
+      case 'device':
+        options.device = text;
+        break;
+      case 'valueKind': {
+        const k = ValueKindSchema.safeParse(text);
+        if (k.success) options.valueKind = k.data;
+        else errors.valueKind = `Expected counter or rate, got “${text}”.`;
+        break;
+      }
     }
   }
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, options };

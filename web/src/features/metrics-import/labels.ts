@@ -10,6 +10,12 @@ export const FORMAT_NAMES: Record<SeriesFormat, string> = {
   'cloudwatch-console-csv': 'CloudWatch console CSV',
   'cloudwatch-get-metric-data': 'aws cloudwatch get-metric-data JSON',
   'grafana-csv': 'dashboard (Grafana) CSV',
+  iostat: 'iostat -x',
+  sar: 'sar -d',
+  sadf: 'sadf -d',
+  'prometheus-query-range': 'Prometheus query_range JSON',
+  'datadog-csv': 'Datadog CSV',
+  'datadog-query-json': 'Datadog query JSON',
 };
 
 /** "5-minute", "1-minute", "30-second": the resolution of a series' points. */

@@ -1,14 +1,16 @@
 /**
  * Test support: the hand-made CloudWatch/Grafana exports with planted peaks
- * (fixtures/cloudwatch/README.md), read as text by Vite. Imported by tests only.
+ * (fixtures/cloudwatch/README.md) and the real iostat/sar/sadf/Prometheus captures and Datadog
+ * files (fixtures/metrics/README.md), read as text by Vite. Imported by tests only.
  */
-const METRICS = import.meta.glob<string>('../../../../fixtures/cloudwatch/*.{csv,json}', {
-  query: '?raw',
-  import: 'default',
-  eager: true,
-});
+const METRICS = import.meta.glob<string>(
+  ['../../../../fixtures/cloudwatch/*.{csv,json}', '../../../../fixtures/metrics/**/*.{txt,csv,json}'],
+  { query: '?raw', import: 'default', eager: true },
+);
 
-export const METRICS_FIXTURE_NAMES = Object.keys(METRICS).map((k) => k.slice(k.lastIndexOf('/') + 1));
+export const METRICS_FIXTURE_NAMES = Object.keys(METRICS)
+  .filter((k) => k.includes('/cloudwatch/'))
+  .map((k) => k.slice(k.lastIndexOf('/') + 1));
 
 export function metricsFixture(name: string): string {
   const key = Object.keys(METRICS).find((k) => k.endsWith(`/${name}`));

@@ -2,10 +2,12 @@ import {
   importMetrics,
   profilesByStatistic,
   sizingSummary,
+  summarizeQueue,
   summarizeSeries,
   type IoProfile,
   type IoSeries,
   type Problem,
+  type QueueSummary,
   type SeriesChoice,
   type SeriesImportOptions,
   type SeriesSummary,
@@ -14,7 +16,7 @@ import {
 
 /**
  * A production metrics export (CloudWatch console CSV, `aws cloudwatch get-metric-data` JSON,
- * Grafana CSV) read by the domain's importer, with everything the UI shows computed once, here
+ * Grafana CSV, iostat -x, sar -d / sadf -d, Prometheus query_range, Datadog) read by the domain's importer, with everything the UI shows computed once, here
  * (in the worker when there is one): the statistics at the file's resolution, the 5-minute
  * statistics sizing uses, and the profile for each sizing statistic.
  */
@@ -29,6 +31,8 @@ export type ImportedSeries = {
   profiles: Record<SizingStatistic, IoProfile> | null;
   /** Why there is no sizing (no points, no operation counts). */
   sizingProblem: Problem | null;
+  /** The device queue with Little's law (iostat, sar); null for the other formats. */
+  queue: QueueSummary | null;
 };
 
 export type MetricsRead =
@@ -50,6 +54,7 @@ export function readMetrics(input: string | Uint8Array, options: SeriesImportOpt
       sizing: sizing.ok ? sizing.value : null,
       profiles: profiles.ok ? profiles.value : null,
       sizingProblem: !profiles.ok ? profiles.error : !sizing.ok ? sizing.error : null,
+      queue: summarizeQueue(series),
     },
   };
 }

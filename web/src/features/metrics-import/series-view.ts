@@ -3,6 +3,7 @@ import {
   SIZING_STATISTIC_LABELS,
   THROUGHPUT_UNITS,
   computeLimits,
+  iopsFromQueue,
   mbps,
   mbpsToBytesPerSec,
   minutesAbovePerDay,
@@ -15,6 +16,7 @@ import {
   type IoSeries,
   type Limit,
   type PlanResult,
+  type QueueSummary,
   type RateCard,
   type RateSummary,
   type Recommendation,
@@ -425,5 +427,52 @@ export function chartData(imported: ImportedSeries) {
       s.read.bytesPerSec.maxAtMs,
       s.write.bytesPerSec.maxAtMs,
     ]),
+  };
+}
+
+// ── the device and its queue (iostat, sar, Prometheus, Datadog) ──────────────────────────────
+
+/** Which device a per-device export was read for, and why that one; null for the other formats. */
+export function deviceText(series: IoSeries): string | null {
+  const d = series.device;
+  if (!d) return null;
+  if (d.chosenBy === 'only') return `${d.name} (the only device in the file)`;
+  if (d.chosenBy === 'asked') return `${d.name} (as chosen; the file has ${d.devices.length})`;
+  return `${d.name}, the busiest of ${d.devices.length} devices (${d.devices.map((x) => x.name).join(', ')})`;
+}
+
+/** The tool's average request size against bytes ÷ operations, in words; null when it prints none. */
+export function requestSizeText(series: IoSeries): string | null {
+  const c = series.device?.requestSizeCheck;
+  if (!c || c.checked === 0) return null;
+  return c.mismatched === 0
+    ? `The tool’s own average request size matches bytes ÷ operations at all ${fmtInt(c.checked)} points checked (within rounding).`
+    : `The tool’s average request size disagrees with bytes ÷ operations at ${fmtInt(c.mismatched)} of ${fmtInt(c.checked)} points: see the warnings.`;
+}
+
+export type QueueView = {
+  /** "0.26 requests in flight ÷ 0.20 ms = 1,275 requests/s" */
+  mean: string;
+  measured: string;
+  busiest: string | null;
+  /** The same queue depth at 1 ms (a typical EBS latency). */
+  atEbsLatency: string;
+};
+
+/**
+ * Little's law on the device queue (summarizeQueue, queue.ts): requests per second = requests in
+ * flight ÷ the seconds each takes. Null when the tool reported no queue or no latency.
+ */
+export function queueView(queue: QueueSummary | null): QueueView | null {
+  if (!queue || queue.meanAwaitMs === null || queue.littleRequestsPerSec === null) return null;
+  const b = queue.busiest;
+  return {
+    mean: `${fmtNum(queue.meanQueueDepth, 2)} requests in flight ÷ ${fmtNum(queue.meanAwaitMs, 2)} ms = ${fmtInt(queue.littleRequestsPerSec)} requests/s`,
+    measured: `${fmtInt(queue.meanRequestsPerSec)} requests/s measured (reads, writes, and the discards and flushes the tool counts)`,
+    busiest:
+      b && b.littleRequestsPerSec !== null
+        ? `${fmtNum(b.queueDepth, 2)} in flight ÷ ${fmtNum(b.awaitMs, 2)} ms = ${fmtInt(b.littleRequestsPerSec)}/s (measured ${fmtInt(b.requestsPerSec)}/s at ${fmtUtc(b.timeMs)})`
+        : null,
+    atEbsLatency: `${fmtInt(iopsFromQueue(queue.meanQueueDepth, 1) ?? 0)} requests/s`,
   };
 }

@@ -1,40 +1,43 @@
-import type { RunList, RunListItem, RunRegression, SeriesSettingsResponse } from '@blockwise/shared';
+import type { RunListItem, RunRegression, SeriesListItem, SeriesSettingsResponse } from '@blockwise/shared';
 import {
   describeApiError,
   getRunRegression,
   getSeriesSettings,
-  listRuns,
+  listSeries,
   listSeriesRuns,
 } from '../../../lib/api-client.ts';
 import { useAsync } from '../../../lib/use-async.ts';
 import { useEffect, useRef, useState } from 'react';
 
 /**
- * The CI history's data: the series found in the archive, one series' runs page by page, its
- * settings, and regression reports fetched lazily — a few at a time, for the runs on screen only.
+ * The CI history's data: the archive's series (GET /api/series), one series' runs page by page,
+ * its settings, and regression reports fetched lazily — a few at a time, for the runs on screen only.
  */
 
-export type PagedState = {
+export type PagedState<T = RunListItem> = {
   status: 'loading' | 'ready' | 'error';
-  items: RunListItem[];
+  items: T[];
   nextCursor: string | null;
   error: string | null;
   /** Pages fetched so far. */
   pages: number;
 };
 
-const INITIAL: PagedState = { status: 'loading', items: [], nextCursor: null, error: null, pages: 0 };
+const INITIAL: PagedState<never> = { status: 'loading', items: [], nextCursor: null, error: null, pages: 0 };
 
 /**
- * A list fetched page by page (`pagesPerLoad` pages per load), newest first, with "load more".
- * A new `key` starts over.
+ * A list fetched page by page (`pagesPerLoad` pages per load), in the server's order, with "load
+ * more". A new `key` starts over.
  */
-export function usePagedRuns(
+export function usePaged<T>(
   key: string,
-  fetchPage: (cursor: string | null, signal: AbortSignal) => Promise<RunList>,
+  fetchPage: (
+    cursor: string | null,
+    signal: AbortSignal,
+  ) => Promise<{ items: T[]; nextCursor: string | null }>,
   pagesPerLoad = 1,
-): PagedState & { more: () => void; retry: () => void } {
-  const [state, setState] = useState<{ key: string; value: PagedState }>({ key, value: INITIAL });
+): PagedState<T> & { more: () => void; retry: () => void } {
+  const [state, setState] = useState<{ key: string; value: PagedState<T> }>({ key, value: INITIAL });
   const [load, setLoad] = useState<{ key: string; cursor: string | null; attempt: number }>({
     key,
     cursor: null,
@@ -47,7 +50,7 @@ export function usePagedRuns(
     if (load.key !== key) return;
     const controller = new AbortController();
     const run = async () => {
-      const got: RunListItem[] = [];
+      const got: T[] = [];
       let cursor = load.cursor;
       let pages = 0;
       try {
@@ -100,16 +103,16 @@ export function usePagedRuns(
   };
 }
 
-/** Runs scanned per load of the series list: 5 pages of 200 (the listing's largest page). */
-export const SCAN_PAGE_SIZE = 200;
-export const SCAN_PAGES_PER_LOAD = 5;
+/** Series per page of the series list. */
+export const SERIES_LIST_PAGE_SIZE = 50;
 
-/** The archive's runs, newest first, scanned for series labels (there is no series-list endpoint). */
-export function useSeriesScan() {
-  return usePagedRuns(
-    'scan',
-    (cursor, signal) => listRuns({ limit: SCAN_PAGE_SIZE, ...(cursor ? { cursor } : {}) }, signal),
-    SCAN_PAGES_PER_LOAD,
+/**
+ * The archive's series with their counts, most recently active first (GET /api/series: one row
+ * per series, whatever the number of runs), 50 per page.
+ */
+export function useSeriesList() {
+  return usePaged<SeriesListItem>('series-list', (cursor, signal) =>
+    listSeries({ limit: SERIES_LIST_PAGE_SIZE, ...(cursor ? { cursor } : {}) }, signal),
   );
 }
 
@@ -117,7 +120,7 @@ export const SERIES_PAGE_SIZE = 200;
 
 /** One series' runs (optionally one branch), newest first, 200 per page. */
 export function useSeriesRuns(series: string, branch: string | null) {
-  return usePagedRuns(`series:${series}|${branch ?? ''}`, (cursor, signal) =>
+  return usePaged<RunListItem>(`series:${series}|${branch ?? ''}`, (cursor, signal) =>
     listSeriesRuns(
       series,
       { limit: SERIES_PAGE_SIZE, ...(branch ? { branch } : {}), ...(cursor ? { before: cursor } : {}) },

@@ -1,8 +1,10 @@
+import { PROMQL_COUNTERS } from '@blockwise/shared';
 import { DropZone } from '../../../components/DropZone.tsx';
 
 /**
  * Drop or pick production metrics exports: a CloudWatch console graph's CSV, the JSON of
- * `aws cloudwatch get-metric-data`, or a Grafana CSV.
+ * `aws cloudwatch get-metric-data`, a Grafana CSV, iostat -x or sar -d / sadf -d text, a
+ * Prometheus query_range answer of node_exporter's disk counters, or a Datadog export.
  */
 export function MetricsDrop({ onFiles }: { onFiles: (files: File[]) => void }) {
   return (
@@ -10,13 +12,16 @@ export function MetricsDrop({ onFiles }: { onFiles: (files: File[]) => void }) {
       title="Import production metrics"
       hint={
         <>
-          A CloudWatch graph’s “Download as .csv”, the JSON of <code>aws cloudwatch get-metric-data</code>, or
-          a Grafana panel’s CSV (read/write IOPS and throughput over time). Sized like AWS Compute Optimizer:
-          the maximum of 5-minute points, or p99/p95. Read in your browser.
+          A CloudWatch graph’s “Download as .csv”, the JSON of <code>aws cloudwatch get-metric-data</code>, a
+          Grafana panel’s CSV, the text of <code>iostat -x -t 60 1440</code>, <code>sar -d -f sa24</code> or{' '}
+          <code>sadf -d sa24 -- -d</code>, a Prometheus <code>/api/v1/query_range</code> answer for{' '}
+          <code>{PROMQL_COUNTERS}</code>, or a Datadog CSV of <code>system.io.r_s</code>, <code>w_s</code>,{' '}
+          <code>rkb_s</code>, <code>wkb_s</code> by device (read/write IOPS and throughput over time). Sized
+          like AWS Compute Optimizer: the maximum of 5-minute points, or p99/p95. Read in your browser.
         </>
       }
       buttonLabel="Choose metrics files…"
-      accept=".csv,.json,.txt,text/csv,application/json,text/plain"
+      accept=".csv,.json,.txt,.log,.out,text/csv,application/json,text/plain"
       onFiles={onFiles}
     />
   );

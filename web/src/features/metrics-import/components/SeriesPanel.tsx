@@ -19,11 +19,14 @@ import {
   FORMAT_NAMES,
   chartData,
   comparisonRows,
+  deviceText,
   fmtUtc,
   limitLines,
   minutesAboveTable,
   peakWindows,
   periodText,
+  queueView,
+  requestSizeText,
   statisticOptions,
   statsRows,
   volumeToDraw,
@@ -164,6 +167,9 @@ export default function SeriesPanel({
   const q = series.quality;
   const sizedDiffers = sizing !== null && sizing.periodSec !== summary.periodSec;
   const shownSummary = resolution === 'sizing' && sizing ? sizing : summary;
+  const device = deviceText(series);
+  const requestSize = requestSizeText(series);
+  const queue = queueView(imported.queue);
 
   return (
     <div className="series-panel">
@@ -176,6 +182,12 @@ export default function SeriesPanel({
           <dt>Measures</dt>
           <dd>{series.label ?? 'not named in the file'}</dd>
         </div>
+        {device ? (
+          <div>
+            <dt>Device</dt>
+            <dd>{device}</dd>
+          </div>
+        ) : null}
         <div>
           <dt>Points</dt>
           <dd>
@@ -218,7 +230,10 @@ export default function SeriesPanel({
         ) : (
           <button type="button" className="btn btn--small" onClick={() => setAdjusting(true)}>
             Change how {title} is read (
-            {questions.map((x) => (x.option === 'match' ? 'volumes' : 'time zone')).join(', ')})
+            {questions
+              .map((x) => (x.option === 'match' ? 'volumes' : x.option === 'device' ? 'device' : 'time zone'))
+              .join(', ')}
+            )
           </button>
         )
       ) : null}
@@ -253,6 +268,28 @@ export default function SeriesPanel({
           rows={statsRows(shownSummary)}
           caption={`${title}: statistics of ${fmtInt(shownSummary.points)} ${periodText(shownSummary.periodSec)} points (IOPS = I/O operations per second; MiB/s = mebibytes per second)`}
         />
+        {queue || requestSize ? (
+          <>
+            <h4 className="subhead">Device queue</h4>
+            <ul className="notes" aria-label={`${title}: device queue and Little's law`}>
+              {queue ? (
+                <>
+                  <li>
+                    Little’s law, IOPS = queue depth ÷ latency: <strong>{queue.mean}</strong> (
+                    {queue.measured}).
+                  </li>
+                  {queue.busiest ? <li>Busiest point: {queue.busiest}.</li> : null}
+                  <li>
+                    The same queue depth at 1 ms per request (a typical EBS latency) gives{' '}
+                    {queue.atEbsLatency}: at a given queue depth IOPS falls as latency rises; more IOPS at the
+                    same latency needs more I/Os in flight.
+                  </li>
+                </>
+              ) : null}
+              {requestSize ? <li>{requestSize}</li> : null}
+            </ul>
+          </>
+        ) : null}
         <h4 className="subhead">Peak windows</h4>
         <ul className="notes">
           {peakWindows(shownSummary).map((p) => (

@@ -1,4 +1,4 @@
-import { SEED_GUIDE_GP3, type Problem, type RateCard } from '@blockwise/shared';
+import { SEED_GUIDE_GP3, pricesOlderThanAYear, type Problem, type RateCard } from '@blockwise/shared';
 import { useId, useState } from 'react';
 import { SelectField } from '../../../components/Field.tsx';
 import { parseNumberText } from '../../../lib/parse-number.ts';
@@ -62,25 +62,53 @@ export const SEED_GUIDE_OVERRIDES = `gp3.storage=${SEED_GUIDE_GP3.storage},gp3.i
 
 type Meta = { region: string | null; location?: string | null; source: string; date: string };
 
-export function RateMeta({ rates }: { rates: Meta }) {
+/**
+ * Region, date and source of the prices beside the costs, the catalog they come from when known
+ * (the built-in one, or the file the server was started with), and a warning when they are over
+ * a year old.
+ */
+export function RateMeta({
+  rates,
+  catalog,
+  today = new Date(),
+}: {
+  rates: Meta;
+  /** e.g. "built-in" or "cat.json, written 2026-11-24". */
+  catalog?: string;
+  today?: Date;
+}) {
   return (
-    <dl className="facts facts--rates">
-      <div>
-        <dt>Region</dt>
-        <dd>
-          {rates.region ?? 'custom'}
-          {rates.location ? ` (${rates.location})` : ''}
-        </dd>
-      </div>
-      <div>
-        <dt>Prices as of</dt>
-        <dd>{rates.date}</dd>
-      </div>
-      <div className="facts__wide">
-        <dt>Source</dt>
-        <dd>{rates.source}</dd>
-      </div>
-    </dl>
+    <>
+      <dl className="facts facts--rates">
+        <div>
+          <dt>Region</dt>
+          <dd>
+            {rates.region ?? 'custom'}
+            {rates.location ? ` (${rates.location})` : ''}
+          </dd>
+        </div>
+        <div>
+          <dt>Prices as of</dt>
+          <dd>{rates.date}</dd>
+        </div>
+        {catalog ? (
+          <div>
+            <dt>Catalog</dt>
+            <dd>{catalog}</dd>
+          </div>
+        ) : null}
+        <div className="facts__wide">
+          <dt>Source</dt>
+          <dd>{rates.source}</dd>
+        </div>
+      </dl>
+      {pricesOlderThanAYear(rates.date, today) ? (
+        <p className="callout callout--concern" role="note" data-testid="stale-prices">
+          These prices are over a year old: AWS changes prices and opens regions several times a year. Refresh
+          them with <code>blockwise catalog update</code> and start the server with <code>--catalog</code>.
+        </p>
+      ) : null}
+    </>
   );
 }
 
@@ -93,6 +121,8 @@ type EditableProps = {
   problem: Problem | null;
   onRegion: (region: string) => void;
   onOverrides: (overrides: string | null) => void;
+  /** Which catalog the region prices come from (see RateMeta). */
+  catalog?: string;
 };
 
 export function RateCardEditor({
@@ -104,6 +134,7 @@ export function RateCardEditor({
   problem,
   onRegion,
   onOverrides,
+  catalog,
 }: EditableProps) {
   const id = useId();
   const map = parseOverrides(overrides);
@@ -132,7 +163,7 @@ export function RateCardEditor({
 
   return (
     <div className="rate-card">
-      <RateMeta rates={card} />
+      <RateMeta rates={card} {...(catalog ? { catalog } : {})} />
       <div className="field-row">
         <SelectField
           id={`${id}-region`}

@@ -1,0 +1,60 @@
+import { FioReportSchema, RunLabelsSchema, RunSummarySchema, type Problem } from '@blockwise/shared';
+import { buildComparison, type ComparisonRun } from '@blockwise/shared/catalog';
+import type { z } from 'zod';
+
+/** A stored run as the store hands it out without decoding its two large documents (getRunJson). */
+export type StoredRunText = {
+  id: string;
+  /** The stored labels document (small, decoded by the store): parsed again here, never cast. */
+  labels: unknown;
+  reportJson: string;
+  summaryJson: string;
+};
+
+/** The regression gate's comparison, serialized as the store writes it — or why it cannot be built. */
+export type BuiltComparison =
+  { ok: true; resultJson: string; priceTableDate: string } | { ok: false; error: Problem };
+
+/** Bytes of stored JSON a comparison of these runs parses: what decides inline or in the pool. */
+export const storedRunBytes = (runs: readonly StoredRunText[]): number =>
+  runs.reduce((sum, run) => sum + run.reportJson.length + run.summaryJson.length, 0);
+
+function parseStored<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  run: string,
+  document: string,
+): { ok: true; value: z.infer<S> } | { ok: false; error: Problem } {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0];
+  return {
+    ok: false,
+    error: {
+      code: 'stored_run_invalid',
+      message: `run ${run}: its stored ${document} does not validate today (${issue?.path.join('.') || document}: ${issue?.message ?? 'invalid'})`,
+    },
+  };
+}
+
+/**
+ * The comparison of stored runs (the regression gate's [baseline, run]), from their stored JSON:
+ * parsed through today's schemas, compared, serialized. Pure CPU work: run inline for small
+ * reports and in the parse pool's worker for large ones (a 7,000-job report is ~11 MB of JSON,
+ * whose parse alone would hold the event loop for ~150 ms), like analyzeUpload.
+ */
+export function buildPairComparison(runs: readonly StoredRunText[]): BuiltComparison {
+  const parsed: ComparisonRun[] = [];
+  for (const run of runs) {
+    const labels = parseStored(RunLabelsSchema, run.labels, run.id, 'labels');
+    if (!labels.ok) return labels;
+    const report = parseStored(FioReportSchema, JSON.parse(run.reportJson), run.id, 'report');
+    if (!report.ok) return report;
+    const summary = parseStored(RunSummarySchema, JSON.parse(run.summaryJson), run.id, 'summary');
+    if (!summary.ok) return summary;
+    parsed.push({ id: run.id, labels: labels.value, report: report.value, summary: summary.value });
+  }
+  const result = buildComparison(parsed, null);
+  if (!result.ok) return { ok: false, error: result.error };
+  return { ok: true, resultJson: JSON.stringify(result.value), priceTableDate: result.value.rates.date };
+}

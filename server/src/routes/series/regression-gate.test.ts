@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { CreatedRunSchema, RunRegressionSchema } from '@blockwise/shared';
+import { buildPairComparison } from '../../ingest/pair-comparison.ts';
+import { ParsePool } from '../../ingest/parse-pool.ts';
+import type { RunStore } from '../../store/run-store.ts';
+import { openSqliteStore } from '../../store/sqlite-store.ts';
+import { fixture, makeTestApp } from '../../testing/test-app.ts';
+
+/**
+ * The comparison the regression check links is frozen at upload: of the two stored reports, which
+ * for a many-job file are megabytes of JSON. Building it must not hold the event loop: the
+ * reports are read as text and parsed, compared and serialized in the parse pool, unless small.
+ */
+
+const fio = fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json');
+const NO_LIMIT = { name: 'test', limit: 1_000_000, windowMs: 60_000 };
+
+/** The store, counting the calls that decode a whole stored report on the main thread. */
+function countingStore(store: RunStore): { store: RunStore; getRun: () => number } {
+  let getRun = 0;
+  const spy = new Proxy(store, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (prop === 'getRun') getRun += 1;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { store: spy, getRun: () => getRun };
+}
+
+async function setup(options: { largeBodyBytes?: number; maxHeldBytes?: number } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'bw-gate-'));
+  const real = await openSqliteStore({ path: join(dir, 'blockwise.db') });
+  const counting = countingStore(real);
+  const pool = new ParsePool({ size: 1, maxQueue: 2, timeoutMs: 60_000, maxHeldBytes: options.maxHeldBytes });
+  const t = await makeTestApp({
+    store: counting.store,
+    dir,
+    pool,
+    rateLimits: { writesAnonymous: NO_LIMIT },
+    config: options.largeBodyBytes === undefined ? {} : { largeBodyBytes: options.largeBodyBytes },
+  });
+  return {
+    t,
+    pool,
+    real,
+    getRunCalls: counting.getRun,
+    async close() {
+      await t.close();
+      await pool.close();
+      await real.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const upload = (t: Awaited<ReturnType<typeof setup>>['t'], branch: string, commit: string) =>
+  request(t.app)
+    .post(`/api/runs?series=gate&branch=${branch}&commit=${commit}`)
+    .set('Content-Type', 'application/json')
+    .serialize((b: unknown) => b as string)
+    .send(fio);
+
+async function linkedComparison(t: Awaited<ReturnType<typeof setup>>['t'], runId: string) {
+  const check = RunRegressionSchema.parse((await request(t.app).get(`/api/runs/${runId}/regression`)).body);
+  expect(check.comparisonUrl).toMatch(/\/c\/[A-Za-z0-9_-]{22}$/);
+  const id = check.comparisonUrl!.split('/c/')[1]!;
+  const comparison = await t.store.getComparison(id);
+  return comparison!;
+}
+
+describe('freezing the baseline comparison at upload', () => {
+  it('large reports: read as JSON text, compared in the pool; no stored report decoded on the main thread', async () => {
+    // Every report of this fixture is "large" here, as a 7,000-job one is with the defaults.
+    const s = await setup({ largeBodyBytes: 1024 });
+    try {
+      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1')).body);
+      const jobsBefore = s.pool.stats.jobs;
+      const res = await upload(s.t, 'main', 'bbbb2');
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const run = CreatedRunSchema.parse(res.body);
+      // The upload's analysis and the comparison: two jobs in the pool.
+      expect(s.pool.stats.jobs - jobsBefore).toBe(2);
+      expect(s.getRunCalls()).toBe(0);
+
+      const comparison = await linkedComparison(s.t, run.id);
+      expect(comparison.runIds).toEqual([baseline.id, run.id]);
+      // The regression check itself reads the run without decoding its report either.
+      expect(s.getRunCalls()).toBe(0);
+      // What the worker built is what the same function builds inline from the stored text.
+      const stored = await Promise.all([s.real.getRunJson(baseline.id), s.real.getRunJson(run.id)]);
+      const inline = buildPairComparison(
+        stored.map((r) => ({
+          id: r!.id,
+          labels: r!.labels,
+          reportJson: r!.reportJson,
+          summaryJson: r!.summaryJson,
+        })),
+      );
+      expect(inline.ok && JSON.parse(inline.resultJson)).toEqual(comparison.result);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('small reports (the default threshold): compared inline, no pool job', async () => {
+    const s = await setup();
+    try {
+      await upload(s.t, 'main', 'aaaa1').expect(201);
+      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
+      expect(s.pool.stats.jobs).toBe(0);
+      expect(s.getRunCalls()).toBe(0);
+      expect((await linkedComparison(s.t, run.id)).runIds[1]).toBe(run.id);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a pool without room for the comparison: 503 busy with Retry-After, the run stored; the retry freezes it', async () => {
+    const maxHeldBytes = 1024 * 1024;
+    const s = await setup({ largeBodyBytes: 1024, maxHeldBytes });
+    try {
+      await upload(s.t, 'main', 'aaaa1').expect(201);
+      // Another request holds all the room but what this upload's body needs.
+      const other = s.pool.reserve(maxHeldBytes - fio.length)!;
+      expect(other).not.toBeNull();
+      const refused = await upload(s.t, 'main', 'bbbb2');
+      expect(refused.status, JSON.stringify(refused.body)).toBe(503);
+      expect(refused.body.error.code).toBe('busy');
+      expect(refused.headers['retry-after']).toBe('5');
+      other.release();
+      expect(s.pool.heldBytes).toBe(0); // nothing leaked by the refused comparison
+
+      const retried = await upload(s.t, 'main', 'bbbb2');
+      expect(retried.status).toBe(200); // the run was stored by the first attempt
+      const run = CreatedRunSchema.parse(retried.body);
+      expect((await linkedComparison(s.t, run.id)).runIds[1]).toBe(run.id);
+    } finally {
+      await s.close();
+    }
+  });
+});

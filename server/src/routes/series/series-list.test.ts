@@ -1,0 +1,160 @@
+/**
+ * GET /api/series (the series with their counts, for the web's CI history page) and the
+ * regression check's read-only link to the comparison frozen at upload (issue 12).
+ */
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorResponseSchema, RunRegressionSchema, SeriesListSchema } from '@blockwise/shared';
+import { generateToken, hashToken } from '../../http/auth.ts';
+import { readOnlyStore } from '../../testing/read-only-store.ts';
+import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
+import { runInput, smallRunInput } from '../../store/testing/run-inputs.ts';
+
+const BODY = fixture('fio/generated/a_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_grouped.json');
+const MANY = { writesAnonymous: { name: 'uploads without a token', limit: 1000, windowMs: 60_000 } };
+
+async function upload(t: TestApp, labels: Record<string, string>): Promise<string> {
+  const res = await request(t.app)
+    .post(`/api/runs?${new URLSearchParams(labels)}`)
+    .set('Content-Type', 'application/json')
+    .serialize((b: unknown) => b as string)
+    .send(BODY as unknown as string);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id as string;
+}
+
+async function regression(t: TestApp, id: string) {
+  const res = await request(t.app).get(`/api/runs/${id}/regression`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return RunRegressionSchema.parse(res.body);
+}
+
+describe('GET /api/series', () => {
+  let t: TestApp;
+  const ids: Record<string, string> = {};
+  beforeAll(async () => {
+    t = await makeTestApp({ rateLimits: MANY });
+    ids.db1 = await upload(t, { series: 'db', branch: 'main', commit: 'aaa1' });
+    ids.web1 = await upload(t, { series: 'team/web', branch: 'main', commit: 'bbb1' });
+    ids.db2 = await upload(t, { series: 'db', branch: 'pr-7', commit: 'aaa2' });
+    ids.db3 = await upload(t, { series: 'db', branch: 'main', commit: 'aaa3' });
+    ids.none = await upload(t, { name: 'ad hoc' });
+    ids.logs = await upload(t, { series: 'logs' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('lists each series once, most recently active first, with run and branch counts and its latest run', async () => {
+    const res = await request(t.app).get('/api/series');
+    expect(res.status).toBe(200);
+    const body = SeriesListSchema.parse(res.body);
+    expect(body.items.map((s) => [s.series, s.runCount, s.branchCount, s.latestRun.id])).toEqual([
+      ['logs', 1, 0, ids.logs],
+      ['db', 3, 2, ids.db3],
+      ['team/web', 1, 1, ids.web1],
+    ]);
+    expect(body.items[1]!.latestRun).toMatchObject({
+      url: `/runs/${ids.db3}`,
+      labels: { series: 'db', branch: 'main', commit: 'aaa3' },
+    });
+    expect(body.items[1]!.latestRun.headline.readIops).toBeGreaterThan(0);
+    expect(body.nextCursor).toBeNull();
+  });
+
+  it('pages with limit and cursor; refuses a bad limit or cursor', async () => {
+    const first = SeriesListSchema.parse((await request(t.app).get('/api/series?limit=2')).body);
+    expect(first.items.map((s) => s.series)).toEqual(['logs', 'db']);
+    const next = SeriesListSchema.parse(
+      (await request(t.app).get(`/api/series?limit=2&cursor=${first.nextCursor}`)).body,
+    );
+    expect(next.items.map((s) => s.series)).toEqual(['team/web']);
+    expect(next.nextCursor).toBeNull();
+    for (const [query, code] of [
+      ['limit=0', 'query_invalid'],
+      ['limit=201', 'query_invalid'],
+      ['cursor=nope', 'invalid_cursor'],
+    ]) {
+      const res = await request(t.app).get(`/api/series?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(ErrorResponseSchema.parse(res.body).error.code).toBe(code);
+    }
+  });
+
+  it('is read-only (405 otherwise), and needs a CI token once the archive requires one, like the other listings', async () => {
+    const post = await request(t.app).post('/api/series').send({});
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+
+    const own = await makeTestApp();
+    try {
+      const token = generateToken();
+      await own.store.createToken({ name: 'ci', tokenSha256: hashToken(token) });
+      expect((await request(own.app).get('/api/series')).status).toBe(401);
+      const ok = await request(own.app).get('/api/series').set('Authorization', `Bearer ${token}`);
+      expect(ok.status).toBe(200);
+      expect(SeriesListSchema.parse(ok.body).items).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('the regression check links the comparison frozen at upload, and only reads', () => {
+  it('a check served by a store that fails every write links the same comparison', async () => {
+    const t = await makeTestApp({ rateLimits: MANY });
+    try {
+      await upload(t, { series: 's', branch: 'main', commit: 'ccc1' });
+      const baseline = await upload(t, { series: 's', branch: 'main', commit: 'ccc2' });
+      const run = await upload(t, { series: 's', branch: 'feature', baseBranch: 'main', commit: 'fff1' });
+      const frozen = (await t.store.findPairComparisons([baseline, run]))[0];
+      expect(frozen).toBeDefined();
+
+      const spy = readOnlyStore(t.store);
+      const readOnly = await makeTestApp({ store: spy.store, dir: t.dir });
+      try {
+        const report = await regression(readOnly, run);
+        expect(report.comparisonUrl).toBe(`/c/${frozen!.id}`);
+        expect(report.baselineRunIds[0]).toBe(baseline);
+        expect(spy.writes).toEqual([]);
+      } finally {
+        await readOnly.close({ keepDir: true });
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('after the settings change the baseline, or for a run stored without one, there is no link (and no write)', async () => {
+    const t = await makeTestApp({ rateLimits: MANY });
+    try {
+      await upload(t, { series: 's', branch: 'main', commit: 'ccc1' });
+      await upload(t, { series: 's', branch: 'develop', commit: 'ddd1' });
+      const run = await upload(t, { series: 's', branch: 'feature', commit: 'fff1' });
+      expect((await regression(t, run)).comparisonUrl).toMatch(/^\/c\//);
+
+      const put = await request(t.app).put('/api/series/s/settings').send({ baseBranch: 'develop' });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      // A run stored directly (as by a version before comparisons were frozen at upload).
+      const old = (await t.store.insertRun(runInput({}, { series: 's', branch: 'feature', commit: 'fff0' })))
+        .run;
+      await t.store.insertRun(smallRunInput({ series: 'other' }));
+
+      const spy = readOnlyStore(t.store);
+      const readOnly = await makeTestApp({ store: spy.store, dir: t.dir });
+      try {
+        for (const id of [run, old.id]) {
+          const report = await regression(readOnly, id);
+          expect(report.baseBranch).toBe('develop');
+          expect(report.comparisonUrl).toBeNull();
+          expect(report.notes.join('\n')).toMatch(/no comparison link: comparisons are frozen at upload/);
+        }
+        expect(spy.writes).toEqual([]);
+      } finally {
+        await readOnly.close({ keepDir: true });
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * User-supplied text (labels: branch, series, name, commit, tags; file names; fio job names) made
+ * inert before it is printed. A CI log is a terminal and a command channel at once: an escape
+ * sequence can clear or rewrite the screen, a newline can start a line of its own that the runner
+ * reads as a workflow command (`::error::…`), and a bidi override can make a label read as
+ * something else. One function per kind of output; each takes one value, never a whole report
+ * (the formatter's own line breaks must survive).
+ */
+
+/**
+ * C0 controls (newline and tab included: inside a label they are never layout), DEL, C1 controls,
+ * the line/paragraph separators U+2028/U+2029, the bidi embeddings, overrides and isolates
+ * (U+202A–U+202E, U+2066–U+2069), and lone surrogates (with the `u` flag a valid pair is one code
+ * point outside this range, so only unpaired halves match).
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const UNSAFE_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/gu;
+
+/**
+ * GitHub's runner reads a line as a command when, after leading white space, it starts with `::`
+ * (`::error::x`), and reads the older `##[command]` form anywhere in a line. A value printed at the
+ * start of a line (a file name) must not begin with `::`; no value may hold `##[`.
+ */
+const LEADING_COMMAND = /^(\s*):(?=:)/u;
+const LEGACY_COMMAND = /##\[/g;
+
+const visible = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * For plain text (terminal, CI log): every unsafe character becomes a visible `\uXXXX` escape,
+ * and workflow-command markers are broken (`::error::` at the start → `\u003a:error::`,
+ * `##[` → `##\u005b`). Everything else — backslashes in Windows paths, non-Latin names, emoji — is
+ * kept as it is.
+ */
+export function escapeText(text: string): string {
+  return text
+    .replace(UNSAFE_CHARACTER, visible)
+    .replace(LEADING_COMMAND, (_, space: string) => `${space}\\u003a`)
+    .replace(LEGACY_COMMAND, '##\\u005b');
+}
+
+/**
+ * For markdown (a pull-request comment): the text escapes above, and the characters that would
+ * build markup are backslash-escaped (`|` cannot split a table cell, `` ` `` open a code span,
+ * `<` open HTML, `[` a link, `*`/`_`/`~` emphasis), `&` cannot start an entity, and an `@` cannot
+ * mention a user or team (a zero-width space follows it). Newlines are shown as `\u000a`, so a
+ * label can never start a row, a heading or a line of its own.
+ */
+export function escapeMarkdown(text: string): string {
+  const markup = text
+    .replace(/&/g, '&amp;')
+    .replace(/[\\`*_[\]<>|~#]/g, (c) => `\\${c}`)
+    .replace(/@/g, '@\u200b');
+  return escapeText(markup);
+}

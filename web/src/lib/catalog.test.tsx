@@ -1,0 +1,94 @@
+import { render, screen } from '@testing-library/react';
+import { builtInCatalog, type CatalogData } from '@blockwise/shared/catalog';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RateMeta } from '../features/right-size/components/RateCardPanel.tsx';
+import { catalogLabel, loadCatalog } from './catalog.ts';
+
+afterEach(() => vi.unstubAllGlobals());
+
+/** The built-in catalog with us-east-1 re-priced from a 2026-11-01 offer: what `catalog update` writes. */
+function refreshed(): CatalogData {
+  const base = builtInCatalog();
+  const id = 'AmazonEC2/us-east-1/20261101000000';
+  const usEast1 = base.ebs['us-east-1']!;
+  return {
+    ...base,
+    generatedAt: '2026-11-24T10:00:00.000Z',
+    sources: {
+      ...base.sources,
+      [id]: {
+        id,
+        kind: 'aws-price-list',
+        what: 'AWS Price List, AmazonEC2 offer 20261101000000 for us-east-1',
+        location:
+          'https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonEC2/20261101000000/us-east-1/index.json',
+        publicationDate: '2026-11-01T00:00:00Z',
+        fetchedAt: '2026-11-24T10:00:00.000Z',
+      },
+    },
+    ebs: {
+      ...base.ebs,
+      'us-east-1': {
+        ...usEast1,
+        source: id,
+        rates: { ...usEast1.rates, gp3: { ...usEast1.rates.gp3, storage: 0.07 } },
+      },
+    },
+  };
+}
+
+describe('the web app prices with the catalog its server loaded', () => {
+  it('installs the server’s catalog when it is not the built-in one, and names it', async () => {
+    const calls: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      calls.push(url);
+      if (url === '/api/catalog')
+        return Response.json({
+          origin: 'cat.json',
+          builtIn: false,
+          generatedAt: '2026-11-24T10:00:00.000Z',
+          pricesFrom: '2022-02-10',
+          pricesTo: '2026-11-01',
+          ebsRegions: 63,
+          ec2Regions: 1,
+          instanceTypes: 1390,
+          etag: '"x"',
+        });
+      if (url === '/api/catalog/data') return Response.json(refreshed());
+      return new Response(null, { status: 404 });
+    });
+    const catalog = await loadCatalog();
+    expect(calls).toEqual(['/api/catalog', '/api/catalog/data']);
+    const card = catalog.rateCardFor('us-east-1')!;
+    expect(card).toMatchObject({ date: '2026-11-01', gp3: { storage: 0.07 } });
+    expect(catalogLabel(catalog)).toBe('cat.json, written 2026-11-24');
+  });
+});
+
+describe('RateMeta: date and source beside the costs', () => {
+  const today = new Date('2026-11-24T12:00:00Z');
+  it('warns when the prices are over a year old', () => {
+    render(
+      <RateMeta
+        rates={{ region: 'us-east-1', source: 'AWS Price List …', date: '2022-02-10' }}
+        catalog="built-in catalog"
+        today={today}
+      />,
+    );
+    expect(screen.getByText('built-in catalog')).toBeTruthy();
+    expect(screen.getByTestId('stale-prices').textContent).toMatch(
+      /over a year old.*blockwise catalog update/,
+    );
+  });
+
+  it('says nothing more for prices of this year', () => {
+    render(
+      <RateMeta
+        rates={{ region: 'us-east-1', source: 'AWS Price List …', date: '2026-11-01' }}
+        today={today}
+      />,
+    );
+    expect(screen.queryByTestId('stale-prices')).toBeNull();
+    expect(screen.getByText('2026-11-01')).toBeTruthy();
+  });
+});
