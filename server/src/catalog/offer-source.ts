@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
@@ -69,11 +69,7 @@ export async function openLocation(
       const info = await stat(location);
       return { chunks: createReadStream(location, { highWaterMark: 1 << 20 }), bytes: info.size };
     } catch (error) {
-      throw new CatalogInputError(
-        shown,
-        null,
-        `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      );
+      throw cannotRead(shown, error);
     }
   }
   const controller = new AbortController();
@@ -153,6 +149,39 @@ export async function readRegionIndex(base: OfferBase, options: OpenOptions = {}
   return { shown, publicationDate: parsed.data.publicationDate ?? null, regions };
 }
 
+/**
+ * Reads a local text file of at most `maxBytes`, checking the size of the file it then reads (one
+ * open handle, not a stat then a second open). Every failure is a CatalogInputError naming `shown`.
+ */
+export async function readLocalText(
+  path: string,
+  shown: string,
+  maxBytes: number,
+  tooBigMessage: (bytes: number) => string,
+): Promise<{ text: string; mtime: Date }> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const info = await handle.stat();
+      if (info.size > maxBytes) throw new CatalogInputError(shown, null, tooBigMessage(info.size));
+      return { text: await handle.readFile('utf8'), mtime: info.mtime };
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (error instanceof CatalogInputError) throw error;
+    throw cannotRead(shown, error);
+  }
+}
+
+function cannotRead(shown: string, error: unknown): CatalogInputError {
+  return new CatalogInputError(
+    shown,
+    null,
+    `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+  );
+}
+
 async function readSmall(
   base: OfferBase,
   location: string,
@@ -160,19 +189,13 @@ async function readSmall(
   options: OpenOptions,
 ): Promise<string> {
   if (base.kind === 'folder') {
-    try {
-      const info = await stat(location);
-      if (info.size > MAX_INDEX_BYTES)
-        throw new CatalogInputError(shown, null, `${info.size} bytes; a region index is far smaller`);
-      return await readFile(location, 'utf8');
-    } catch (error) {
-      if (error instanceof CatalogInputError) throw error;
-      throw new CatalogInputError(
-        shown,
-        null,
-        `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      );
-    }
+    const { text } = await readLocalText(
+      location,
+      shown,
+      MAX_INDEX_BYTES,
+      (bytes) => `${bytes} bytes; a region index is far smaller`,
+    );
+    return text;
   }
   const { chunks } = await openLocation(base, location, shown, options);
   const parts: Uint8Array[] = [];

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import {
   StoreIopsFileSchema,
@@ -19,6 +19,7 @@ import {
   locate,
   openLocation,
   parseOfferBase,
+  readLocalText,
   readRegionIndex,
   shownPath,
   type OpenOptions,
@@ -189,24 +190,14 @@ async function readJsonFile(
 ): Promise<{ json: unknown; shown: string; mtime: string }> {
   const path = resolve(cwd, file);
   const shown = shownPath(path, shownFrom);
-  let text: string;
-  let mtime: string;
+  const { text, mtime } = await readLocalText(
+    path,
+    shown,
+    MAX_INSTANCES_BYTES,
+    (bytes) => `${bytes} bytes; over the ${MAX_INSTANCES_BYTES} limit`,
+  );
   try {
-    const info = await stat(path);
-    if (info.size > MAX_INSTANCES_BYTES)
-      throw new CatalogInputError(shown, null, `${info.size} bytes; over the ${MAX_INSTANCES_BYTES} limit`);
-    mtime = info.mtime.toISOString();
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if (error instanceof CatalogInputError) throw error;
-    throw new CatalogInputError(
-      shown,
-      null,
-      `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
-  }
-  try {
-    return { json: JSON.parse(text), shown, mtime };
+    return { json: JSON.parse(text), shown, mtime: mtime.toISOString() };
   } catch (error) {
     throw new CatalogInputError(shown, null, `not valid JSON (${(error as Error).message})`);
   }

@@ -1,5 +1,6 @@
 import {
   SIZING_STATISTICS,
+  SERIES_FORMAT_LABELS,
   SIZING_STATISTIC_LABELS,
   PROMQL_COUNTERS,
   PROMQL_RATES,
@@ -68,17 +69,6 @@ const mib = (v: number | null) => (v === null ? null : v / 1048576);
 const kib = (v: number | null) => (v === null ? null : v / 1024);
 const when = (ms: number | null) =>
   ms === null ? '' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
-const FORMAT_NAMES = {
-  'cloudwatch-console-csv': 'CloudWatch console CSV',
-  'cloudwatch-get-metric-data': 'aws cloudwatch get-metric-data JSON',
-  'grafana-csv': 'dashboard (Grafana) CSV',
-  iostat: 'iostat -x',
-  sar: 'sar -d',
-  sadf: 'sadf -d',
-  'prometheus-query-range': 'Prometheus query_range JSON',
-  'datadog-csv': 'Datadog CSV',
-  'datadog-query-json': 'Datadog query JSON',
-} as const satisfies Record<IoSeries['format'], string>;
 
 function statsRow(
   name: string,
@@ -160,7 +150,7 @@ function render(
   const out: string[] = [];
   const days = (summary.endMs - summary.startMs) / 86_400_000;
   out.push(
-    `${escapeText(series.label ?? 'Series')} — ${FORMAT_NAMES[series.format]}: ${summary.points.toLocaleString('en-US')} points of ${series.periodSec >= 60 ? `${series.periodSec / 60} min` : `${series.periodSec} s`}, ${when(summary.startMs)} → ${when(summary.endMs)} UTC (${days.toFixed(1)} days)`,
+    `${escapeText(series.label ?? 'Series')} — ${SERIES_FORMAT_LABELS[series.format]}: ${summary.points.toLocaleString('en-US')} points of ${series.periodSec >= 60 ? `${series.periodSec / 60} min` : `${series.periodSec} s`}, ${when(summary.startMs)} → ${when(summary.endMs)} UTC (${days.toFixed(1)} days)`,
     `Values: ${series.conversion.explanation}`,
     `Quality: ${series.quality.gaps} gap(s), ${series.quality.missingPoints} missing point(s), ${series.quality.duplicates} duplicate(s), ${series.quality.partialPoints} partial point(s)${series.quality.naiveTimesAs ? `; times without an offset read as ${series.quality.naiveTimesAs}` : ''}`,
     ...deviceLines(series),

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PG_URL, probePg } from '../testing/pg-archive.ts';
 import { runCli } from '../testing/run-cli.ts';
 
 /**
@@ -19,19 +19,7 @@ function expectOneLine(stderr: string, pattern: RegExp): void {
   expect(stderr).not.toMatch(/\n\s+at |internal error/);
 }
 
-const PG_URL = process.env.BLOCKWISE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const reachable = await (async () => {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-})();
+const reachable = (await probePg()).ok;
 
 describe('blockwise serve: an archive that cannot be opened', () => {
   it('SQLite under a path that is a file: one line naming the file', async () => {

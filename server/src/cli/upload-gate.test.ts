@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGRESSION_COMMENT_MARKER } from '@blockwise/shared';
 import { DEGRADED, MAIN_NOISE, rescaleFio } from '../routes/series/noisy-fio.ts';
-import { fixture, makeTestApp, type TestApp } from '../testing/test-app.ts';
+import { MANY_UPLOADS, fixture, makeTestApp, type TestApp } from '../testing/test-app.ts';
 import { runCli } from '../testing/run-cli.ts';
 
 /**
@@ -33,9 +33,7 @@ beforeAll(async () => {
     writeFileSync(join(dir, `main-${i}.json`), rescaleFio(job, noise));
   writeFileSync(join(dir, 'healthy.json'), rescaleFio(job, { throughput: 1.01, latency: 0.99 }));
   writeFileSync(join(dir, 'degraded.json'), rescaleFio(job, DEGRADED));
-  t = await makeTestApp({
-    rateLimits: { writesAnonymous: { name: 'uploads without a token', limit: 1000, windowMs: 60_000 } },
-  });
+  t = await makeTestApp({ rateLimits: MANY_UPLOADS });
   url = await listen(t.app);
 });
 afterAll(async () => {

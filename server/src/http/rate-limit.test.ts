@@ -1,6 +1,4 @@
-import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, byteBudgetsFor } from '../app.ts';
@@ -8,7 +6,7 @@ import { RateLimiter, memoryCounter, storeCounter } from './rate-limit.ts';
 import { generateToken, hashToken } from './auth.ts';
 import { MemoryWindowCounters } from '../store/replica-state.ts';
 import { StoreUnavailableError, type RunStore, type StoreFault } from '../store/run-store.ts';
-import { fixture, makeTestApp, type TestApp } from '../testing/test-app.ts';
+import { capturedLogger, fixture, makeTestApp, type TestApp } from '../testing/test-app.ts';
 
 const BODY = fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json');
 
@@ -180,18 +178,6 @@ describe('byte budget defaults', () => {
     });
   });
 });
-
-/** A logger whose lines the test reads. */
-function capturedLogger() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString('utf8'));
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
-}
 
 /** hitRateLimit of a store whose database refuses charges with `fault` while `failing` says so. */
 function counterStore(fault: StoreFault) {

@@ -14,11 +14,9 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import type { Express } from 'express';
 import pg from 'pg';
-import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ErrorResponseSchema, HealthSchema } from '@blockwise/shared';
@@ -27,7 +25,8 @@ import { openPostgresStore } from '../store/postgres-store.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { MonotonicClock, WRITE_FAILURE_MEMORY_MS } from '../store/store-core.ts';
 import { SqliteRunStore, openSqliteStore } from '../store/sqlite-store.ts';
-import { fixture, makeTestApp } from '../testing/test-app.ts';
+import { PG_URL, probePg, readOnlyPgUrl } from '../testing/pg-archive.ts';
+import { capturedLogger, fixture, makeTestApp } from '../testing/test-app.ts';
 
 const fio = fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json');
 const NO_LIMITS = { name: 'test', limit: 1_000_000, windowMs: 60_000 };
@@ -131,18 +130,6 @@ function registeredRoutes(app: Express): string[] {
   };
   walk((app as unknown as { router: { stack: Layer[] } }).router.stack);
   return routes;
-}
-
-/** A logger whose lines the test can read: causes must be logged, never sent. */
-function capturedLogger() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString('utf8'));
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), text: () => lines.join('') };
 }
 
 async function seed(app: Express, series: string): Promise<Ids> {
@@ -420,21 +407,6 @@ describe('SQLite: start-up errors are one line naming the file', () => {
 
 // ── PostgreSQL ───────────────────────────────────────────────────────────────────────────────
 
-const PG_URL = process.env.BLOCKWISE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function pgReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 /** A TCP proxy to the PostgreSQL server that can be shut like a network outage. */
 async function tcpProxy(target: URL): Promise<{ port: number; cut: () => Promise<void> }> {
   const sockets = new Set<Socket>();
@@ -459,7 +431,7 @@ async function tcpProxy(target: URL): Promise<{ port: number; cut: () => Promise
   };
 }
 
-const reachable = await pgReachable();
+const reachable = (await probePg()).ok;
 describe.skipIf(!reachable)('PostgreSQL faults', () => {
   const admin = new pg.Pool({ connectionString: PG_URL, max: 2 });
   admin.on('error', () => {});
@@ -512,11 +484,8 @@ describe.skipIf(!reachable)('PostgreSQL faults', () => {
     const ids = await seed(seeded.app, 'pg-read-only');
     await seeded.close();
     await writable.close();
-    // Every connection of this pool starts its transactions read-only, as on a standby. The
-    // schema is migrated already, so the store opens without DDL.
-    const url = new URL(PG_URL);
-    url.searchParams.set('options', `-c search_path=${schema} -c default_transaction_read_only=on`);
-    const store: RunStore = await openPostgresStore({ url: url.toString() });
+    // Every connection of this pool starts its transactions read-only, as on a standby.
+    const store: RunStore = await openPostgresStore({ url: readOnlyPgUrl(schema) });
     const log = capturedLogger();
     const t = await makeTestApp({ store, rateLimits, logger: log.logger });
     try {

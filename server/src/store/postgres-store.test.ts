@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PG_URL, probePg, readOnlyPgUrl } from '../testing/pg-archive.ts';
 import { openStore } from './open-store.ts';
 import { faultOf, isUnavailable, openPostgresStore } from './postgres-store.ts';
 import { StoreConfigError, StoreUnavailableError } from './run-store.ts';
@@ -32,24 +33,9 @@ import {
   queryRecorder,
 } from './testing/query-workload.ts';
 
-const PG_URL = process.env.BLOCKWISE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REQUIRE_PG = process.env.BLOCKWISE_REQUIRE_PG === '1';
 /** The URL without its password, for messages. */
 const shownUrl = PG_URL.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
-
-async function probe(): Promise<{ ok: true } | { ok: false; reason: string }> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return { ok: true };
-  } catch (error) {
-    return { ok: false, reason: (error as Error).message || String(error) };
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
 
 // Store classification does not need a server.
 describe('PostgreSQL store: failure classification', () => {
@@ -122,7 +108,7 @@ describe('PostgreSQL store: failure classification', () => {
   });
 });
 
-const reachable = await probe();
+const reachable = await probePg();
 
 if (!reachable.ok && REQUIRE_PG) {
   describe('PostgreSQL store', () => {
@@ -253,9 +239,7 @@ if (!reachable.ok && REQUIRE_PG) {
       const writable = await openPostgresStore({ url: PG_URL, schema });
       await writable.hitRateLimit('uploads:ip:ro', 3, 60_000);
       await writable.close();
-      const url = new URL(PG_URL);
-      url.searchParams.set('options', `-c search_path=${schema} -c default_transaction_read_only=on`);
-      const readOnly = await openPostgresStore({ url: url.toString() });
+      const readOnly = await openPostgresStore({ url: readOnlyPgUrl(schema) });
       try {
         // The first hit of a store used to sweep expired windows (a DELETE) even to read one.
         expect(await readOnly.hitRateLimit('uploads:ip:ro', 0, 60_000)).toMatchObject({ count: 3 });

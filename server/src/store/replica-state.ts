@@ -78,9 +78,9 @@ export const SERIES_STATS_UPSERT = (p: Placeholder) => {
 };
 
 /**
- * Fills series_branches and series_stats from the runs table: the backfill of migration 2 (whose
- * SQL contains exactly this text, on both dialects; a contract test checks it), for tools that load
- * runs with plain SQL (bench/goals/archive.mjs) into empty count tables.
+ * Fills series_branches and series_stats from the runs table: the backfill of migration 2 (both
+ * dialects interpolate this text, so it is frozen: editing it changes migration 2's checksum), and
+ * for tools that load runs with plain SQL (bench/goals/archive.mjs) into empty count tables.
  */
 export const SERIES_COUNTS_BACKFILL = `INSERT INTO series_branches (series, branch)
   SELECT DISTINCT series, branch FROM runs WHERE series IS NOT NULL AND branch IS NOT NULL;

@@ -5,6 +5,31 @@ import { openPostgresStore, type PostgresRunStore } from '../store/postgres-stor
 /** The test PostgreSQL server (trust auth, database `test`), as the store tests use it. */
 export const PG_URL = process.env.BLOCKWISE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
+/** Whether the test server answers a query, and why not when it does not. */
+export async function probePg(): Promise<{ ok: true } | { ok: false; reason: string }> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message || String(error) };
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * PG_URL on `schema` with every transaction read-only (`default_transaction_read_only`), as on a
+ * standby; the schema must be migrated already, since the store then opens without DDL.
+ */
+export function readOnlyPgUrl(schema: string): string {
+  const url = new URL(PG_URL);
+  url.searchParams.set('options', `-c search_path=${schema} -c default_transaction_read_only=on`);
+  return url.toString();
+}
+
 export interface PgArchive {
   schema: string;
   /** Another store on this schema: one replica. */

@@ -1,7 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { createApp, type CreateAppOptions } from '../app.ts';
 import { ParsePool } from '../ingest/parse-pool.ts';
 import { openSqliteStore } from '../store/sqlite-store.ts';
@@ -40,4 +42,49 @@ export async function makeTestApp(
       if (!keepDir && !options.dir) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Rate limits loose enough for a file that uploads many runs anonymously. */
+export const MANY_UPLOADS = {
+  writesAnonymous: { name: 'uploads without a token', limit: 1000, windowMs: 60_000 },
+} satisfies CreateAppOptions['rateLimits'];
+
+/**
+ * One test app shared by a whole file: made before its first test, closed after its last. Read
+ * `app` and `store` inside tests (they exist only once beforeAll has run).
+ */
+export function testAppPerFile(
+  options: Parameters<typeof makeTestApp>[0] = {},
+): Pick<TestApp, 'app' | 'store'> {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    current = await makeTestApp(options);
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  const made = (): TestApp => {
+    if (!current) throw new Error('testAppPerFile: read app/store inside a test, not at collection time');
+    return current;
+  };
+  return {
+    get app() {
+      return made().app;
+    },
+    get store() {
+      return made().store;
+    },
+  };
+}
+
+/** An info-level logger whose lines the test reads (causes must be logged, never sent). */
+export function capturedLogger() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, stream), lines, text: () => lines.join('') };
 }

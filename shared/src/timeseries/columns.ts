@@ -25,6 +25,21 @@ export type ColumnRole = {
   resource: string | null;
 };
 
+/** A column of a device's per-second rates in a known unit (iostat, sar, Prometheus, Datadog). */
+export function rateRole(metric: IoMetric, unit: string, resource: string): ColumnRole {
+  return {
+    metric,
+    kind: 'rate',
+    factor: 1,
+    unit,
+    family: null,
+    statistic: null,
+    unsupportedStatistic: null,
+    periodSec: null,
+    resource,
+  };
+}
+
 const CLOUDWATCH_METRIC = /(Volume|EBS|Disk)(Read|Write)(Ops|Bytes)(PerSecond)?/i;
 const RESOURCE = /\b(vol-[0-9a-f]{8,17}|i-[0-9a-f]{8,17})\b/i;
 

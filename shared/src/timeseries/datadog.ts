@@ -4,7 +4,7 @@ import { KiB } from '../units.ts';
 import { parseCell } from './cells.ts';
 import { readCsv } from './csv.ts';
 import { seriesFromDeviceMetrics, type DeviceMetricSeries } from './device-series.ts';
-import { decodeMetricsInput } from './input.ts';
+import { decodeMetricsInput, decodeMetricsJson, importFailure } from './input.ts';
 import {
   DEFAULT_MAX_POINTS,
   type IoMetric,
@@ -53,11 +53,6 @@ function tagsOf(text: string): { device: string | null; host: string | null } {
   return { device: tag('device'), host: tag('host') };
 }
 
-const fail = (code: string, message: string, path?: string): SeriesImportResult => ({
-  ok: false,
-  error: path === undefined ? { code, message } : { code, message, path },
-});
-
 function deviceName(device: string | null, host: string | null, hosts: Set<string | null>): string {
   const d = device ?? 'all devices';
   return hosts.size > 1 ? `${host ?? '?'}:${d}` : d;
@@ -80,7 +75,7 @@ export function parseDatadogCsv(
     options.match === undefined || label.toLowerCase().includes(options.match.toLowerCase());
   const timeCol = cells.findIndex((h) => TIME_HEADER.test(h));
   if (timeCol < 0) {
-    return fail(
+    return importFailure(
       'bad_datadog_csv',
       `line ${header.line}: expected a time column (timestamp, time or date), got ${cells.join(', ')}`,
       `line ${header.line}`,
@@ -107,7 +102,7 @@ export function parseDatadogCsv(
       }
       const t = readTime(row.cells[timeCol] ?? '');
       if (t === null) {
-        return fail(
+        return importFailure(
           'bad_timestamp',
           `line ${row.line}, column ${timeCol + 1}: expected ${TIMESTAMP_EXPECTED}, got "${(row.cells[timeCol] ?? '').slice(0, 40)}"`,
           `line ${row.line}`,
@@ -132,7 +127,7 @@ export function parseDatadogCsv(
       }
       const cell = parseCell(row.cells[valueCol] ?? '');
       if (cell.kind === 'bad' || (cell.kind === 'value' && cell.value < 0)) {
-        return fail(
+        return importFailure(
           'bad_value',
           `line ${row.line}, column ${valueCol + 1} (value): expected a non-negative number or an empty cell, got "${(row.cells[valueCol] ?? '').slice(0, 40)}"`,
           `line ${row.line}`,
@@ -174,7 +169,7 @@ export function parseDatadogCsv(
     for (const row of rows) {
       const t = readTime(row.cells[timeCol] ?? '');
       if (t === null) {
-        return fail(
+        return importFailure(
           'bad_timestamp',
           `line ${row.line}, column ${timeCol + 1}: expected ${TIMESTAMP_EXPECTED}, got "${(row.cells[timeCol] ?? '').slice(0, 40)}"`,
           `line ${row.line}`,
@@ -184,7 +179,7 @@ export function parseDatadogCsv(
         const raw = row.cells[c.k] ?? '';
         const cell = parseCell(raw);
         if (cell.kind === 'bad' || (cell.kind === 'value' && cell.value < 0)) {
-          return fail(
+          return importFailure(
             'bad_value',
             `line ${row.line}, column ${c.k + 1} (${c.s.label.slice(0, 40)}): expected a non-negative number or an empty cell, got "${raw.slice(0, 40)}"`,
             `line ${row.line}`,
@@ -196,7 +191,7 @@ export function parseDatadogCsv(
     list.push(...series.map((c) => c.s));
   }
   if (list.length === 0) {
-    return fail(
+    return importFailure(
       options.match !== undefined ? 'no_match' : 'no_io_columns',
       `no system.io.r_s, system.io.w_s, system.io.rkb_s or system.io.wkb_s series in the file (${cells.join(', ')})`,
       `line ${header.line}`,
@@ -231,26 +226,20 @@ export function parseDatadogJson(
   input: string | Uint8Array,
   options: SeriesImportOptions = {},
 ): SeriesImportResult {
-  const decoded = decodeMetricsInput(input);
+  const decoded = decodeMetricsJson(input);
   if (!decoded.ok) return decoded;
-  let json: unknown;
-  try {
-    json = JSON.parse(decoded.text);
-  } catch (error) {
-    return fail('bad_json', `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const parsed = QuerySchema.safeParse(json);
+  const parsed = QuerySchema.safeParse(decoded.json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path.join('.') || 'input';
-    return fail(
+    return importFailure(
       'bad_datadog_json',
       `${path}: ${issue.message} (expected the answer of Datadog's /api/v1/query: {"status":"ok","series":[{"metric","scope","pointlist":[[ms, value],…]}]})`,
       path,
     );
   }
   if (parsed.data.status !== 'ok') {
-    return fail(
+    return importFailure(
       'datadog_error',
       `Datadog answered status "${parsed.data.status}": ${parsed.data.error ?? 'no error text'}`,
       'status',
@@ -274,7 +263,7 @@ export function parseDatadogJson(
     const points = new Map<number, number | null>();
     for (const [j, [t, v]] of f.s.pointlist.entries()) {
       if (v !== null && v < 0) {
-        return fail(
+        return importFailure(
           'bad_value',
           `series.${f.i}.pointlist.${j}: expected a non-negative value, got ${v}`,
           `series.${f.i}.pointlist.${j}`,
@@ -292,7 +281,7 @@ export function parseDatadogJson(
     });
   }
   if (list.length === 0) {
-    return fail(
+    return importFailure(
       options.match !== undefined ? 'no_match' : 'no_io_columns',
       `no system.io.r_s, system.io.w_s, system.io.rkb_s or system.io.wkb_s series${ignored.length ? ` (${ignored.slice(0, 4).join('; ')})` : ''}: query e.g. avg:system.io.r_s{host:db-1} by {device}`,
       'series',

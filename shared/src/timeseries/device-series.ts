@@ -1,5 +1,6 @@
 import type { Warning } from '../problem.ts';
 import { buildSeries, type RawColumn, type RawRow } from './build-series.ts';
+import { rateRole } from './columns.ts';
 import type { IoMetric, SeriesFormat, SeriesImportOptions, SeriesImportResult } from './series.schema.ts';
 import { chooseDevice } from './sysstat.ts';
 
@@ -64,15 +65,7 @@ export function seriesFromDeviceMetrics(
     }
   }
   const columns: RawColumn[] = chosen.map((s) => ({
-    metric: s.metric,
-    kind: 'rate',
-    factor: 1,
-    unit: s.unit,
-    family: null,
-    statistic: null,
-    unsupportedStatistic: null,
-    periodSec: null,
-    resource: choice.name,
+    ...rateRole(s.metric, s.unit, choice.name),
     label: s.label,
     source: s.source,
   }));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Warning } from '../problem.ts';
 import { buildSeries, type RawColumn, type RawRow } from './build-series.ts';
 import { classifyCloudWatchLabel, classifyDashboardHeader } from './columns.ts';
-import { decodeMetricsInput } from './input.ts';
+import { decodeMetricsJson } from './input.ts';
 import { DEFAULT_MAX_POINTS, type SeriesImportOptions, type SeriesImportResult } from './series.schema.ts';
 import { parseTimestamp, TIMESTAMP_EXPECTED, type ParsedTime } from './timestamps.ts';
 import { formatInt } from '../units.ts';
@@ -46,15 +46,9 @@ export function parseGetMetricData(
   input: string | Uint8Array,
   options: SeriesImportOptions = {},
 ): SeriesImportResult {
-  const decoded = decodeMetricsInput(input);
+  const decoded = decodeMetricsJson(input);
   if (!decoded.ok) return decoded;
-  let json: unknown;
-  try {
-    json = JSON.parse(decoded.text);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: { code: 'bad_json', message: `not valid JSON: ${detail}` } };
-  }
+  const { json } = decoded;
   const pages = Array.isArray(json) ? json : [json];
   if (pages.length === 0)
     return { ok: false, error: { code: 'no_data_points', message: 'an empty JSON array' } };

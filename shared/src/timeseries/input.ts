@@ -1,6 +1,7 @@
 import { decodeInput } from '../fio/decode-input.ts';
 import type { Problem, Warning } from '../problem.ts';
 import { MiB } from '../units.ts';
+import type { SeriesImportResult } from './series.schema.ts';
 
 /** Largest metrics export accepted: a million 1-minute points with four metrics is ~80 MB of CSV. */
 export const MAX_METRICS_INPUT_CHARS = 200 * MiB;
@@ -32,4 +33,24 @@ export function decodeMetricsInput(input: string | Uint8Array): DecodedMetrics {
     };
   }
   return { ok: true, text: decoded.value.text, warnings: decoded.value.warnings };
+}
+
+export type DecodedMetricsJson =
+  { ok: true; json: unknown; warnings: Warning[] } | { ok: false; error: Problem };
+
+/** decodeMetricsInput, then the text as JSON: text that is not JSON is a `bad_json` problem. */
+export function decodeMetricsJson(input: string | Uint8Array): DecodedMetricsJson {
+  const decoded = decodeMetricsInput(input);
+  if (!decoded.ok) return decoded;
+  try {
+    return { ok: true, json: JSON.parse(decoded.text) as unknown, warnings: decoded.warnings };
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: { code: 'bad_json', message: `not valid JSON: ${detail}` } };
+  }
+}
+
+/** A failed import: the problem's code, message and, when one applies, its path. */
+export function importFailure(code: string, message: string, path?: string): SeriesImportResult {
+  return { ok: false, error: path === undefined ? { code, message } : { code, message, path } };
 }

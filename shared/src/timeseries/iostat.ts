@@ -1,17 +1,21 @@
 import type { Problem, Warning } from '../problem.ts';
 import { KiB, MiB, formatInt } from '../units.ts';
 import { buildSeries, choiceRequired, type RawColumn, type RawRow } from './build-series.ts';
-import type { ColumnRole } from './columns.ts';
+import { rateRole } from './columns.ts';
 import { decodeMetricsInput } from './input.ts';
 import { type IoMetric, type SeriesImportOptions, type SeriesImportResult } from './series.schema.ts';
 import {
+  RequestSizeCheck,
   SysstatNumbers,
   chooseDevice,
   dayMonthOrder,
+  decimalCommaWarning,
   isProblem,
   parseBanner,
   parseClock,
   parseSysstatDate,
+  present,
+  requestSizeTolerance,
   splitDateTimeLine,
   type Banner,
 } from './sysstat.ts';
@@ -70,20 +74,6 @@ export function looksLikeIostat(text: string): boolean {
   const head = text.slice(0, 20_000);
   // `iostat -h` puts the device last: `r/s … %util Device`.
   return /^Device:?[ \t]+\S/m.test(head) || /^.*[ \t](r\/s|tps|%util)[ \t].*[ \t]Device[ \t]*$/m.test(head);
-}
-
-function role(metric: IoMetric, unit: string, resource: string): ColumnRole {
-  return {
-    metric,
-    kind: 'rate',
-    factor: 1,
-    unit,
-    family: null,
-    statistic: null,
-    unsupportedStatistic: null,
-    periodSec: null,
-    resource,
-  };
 }
 
 /** The most common positive step (ms) between consecutive times. */
@@ -398,34 +388,18 @@ export function parseIostat(
   const resource = banner ? `${device} (${banner.host})` : device;
 
   const columns: RawColumn[] = [
-    { ...role('readOps', 'r/s', resource), label: 'r/s', source: `column ${rCol + 1} (r/s)` },
-    { ...role('writeOps', 'w/s', resource), label: 'w/s', source: `column ${wCol + 1} (w/s)` },
+    { ...rateRole('readOps', 'r/s', resource), label: 'r/s', source: `column ${rCol + 1} (r/s)` },
+    { ...rateRole('writeOps', 'w/s', resource), label: 'w/s', source: `column ${wCol + 1} (w/s)` },
   ];
   for (const c of [readBytesCol, writeBytesCol]) {
     if (c)
       columns.push({
-        ...role(c.spec.metric, c.spec.unit, resource),
+        ...rateRole(c.spec.metric, c.spec.unit, resource),
         label: header[c.k]!,
         source: `column ${c.k + 1} (${header[c.k]})`,
       });
   }
-  // Both sides are printed with two decimals: the size to ±0.005 of its unit, and bytes ÷ ops
-  // off by at most (δbytes + size × δops) ÷ ops with δ = 0.005 of each rate's unit.
-  const tolerance = (reportUnit: number, computed: number, ops: number, rateUnit: number) =>
-    0.0051 * reportUnit + (0.0051 * rateUnit + computed * 0.0051) / ops + 1;
-  const sizeCheck = {
-    checked: 0,
-    mismatched: 0,
-    worst: null as null | { where: string; reportedBytes: number; computedBytes: number; excess: number },
-  };
-  const check = (where: string, reported: number, computed: number, tol: number) => {
-    sizeCheck.checked += 1;
-    const excess = Math.abs(reported - computed) - tol;
-    if (excess > 0) sizeCheck.mismatched += 1;
-    if (sizeCheck.worst === null || excess > sizeCheck.worst.excess) {
-      sizeCheck.worst = { where, reportedBytes: reported, computedBytes: computed, excess };
-    }
-  };
+  const sizeCheck = new RequestSizeCheck();
 
   const rows: RawRow[] = [];
   let absent = 0;
@@ -472,26 +446,26 @@ export function parseIostat(
     // iostat's own request sizes against bytes ÷ operations.
     const rateUnit = (readBytesCol ?? writeBytesCol)?.spec.factor ?? KiB;
     if (sizeCols.read !== null && readBytes !== null && reads >= 1)
-      check(
+      sizeCheck.add(
         `${where} (rareq-sz)`,
         c[sizeCols.read]! * KiB,
         readBytes / reads,
-        tolerance(KiB, readBytes / reads, reads, rateUnit),
+        requestSizeTolerance(KiB, readBytes / reads, reads, rateUnit),
       );
     if (sizeCols.write !== null && writeBytes !== null && writes >= 1)
-      check(
+      sizeCheck.add(
         `${where} (wareq-sz)`,
         c[sizeCols.write]! * KiB,
         writeBytes / writes,
-        tolerance(KiB, writeBytes / writes, writes, rateUnit),
+        requestSizeTolerance(KiB, writeBytes / writes, writes, rateUnit),
       );
     if (sizeCols.sectors !== null && readBytes !== null && writeBytes !== null && reads + writes >= 1) {
       const computed = (readBytes + writeBytes) / (reads + writes);
-      check(
+      sizeCheck.add(
         `${where} (avgrq-sz)`,
         c[sizeCols.sectors]! * 512,
         computed,
-        tolerance(512, computed, reads + writes, rateUnit),
+        requestSizeTolerance(512, computed, reads + writes, rateUnit),
       );
     }
   });
@@ -509,21 +483,7 @@ export function parseIostat(
       subject: 'device',
     });
   }
-  if (sizeCheck.mismatched > 0) {
-    const w = sizeCheck.worst!;
-    warnings.push({
-      code: 'request_size_mismatch',
-      message: `At ${formatInt(sizeCheck.mismatched)} of ${formatInt(sizeCheck.checked)} points iostat's average request size disagrees with bytes ÷ operations beyond rounding (worst ${w.where}: ${(w.reportedBytes / KiB).toFixed(2)} KiB printed, ${(w.computedBytes / KiB).toFixed(2)} KiB computed): were the units edited?`,
-      subject: 'blockSize',
-    });
-  }
-  if (numbers.decimalComma) {
-    warnings.push({
-      code: 'decimal_comma',
-      message: 'Numbers written with decimal commas (LC_NUMERIC) were read as such.',
-    });
-  }
-  const worst = sizeCheck.worst;
+  warnings.push(...present(sizeCheck.warning('iostat', 'operations'), decimalCommaWarning(numbers)));
   return buildSeries(
     {
       format: 'iostat',
@@ -536,18 +496,7 @@ export function parseIostat(
         chosenBy: choice.chosenBy,
         devices: [...totals].map(([name, t]) => ({ name, operations: t.operations * (intervalMs / 1000) })),
         hasQueue: queueCol !== null,
-        requestSizeCheck:
-          sizeCols.read === null && sizeCols.sectors === null
-            ? null
-            : {
-                checked: sizeCheck.checked,
-                mismatched: sizeCheck.mismatched,
-                worst: worst && {
-                  where: worst.where,
-                  reportedBytes: worst.reportedBytes,
-                  computedBytes: worst.computedBytes,
-                },
-              },
+        requestSizeCheck: sizeCols.read === null && sizeCols.sectors === null ? null : sizeCheck.summary(),
       },
     },
     { ...options, label: options.label ?? resource },

@@ -3,7 +3,7 @@ import type { Warning } from '../problem.ts';
 import { formatInt } from '../units.ts';
 import { choiceRequired } from './build-series.ts';
 import { seriesFromDeviceMetrics, type DeviceMetricSeries } from './device-series.ts';
-import { decodeMetricsInput } from './input.ts';
+import { decodeMetricsJson, importFailure } from './input.ts';
 import { PROMQL_COUNTERS } from './promql.ts';
 import type { IoMetric, SeriesImportOptions, SeriesImportResult, ValueKind } from './series.schema.ts';
 
@@ -67,11 +67,6 @@ export function looksLikePrometheus(text: string): boolean {
   return /"resultType"\s*:/.test(head) || /"status"\s*:\s*"(success|error)"/.test(head);
 }
 
-const fail = (code: string, message: string, path?: string): SeriesImportResult => ({
-  ok: false,
-  error: path === undefined ? { code, message } : { code, message, path },
-});
-
 const labelText = (labels: Record<string, string>) => {
   const { __name__: name, ...rest } = labels;
   const inner = Object.entries(rest)
@@ -107,14 +102,9 @@ export function parsePrometheusQueryRange(
   input: string | Uint8Array,
   options: SeriesImportOptions = {},
 ): SeriesImportResult {
-  const decoded = decodeMetricsInput(input);
+  const decoded = decodeMetricsJson(input);
   if (!decoded.ok) return decoded;
-  let json: unknown;
-  try {
-    json = JSON.parse(decoded.text);
-  } catch (error) {
-    return fail('bad_json', `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const { json } = decoded;
   const answers = Array.isArray(json) ? json : [json];
   const warnings: Warning[] = [...decoded.warnings];
   type Found = { at: string; labels: Record<string, string>; cls: Classified; samples: Sample[] };
@@ -126,7 +116,7 @@ export function parsePrometheusQueryRange(
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const path = `${prefix}${issue.path.join('.')}` || 'input';
-      return fail(
+      return importFailure(
         'bad_prometheus_json',
         `${path}: ${issue.message} (expected the answer of /api/v1/query_range: {"status":"success","data":{"resultType":"matrix","result":[{"metric":{…},"values":[[time,"value"],…]}]}})`,
         path,
@@ -134,7 +124,7 @@ export function parsePrometheusQueryRange(
     }
     const r = parsed.data;
     if (r.status !== 'success') {
-      return fail(
+      return importFailure(
         'prometheus_error',
         `Prometheus answered status "${r.status}"${r.errorType ? ` (${r.errorType})` : ''}: ${r.error ?? 'no error text'}`,
         `${prefix}status`,
@@ -142,9 +132,9 @@ export function parsePrometheusQueryRange(
     }
     for (const w of r.warnings ?? [])
       warnings.push({ code: 'prometheus_warning', message: `Prometheus: ${w}` });
-    if (!r.data) return fail('bad_prometheus_json', `${prefix}data: missing`, `${prefix}data`);
+    if (!r.data) return importFailure('bad_prometheus_json', `${prefix}data: missing`, `${prefix}data`);
     if (r.data.resultType !== 'matrix') {
-      return fail(
+      return importFailure(
         'not_a_range_query',
         `${prefix}data.resultType is "${r.data.resultType}": this is the answer of an instant query (/api/v1/query), one value per series; use /api/v1/query_range with start, end and step for a series over time`,
         `${prefix}data.resultType`,
@@ -168,10 +158,10 @@ export function parsePrometheusQueryRange(
       for (const [j, [t, text]] of (s.values ?? []).entries()) {
         const where = `${at}.values.${j}`;
         if (!Number.isFinite(t))
-          return fail('bad_timestamp', `${where}: expected a Unix time in seconds, got ${t}`, where);
+          return importFailure('bad_timestamp', `${where}: expected a Unix time in seconds, got ${t}`, where);
         const v = text === 'NaN' ? null : Number(text);
         if (v !== null && (!Number.isFinite(v) || v < 0 || text.trim() === '')) {
-          return fail(
+          return importFailure(
             'bad_value',
             `${where}: expected a non-negative number, got "${text.slice(0, 40)}"`,
             where,
@@ -183,7 +173,7 @@ export function parsePrometheusQueryRange(
     }
   }
   if (found.length === 0) {
-    return fail(
+    return importFailure(
       options.match !== undefined ? 'no_match' : 'no_io_columns',
       `no node_exporter disk series in the answer${ignored.length ? ` (${ignored.slice(0, 4).join('; ')})` : ''}: query node_disk_reads_completed_total, node_disk_writes_completed_total, node_disk_read_bytes_total and node_disk_written_bytes_total, e.g. ${PROMQL_COUNTERS}`,
       'data.result',

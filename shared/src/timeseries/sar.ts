@@ -1,18 +1,22 @@
 import type { Problem, Warning } from '../problem.ts';
 import { KiB, formatInt } from '../units.ts';
 import { buildSeries, type RawColumn, type RawRow } from './build-series.ts';
-import type { ColumnRole } from './columns.ts';
+import { rateRole } from './columns.ts';
 import { decodeMetricsInput } from './input.ts';
-import type { IoMetric, SeriesFormat, SeriesImportOptions, SeriesImportResult } from './series.schema.ts';
+import type { SeriesFormat, SeriesImportOptions, SeriesImportResult } from './series.schema.ts';
 import {
+  RequestSizeCheck,
   SysstatNumbers,
   chooseDevice,
   dayMonthOrder,
+  decimalCommaWarning,
   isProblem,
   leadingClock,
   parseBanner,
   parseClock,
   parseSysstatDate,
+  present,
+  requestSizeTolerance,
 } from './sysstat.ts';
 import { parseTimestamp, type ParsedTime } from './timestamps.ts';
 
@@ -292,20 +296,6 @@ function readSadf(text: string): Read | Problem {
   return { rows, host, warnings, numbers };
 }
 
-function role(metric: IoMetric, unit: string, resource: string): ColumnRole {
-  return {
-    metric,
-    kind: 'rate',
-    factor: 1,
-    unit,
-    family: null,
-    statistic: null,
-    unsupportedStatistic: null,
-    periodSec: null,
-    resource,
-  };
-}
-
 const BYTES: Record<string, { factor: number; dir: 'read' | 'write' | 'discard' }> = {
   'rkB/s': { factor: KiB, dir: 'read' },
   'wkB/s': { factor: KiB, dir: 'write' },
@@ -386,11 +376,7 @@ function toSeries(
   const sizeUnit = sizeName === 'areq-sz' ? KiB : 512;
   const rateUnit = BYTES[readName]!.factor;
   const queueName = names.includes('aqu-sz') ? 'aqu-sz' : names.includes('avgqu-sz') ? 'avgqu-sz' : null;
-  const sizeCheck = {
-    checked: 0,
-    mismatched: 0,
-    worst: null as null | { where: string; reportedBytes: number; computedBytes: number; excess: number },
-  };
+  const sizeCheck = new RequestSizeCheck();
   let unsplit = 0;
   let firstUnsplit = '';
   let maxDiscard = 0;
@@ -414,18 +400,9 @@ function toSeries(
     if (sizeName !== null && tps >= 1) {
       const computed = moved / tps;
       const reported = r.fields.get(sizeName)! * sizeUnit;
-      const tol =
-        0.0051 * sizeUnit + (0.0051 * rateUnit * (discardName ? 3 : 2) + computed * 0.0051) / tps + 1;
-      sizeCheck.checked += 1;
-      const excess = Math.abs(reported - computed) - tol;
-      if (excess > 0) sizeCheck.mismatched += 1;
-      if (sizeCheck.worst === null || excess > sizeCheck.worst.excess)
-        sizeCheck.worst = {
-          where: `line ${r.line} (${sizeName})`,
-          reportedBytes: reported,
-          computedBytes: computed,
-          excess,
-        };
+      // The bytes are two or three rates summed (read, write, discard), each rounded.
+      const tol = requestSizeTolerance(sizeUnit, computed, tps, rateUnit, discardName ? 3 : 2);
+      sizeCheck.add(`line ${r.line} (${sizeName})`, reported, computed, tol);
     }
     const iv = r.intervalSec ?? interval ?? 0;
     return {
@@ -458,36 +435,22 @@ function toSeries(
       subject: 'device',
     });
   }
-  if (sizeCheck.mismatched > 0) {
-    const w = sizeCheck.worst!;
-    warnings.push({
-      code: 'request_size_mismatch',
-      message: `At ${formatInt(sizeCheck.mismatched)} of ${formatInt(sizeCheck.checked)} points sar's average request size disagrees with bytes ÷ tps beyond rounding (worst ${w.where}: ${(w.reportedBytes / KiB).toFixed(2)} KiB printed, ${(w.computedBytes / KiB).toFixed(2)} KiB computed): were the units edited?`,
-      subject: 'blockSize',
-    });
-  }
-  if (read.numbers.decimalComma) {
-    warnings.push({
-      code: 'decimal_comma',
-      message: 'Numbers written with decimal commas (LC_NUMERIC) were read as such.',
-    });
-  }
+  warnings.push(...present(sizeCheck.warning('sar', 'tps'), decimalCommaWarning(read.numbers)));
   const unit = rateUnit === 512 ? 'sectors/s (512 B)' : 'kB/s (sysstat: KiB/s)';
   const columns: RawColumn[] = [
     {
-      ...role('readOps', 'IOPS (tps × read share of bytes)', resource),
+      ...rateRole('readOps', 'IOPS (tps × read share of bytes)', resource),
       label: 'tps × read bytes share',
       source: 'tps',
     },
     {
-      ...role('writeOps', 'IOPS (tps × write share of bytes)', resource),
+      ...rateRole('writeOps', 'IOPS (tps × write share of bytes)', resource),
       label: 'tps × write bytes share',
       source: 'tps',
     },
-    { ...role('readBytes', unit, resource), label: readName, source: readName },
-    { ...role('writeBytes', unit, resource), label: writeName, source: writeName },
+    { ...rateRole('readBytes', unit, resource), label: readName, source: readName },
+    { ...rateRole('writeBytes', unit, resource), label: writeName, source: writeName },
   ];
-  const worst = sizeCheck.worst;
   return buildSeries(
     {
       format,
@@ -500,18 +463,7 @@ function toSeries(
         chosenBy: choice.chosenBy,
         devices: [...totals].map(([name, t]) => ({ name, operations: t.operations })),
         hasQueue: queueName !== null,
-        requestSizeCheck:
-          sizeName === null
-            ? null
-            : {
-                checked: sizeCheck.checked,
-                mismatched: sizeCheck.mismatched,
-                worst: worst && {
-                  where: worst.where,
-                  reportedBytes: worst.reportedBytes,
-                  computedBytes: worst.computedBytes,
-                },
-              },
+        requestSizeCheck: sizeName === null ? null : sizeCheck.summary(),
       },
     },
     { ...options, label: options.label ?? resource },

@@ -29,6 +29,19 @@ export const SERIES_FORMATS = [
 export const SeriesFormatSchema = z.enum(SERIES_FORMATS);
 export type SeriesFormat = z.infer<typeof SeriesFormatSchema>;
 
+/** How the CLI and the web app name each format: the tool or export that writes it. */
+export const SERIES_FORMAT_LABELS: Record<SeriesFormat, string> = {
+  'cloudwatch-console-csv': 'CloudWatch console CSV',
+  'cloudwatch-get-metric-data': 'aws cloudwatch get-metric-data JSON',
+  'grafana-csv': 'dashboard (Grafana) CSV',
+  iostat: 'iostat -x',
+  sar: 'sar -d',
+  sadf: 'sadf -d',
+  'prometheus-query-range': 'Prometheus query_range JSON',
+  'datadog-csv': 'Datadog CSV',
+  'datadog-query-json': 'Datadog query JSON',
+};
+
 /** CloudWatch statistics whose values can be turned into rates (see build-series.ts for the semantics). */
 export const CLOUDWATCH_STATISTICS = ['Sum', 'Average', 'Maximum', 'Minimum'] as const;
 export const CloudWatchStatisticSchema = z.enum(CLOUDWATCH_STATISTICS);

@@ -160,46 +160,44 @@ type Case = {
   decimalComma?: boolean;
 };
 
+/** A case of one tool: its oracle and format, the device the busiest (vda unless told). */
+const caseOf =
+  (oracle: Case['oracle'], format: Case['format']) =>
+  (file: string, more: Partial<Omit<Case, 'file' | 'oracle' | 'format'>> = {}): Case => ({
+    file,
+    oracle,
+    format,
+    device: 'vda',
+    ...more,
+  });
+const iostat = caseOf(iostatOracle, 'iostat');
+const sar = caseOf(sarOracle, 'sar');
+const sadf = caseOf(sadfOracle, 'sadf');
+/** These older sar/sadf files name the disk by its major-minor numbers, not as vda. */
+const byNumbers = { device: 'dev254-0' };
+
 const CASES: Case[] = [
-  { file: 'iostat_12.6.1_x_t_C.txt', oracle: iostatOracle, device: 'vda', format: 'iostat' },
-  { file: 'iostat_12.6.1_x_t_en_US.txt', oracle: iostatOracle, device: 'vda', format: 'iostat' },
-  {
-    file: 'iostat_12.6.1_x_t_de_DE.txt',
-    oracle: iostatOracle,
-    device: 'vda',
-    format: 'iostat',
-    decimalComma: true,
-  },
-  { file: 'iostat_12.6.1_xd_t_iso.txt', oracle: iostatOracle, device: 'vda', format: 'iostat' },
-  { file: 'iostat_12.6.1_xdm_t.txt', oracle: iostatOracle, device: 'vda', format: 'iostat' },
-  {
-    file: 'iostat_12.6.1_xk_2s_no_t.txt',
-    oracle: iostatOracle,
-    device: 'vda',
-    format: 'iostat',
-    options: { periodSec: 2 },
-  },
-  { file: 'iostat_12.2.3_x_t.txt', oracle: iostatOracle, device: 'vda', format: 'iostat' },
-  { file: 'iostat_12.0.6_x_t.txt', oracle: iostatOracle, device: 'vda', format: 'iostat' },
-  { file: 'iostat_11.4.11_x_t.txt', oracle: iostatOracle, device: 'vda', format: 'iostat' },
-  {
-    file: 'iostat_11.4.11_xd_posix_sectors.txt',
-    oracle: iostatOracle,
-    device: 'vda',
-    format: 'iostat',
-    options: { periodSec: 1 },
-  },
-  { file: 'sar_12.6.1_d_C.txt', oracle: sarOracle, device: 'vda', format: 'sar' },
-  { file: 'sar_12.6.1_d_en_US.txt', oracle: sarOracle, device: 'vda', format: 'sar' },
-  { file: 'sar_12.6.1_d_de_DE.txt', oracle: sarOracle, device: 'vda', format: 'sar', decimalComma: true },
-  { file: 'sar_12.0.6_d.txt', oracle: sarOracle, device: 'dev254-0', format: 'sar' },
-  { file: 'sar_11.4.11_d.txt', oracle: sarOracle, device: 'dev254-0', format: 'sar' },
-  { file: 'sar_12.6.1_d_midnight.txt', oracle: sarOracle, device: 'vda', format: 'sar', midnight: true },
-  { file: 'sadf_12.6.1_d.csv', oracle: sadfOracle, device: 'vda', format: 'sadf' },
-  { file: 'sadf_12.6.1_d_de_DE.csv', oracle: sadfOracle, device: 'vda', format: 'sadf', decimalComma: true },
-  { file: 'sadf_12.0.6_d.csv', oracle: sadfOracle, device: 'dev254-0', format: 'sadf' },
-  { file: 'sadf_11.4.11_d.csv', oracle: sadfOracle, device: 'dev254-0', format: 'sadf' },
-  { file: 'sadf_12.6.1_d_midnight.csv', oracle: sadfOracle, device: 'vda', format: 'sadf', midnight: true },
+  iostat('iostat_12.6.1_x_t_C.txt'),
+  iostat('iostat_12.6.1_x_t_en_US.txt'),
+  iostat('iostat_12.6.1_x_t_de_DE.txt', { decimalComma: true }),
+  iostat('iostat_12.6.1_xd_t_iso.txt'),
+  iostat('iostat_12.6.1_xdm_t.txt'),
+  iostat('iostat_12.6.1_xk_2s_no_t.txt', { options: { periodSec: 2 } }),
+  iostat('iostat_12.2.3_x_t.txt'),
+  iostat('iostat_12.0.6_x_t.txt'),
+  iostat('iostat_11.4.11_x_t.txt'),
+  iostat('iostat_11.4.11_xd_posix_sectors.txt', { options: { periodSec: 1 } }),
+  sar('sar_12.6.1_d_C.txt'),
+  sar('sar_12.6.1_d_en_US.txt'),
+  sar('sar_12.6.1_d_de_DE.txt', { decimalComma: true }),
+  sar('sar_12.0.6_d.txt', byNumbers),
+  sar('sar_11.4.11_d.txt', byNumbers),
+  sar('sar_12.6.1_d_midnight.txt', { midnight: true }),
+  sadf('sadf_12.6.1_d.csv'),
+  sadf('sadf_12.6.1_d_de_DE.csv', { decimalComma: true }),
+  sadf('sadf_12.0.6_d.csv', byNumbers),
+  sadf('sadf_11.4.11_d.csv', byNumbers),
+  sadf('sadf_12.6.1_d_midnight.csv', { midnight: true }),
 ];
 
 describe.each(CASES)('$file', ({ file, oracle, device, options, format, midnight, decimalComma }) => {

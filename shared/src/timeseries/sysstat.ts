@@ -1,4 +1,5 @@
 import type { Problem, Warning } from '../problem.ts';
+import { KiB, formatInt } from '../units.ts';
 import { parseTimestamp, type ParsedTime } from './timestamps.ts';
 
 /**
@@ -230,4 +231,81 @@ export function chooseDevice(
       },
     ],
   };
+}
+
+/** The warning that a file's numbers were read with decimal commas; null when they were not. */
+export function decimalCommaWarning(numbers: SysstatNumbers): Warning | null {
+  return numbers.decimalComma
+    ? {
+        code: 'decimal_comma',
+        message: 'Numbers written with decimal commas (LC_NUMERIC) were read as such.',
+      }
+    : null;
+}
+
+/**
+ * How far bytes ÷ operations may stray from a printed average request size by rounding alone.
+ * Both sides are printed with two decimals: the size to ±0.005 of its unit, and bytes ÷ ops off
+ * by at most (δbytes + size × δops) ÷ ops, with δ = 0.005 of each rate's unit and `rates` byte
+ * rates summed into the bytes.
+ */
+export function requestSizeTolerance(
+  sizeUnit: number,
+  computed: number,
+  ops: number,
+  rateUnit: number,
+  rates = 1,
+): number {
+  return 0.0051 * sizeUnit + (0.0051 * rateUnit * rates + computed * 0.0051) / ops + 1;
+}
+
+type SizeMismatch = { where: string; reportedBytes: number; computedBytes: number; excess: number };
+
+/**
+ * The printed average request sizes checked against bytes ÷ operations, point by point: how
+ * many disagree beyond rounding, and the worst. A disagreement means edited units, not I/O.
+ */
+export class RequestSizeCheck {
+  private checked = 0;
+  private mismatched = 0;
+  private worst: SizeMismatch | null = null;
+
+  add(where: string, reportedBytes: number, computedBytes: number, tolerance: number): void {
+    this.checked += 1;
+    const excess = Math.abs(reportedBytes - computedBytes) - tolerance;
+    if (excess > 0) this.mismatched += 1;
+    if (this.worst === null || excess > this.worst.excess) {
+      this.worst = { where, reportedBytes, computedBytes, excess };
+    }
+  }
+
+  /** The `request_size_mismatch` warning (`tool`'s sizes against bytes ÷ `ops`); null if none. */
+  warning(tool: string, ops: string): Warning | null {
+    const w = this.worst;
+    if (this.mismatched === 0 || w === null) return null;
+    return {
+      code: 'request_size_mismatch',
+      message: `At ${formatInt(this.mismatched)} of ${formatInt(this.checked)} points ${tool}'s average request size disagrees with bytes ÷ ${ops} beyond rounding (worst ${w.where}: ${(w.reportedBytes / KiB).toFixed(2)} KiB printed, ${(w.computedBytes / KiB).toFixed(2)} KiB computed): were the units edited?`,
+      subject: 'blockSize',
+    };
+  }
+
+  /** The check as the series reports it (without the internal excess). */
+  summary(): {
+    checked: number;
+    mismatched: number;
+    worst: { where: string; reportedBytes: number; computedBytes: number } | null;
+  } {
+    const w = this.worst;
+    return {
+      checked: this.checked,
+      mismatched: this.mismatched,
+      worst: w && { where: w.where, reportedBytes: w.reportedBytes, computedBytes: w.computedBytes },
+    };
+  }
+}
+
+/** The warnings that apply, in order (the helpers above return null when theirs does not). */
+export function present(...warnings: (Warning | null)[]): Warning[] {
+  return warnings.filter((w): w is Warning => w !== null);
 }

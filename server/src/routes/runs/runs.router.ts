@@ -141,7 +141,15 @@ async function storeUpload(
     }),
   );
   // Also for an identical earlier upload (a retry): its comparison may be what failed last time.
-  await freezeBaselineComparison(ctx, run, reservation);
+  const stored = created
+    ? {
+        id: run.id,
+        labels: run.labels,
+        reportJson: analyzed.reportJson,
+        summaryJson: JSON.stringify(analyzed.summary),
+      }
+    : null;
+  await freezeBaselineComparison(ctx, run, reservation, stored);
   return {
     status: created ? 201 : 200,
     id: run.id,

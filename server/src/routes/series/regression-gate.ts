@@ -19,7 +19,6 @@ import { cursorForRun } from '../../store/cursor.ts';
 import {
   JsonObjectText,
   type PairComparisonRef,
-  type RunJson,
   type RunMeta,
   type SeriesSettings,
 } from '../../store/run-store.ts';
@@ -105,7 +104,7 @@ export function storedLabels(run: Pick<RunMeta, 'id' | 'labels'>): RunLabels {
 
 const shortCommit = (labels: RunLabels) => (labels.commit ? `@${labels.commit.slice(0, 12)}` : '');
 
-const storedRunText = (run: RunJson): StoredRunText => ({
+const storedRunText = (run: StoredRunText): StoredRunText => ({
   id: run.id,
   labels: run.labels,
   reportJson: run.reportJson,
@@ -140,6 +139,8 @@ export async function freezeBaselineComparison(
   ctx: AppContext,
   run: RunMeta,
   reservation: Reservation | null = null,
+  /** The run's report and summary as just stored, when the caller has them (a new upload). */
+  justStored: StoredRunText | null = null,
 ): Promise<string | null> {
   const labels = storedLabels(run);
   if (!labels.series) return null;
@@ -151,9 +152,10 @@ export async function freezeBaselineComparison(
   const existing = pickPairComparison(await storeCall(() => ctx.store.findPairComparisons(pair)));
   if (existing?.analysisVersion === ANALYSIS_VERSION) return existing.id;
   // The reports as the store wrote them (JSON text): parsed only where the comparison is built.
+  // A new upload's own text is in hand; a retried one may have been stored by an older analysis.
   const [baseline, current] = await Promise.all([
     storeCall(() => ctx.store.getRunJson(latest.id)),
-    storeCall(() => ctx.store.getRunJson(run.id)),
+    justStored ?? storeCall(() => ctx.store.getRunJson(run.id)),
   ]);
   if (!baseline || !current)
     throw new Error(`a run of the pair ${pair.join(', ')} vanished (runs are append-only)`);

@@ -7,12 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponseSchema, RunRegressionSchema, SeriesListSchema } from '@blockwise/shared';
 import { generateToken, hashToken } from '../../http/auth.ts';
 import { readOnlyStore } from '../../testing/read-only-store.ts';
-import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
+import { MANY_UPLOADS, fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
 import { runInput, smallRunInput } from '../../store/testing/run-inputs.ts';
 
 const BODY = fixture('fio/generated/a_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_grouped.json');
-const MANY = { writesAnonymous: { name: 'uploads without a token', limit: 1000, windowMs: 60_000 } };
-
 async function upload(t: TestApp, labels: Record<string, string>): Promise<string> {
   const res = await request(t.app)
     .post(`/api/runs?${new URLSearchParams(labels)}`)
@@ -33,7 +31,7 @@ describe('GET /api/series', () => {
   let t: TestApp;
   const ids: Record<string, string> = {};
   beforeAll(async () => {
-    t = await makeTestApp({ rateLimits: MANY });
+    t = await makeTestApp({ rateLimits: MANY_UPLOADS });
     ids.db1 = await upload(t, { series: 'db', branch: 'main', commit: 'aaa1' });
     ids.web1 = await upload(t, { series: 'team/web', branch: 'main', commit: 'bbb1' });
     ids.db2 = await upload(t, { series: 'db', branch: 'pr-7', commit: 'aaa2' });
@@ -102,7 +100,7 @@ describe('GET /api/series', () => {
 
 describe('the regression check links the comparison frozen at upload, and only reads', () => {
   it('a check served by a store that fails every write links the same comparison', async () => {
-    const t = await makeTestApp({ rateLimits: MANY });
+    const t = await makeTestApp({ rateLimits: MANY_UPLOADS });
     try {
       await upload(t, { series: 's', branch: 'main', commit: 'ccc1' });
       const baseline = await upload(t, { series: 's', branch: 'main', commit: 'ccc2' });
@@ -126,7 +124,7 @@ describe('the regression check links the comparison frozen at upload, and only r
   });
 
   it('after the settings change the baseline, or for a run stored without one, there is no link (and no write)', async () => {
-    const t = await makeTestApp({ rateLimits: MANY });
+    const t = await makeTestApp({ rateLimits: MANY_UPLOADS });
     try {
       await upload(t, { series: 's', branch: 'main', commit: 'ccc1' });
       await upload(t, { series: 's', branch: 'develop', commit: 'ddd1' });

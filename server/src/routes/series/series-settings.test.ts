@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorResponseSchema, RunRegressionSchema, SeriesSettingsSchema } from '@blockwise/shared';
-import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
+import { MANY_UPLOADS, fixture, testAppPerFile } from '../../testing/test-app.ts';
 
 /**
  * Series settings text is validated like labels: U+0000 and lone surrogates cannot be stored in
@@ -10,15 +10,7 @@ import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
  */
 const fio = fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json');
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await makeTestApp({
-    rateLimits: { writesAnonymous: { name: 'uploads without a token', limit: 1000, windowMs: 60_000 } },
-  });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = testAppPerFile({ rateLimits: MANY_UPLOADS });
 
 async function upload(labels: Record<string, string>): Promise<string> {
   const res = await request(t.app)

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ComparisonSchema,
   CreatedRunSchema,
@@ -8,7 +8,7 @@ import {
   RunSchema,
   type RunRegression,
 } from '@blockwise/shared';
-import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
+import { MANY_UPLOADS, fixture, testAppPerFile } from '../../testing/test-app.ts';
 import { DEGRADED, MAIN_NOISE, rescaleFio, type Rescale } from './noisy-fio.ts';
 
 /**
@@ -29,15 +29,7 @@ const VOLUME = {
   volumeThroughputMiBps: '1000',
 };
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await makeTestApp({
-    rateLimits: { writesAnonymous: { name: 'uploads without a token', limit: 1000, windowMs: 60_000 } },
-  });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = testAppPerFile({ rateLimits: MANY_UPLOADS });
 
 async function upload(rescale: Rescale, labels: Record<string, string>): Promise<string> {
   const res = await request(t.app)

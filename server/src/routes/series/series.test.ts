@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ErrorResponseSchema,
   RunListSchema,
@@ -7,20 +7,12 @@ import {
   SeriesSettingsSchema,
 } from '@blockwise/shared';
 import { generateToken, hashToken } from '../../http/auth.ts';
-import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
+import { MANY_UPLOADS, fixture, makeTestApp, testAppPerFile } from '../../testing/test-app.ts';
 import { MAIN_NOISE, rescaleFio, type Rescale } from './noisy-fio.ts';
 
 const job = fixture('fio/generated/a_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_grouped.json');
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await makeTestApp({
-    rateLimits: { writesAnonymous: { name: 'uploads without a token', limit: 1000, windowMs: 60_000 } },
-  });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = testAppPerFile({ rateLimits: MANY_UPLOADS });
 
 const expectError = (res: request.Response, status: number, code: string) => {
   expect(res.status, JSON.stringify(res.body)).toBe(status);

@@ -1,3 +1,4 @@
+import { SERIES_COUNTS_BACKFILL } from '../replica-state.ts';
 import type { Migration } from './migrations.ts';
 
 /**
@@ -142,16 +143,7 @@ CREATE TABLE series_stats (
 ) STRICT;
 CREATE INDEX series_stats_latest ON series_stats (latest_created_at, latest_run_id);
 
-INSERT INTO series_branches (series, branch)
-  SELECT DISTINCT series, branch FROM runs WHERE series IS NOT NULL AND branch IS NOT NULL;
-INSERT INTO series_stats (series, run_count, branch_count, latest_created_at, latest_run_id)
-  SELECT s.series, s.run_count,
-    (SELECT count(*) FROM series_branches b WHERE b.series = s.series),
-    latest.created_at, latest.id
-  FROM (SELECT series, count(*) AS run_count FROM runs WHERE series IS NOT NULL GROUP BY series) AS s
-  JOIN runs AS latest ON latest.id = (
-    SELECT r.id FROM runs AS r WHERE r.series = s.series ORDER BY r.created_at DESC, r.id DESC LIMIT 1
-  );
+${SERIES_COUNTS_BACKFILL}
 `,
   },
 ];

@@ -1,4 +1,4 @@
-import { accessOf, type InstanceSpec } from '@blockwise/shared';
+import { SERIES_FORMAT_LABELS, accessOf, type InstanceSpec } from '@blockwise/shared';
 import { lazy, Suspense, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Disclosure } from '../../components/Disclosure.tsx';
 import { InstanceCombobox } from '../../components/InstanceCombobox.tsx';
@@ -11,7 +11,7 @@ import { InputCard } from '../../features/ingest/components/InputCard.tsx';
 import { LabelsForm } from '../../features/ingest/components/LabelsForm.tsx';
 import { ObservedForm } from '../../features/ingest/components/ObservedForm.tsx';
 import { MetricsDrop } from '../../features/metrics-import/components/MetricsDrop.tsx';
-import { FORMAT_NAMES, periodText } from '../../features/metrics-import/labels.ts';
+import { periodText } from '../../features/metrics-import/labels.ts';
 import { RateCardEditor, RateMeta } from '../../features/right-size/components/RateCardPanel.tsx';
 import { WhatIfControls } from '../../features/right-size/components/WhatIfControls.tsx';
 import { liveWaste } from '../../features/right-size/right-size-view.ts';
@@ -326,7 +326,7 @@ export default function PlanPage() {
                       error={input.status === 'error' ? input.error : null}
                       meta={
                         imported
-                          ? `${FORMAT_NAMES[imported.series.format]} · ${fmtInt(imported.summary.points)} ${periodText(imported.series.periodSec)} points${imported.series.label ? ` · ${imported.series.label}` : ''} · sized on the ${input.statistic === 'max' ? 'maximum' : input.statistic} of 5-minute points`
+                          ? `${SERIES_FORMAT_LABELS[imported.series.format]} · ${fmtInt(imported.summary.points)} ${periodText(imported.series.periodSec)} points${imported.series.label ? ` · ${imported.series.label}` : ''} · sized on the ${input.statistic === 'max' ? 'maximum' : input.statistic} of 5-minute points`
                           : null
                       }
                     >

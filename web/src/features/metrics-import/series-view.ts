@@ -31,7 +31,7 @@ import { fmtInt, fmtNum, fmtRateValue, fmtSize, fmtUsd } from '../../lib/format.
 import { bottleneckText, describeRecommendation } from '../../lib/plan-text.ts';
 import type { ImportedSeries } from './metrics-reader.ts';
 
-export { FORMAT_NAMES, periodText } from './labels.ts';
+export { periodText } from './labels.ts';
 
 /**
  * An imported metrics series shaped for its tables and charts. Every statistic, profile, plan,

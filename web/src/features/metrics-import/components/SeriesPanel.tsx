@@ -1,4 +1,5 @@
 import {
+  SERIES_FORMAT_LABELS,
   SIZING_STATISTICS,
   SIZING_STATISTIC_LABELS,
   type SeriesImportOptions,
@@ -16,7 +17,6 @@ import { adjustQuestions, browserTimeZone } from '../choice-form.ts';
 import type { ImportedSeries } from '../metrics-reader.ts';
 import '../metrics-import.css';
 import {
-  FORMAT_NAMES,
   chartData,
   comparisonRows,
   deviceText,
@@ -176,7 +176,7 @@ export default function SeriesPanel({
       <dl className="facts">
         <div>
           <dt>Format</dt>
-          <dd>{FORMAT_NAMES[series.format]}</dd>
+          <dd>{SERIES_FORMAT_LABELS[series.format]}</dd>
         </div>
         <div>
           <dt>Measures</dt>
