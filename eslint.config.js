@@ -1,5 +1,8 @@
 // @ts-check
 import js from '@eslint/js';
+import { readdirSync } from 'node:fs';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -32,6 +35,36 @@ const impureModules = {
     'stream',
     'util',
   ].map((name) => ({ name, message: 'shared/ is pure: no Node built-ins.' })),
+};
+
+/**
+ * Front-end boundaries: a feature (web/src/features/<name>/) imports web/src/components,
+ * web/src/lib, @blockwise/shared and itself, never another feature — what two features share
+ * moves to components/ or lib/. One zone per feature folder, read from disk, so a new feature is
+ * covered without editing this file. The layers below go one way: web/src/lib and
+ * web/src/components never import a feature (their tests neither: a test of a feature sits in
+ * the feature). (web/src/test/boundaries.test.ts proves the rules fire.)
+ */
+const webFeatures = readdirSync(new URL('./web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const featureBoundaries = {
+  basePath: import.meta.dirname,
+  zones: webFeatures
+    .map((feature) => ({
+      target: `./web/src/features/${feature}`,
+      from: './web/src/features',
+      except: [`./${feature}`],
+      message: `features/${feature} may import components/, lib/, @blockwise/shared and itself, not another feature: move what both need to web/src/components or web/src/lib.`,
+    }))
+    .concat(
+      ['lib', 'components'].map((layer) => ({
+        target: `./web/src/${layer}`,
+        from: './web/src/features',
+        except: [],
+        message: `web/src/${layer} is below the features: it may not import web/src/features (move the code it needs down to lib/ or components/, or the test next to the feature).`,
+      })),
+    ),
 };
 
 export default tseslint.config(
@@ -81,5 +114,26 @@ export default tseslint.config(
         { patterns: [{ group: ['node:*'], message: 'The web app runs in the browser.' }] },
       ],
     },
+  },
+  {
+    files: ['web/src/{features,lib,components}/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    rules: { 'import-x/no-restricted-paths': ['error', featureBoundaries] },
+  },
+  {
+    // No import cycles anywhere in the packages: a cycle makes module order decide whether a value
+    // is initialized, and it blurs which layer owns a rule. Type-only imports are erased at build
+    // time and the rule skips them; scripts/check-import-cycles.mjs (npm test's lint stage) covers those too.
+    files: ['{shared,server,web}/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['shared/tsconfig.json', 'server/tsconfig.json', 'web/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
   },
 );

@@ -23,6 +23,7 @@ const SCRIPTS = [
   { script: 'parse.mjs', goals: ['P6'], limitSec: 150 },
   { script: 'archive.mjs', goals: ['P8'], limitSec: 240 },
   { script: 'web.mjs', goals: ['P10', 'P11'], limitSec: 300 },
+  { script: 'slider.mjs', goals: ['P16'], limitSec: 180 },
   { script: 'compute.mjs', goals: ['P12'], limitSec: 120 },
   { script: 'kill.mjs', goals: ['R1'], limitSec: 180 },
   { script: 'fuzz.mjs', goals: ['R3', 'R5'], limitSec: 180 },
@@ -31,6 +32,7 @@ const SCRIPTS = [
   { script: 'catalog.mjs', goals: ['P14'], limitSec: 180 },
   { script: 'slow-clients.mjs', goals: ['R13'], limitSec: 40 },
   { script: 'audit.mjs', goals: ['R14'], limitSec: 100 },
+  { script: 'fleet.mjs', goals: ['P15'], limitSec: 300 },
 ];
 const BUDGET_SEC = 600;
 

@@ -8,7 +8,15 @@ import { pnpm, repoRoot } from './pnpm.mjs';
 
 const stages = {
   install: () => pnpm(['install', '--frozen-lockfile']),
-  lint: () => pnpm(['lint']),
+  lint: () => {
+    pnpm(['lint']);
+    // Every docs/*.md file, § section and goal id the code and docs cite exists in this repo.
+    pnpm(['exec', 'node', 'scripts/check-doc-refs.mjs']);
+    // No import cycle, type-only imports included (ESLint's import-x/no-cycle covers value imports).
+    pnpm(['exec', 'node', 'scripts/check-import-cycles.mjs']);
+    // No dead code: unused files, exports and dependencies (knip.jsonc).
+    pnpm(['exec', 'knip', '--no-progress']);
+  },
   format: () => pnpm(['format:check']),
   typecheck: () => pnpm(['typecheck']),
   unit: () => pnpm(['test:unit']),

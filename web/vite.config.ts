@@ -1,3 +1,7 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { promisify } from 'node:util';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -23,8 +27,47 @@ function zodJitless(): Plugin {
   };
 }
 
+/** Asset types the server sends compressed (server/src/http/compressed-assets.ts TYPES). */
+const COMPRESSIBLE = /\.(js|mjs|css|svg|json|map)$/;
+
+/**
+ * Writes `NAME.br` and `NAME.gz` beside each text asset of the build (dist/assets), at the highest
+ * levels, so the server sends them as they are and never compresses on a request (bench P11).
+ */
+function precompressAssets(): Plugin {
+  let assetsDir = '';
+  return {
+    name: 'blockwise:precompress-assets',
+    apply: 'build',
+    configResolved(config) {
+      assetsDir = resolve(config.root, config.build.outDir, config.build.assetsDir);
+    },
+    async closeBundle() {
+      const names = (await readdir(assetsDir).catch(() => [])).filter((n) => COMPRESSIBLE.test(n));
+      await Promise.all(
+        names.map(async (name) => {
+          const bytes = await readFile(join(assetsDir, name));
+          const [gz, br] = await Promise.all([
+            promisify(gzip)(bytes, { level: 9 }),
+            promisify(brotliCompress)(bytes, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+              },
+            }),
+          ]);
+          await Promise.all([
+            writeFile(join(assetsDir, `${name}.gz`), gz),
+            writeFile(join(assetsDir, `${name}.br`), br),
+          ]);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [zodJitless(), react()],
+  plugins: [zodJitless(), react(), precompressAssets()],
   server: {
     proxy: { '/api': api, '/healthz': api },
   },

@@ -142,8 +142,9 @@ test('keyboard only: upload, typed-in metrics, instance combobox, Save & share',
   const inputs = page.getByRole('list', { name: /^In this session/ });
   await expect(inputs.getByRole('listitem')).toHaveCount(2);
   await expect(inputs).toContainText('keyboard peaks');
-  // Focus comes back to where the form was opened, not to the top of the page.
-  await expect(typeIn).toBeFocused();
+  // Focus moves to what appeared — the answer at the top, which now reads the new peaks — not to
+  // the top of the page (issue 14: "move focus to what appeared").
+  await expect(page.getByRole('heading', { name: 'The answer', level: 2 })).toBeFocused();
 
   // The instance combobox: type, arrows move the active option, Enter picks it.
   const combobox = page.getByRole('combobox', { name: 'Instance type for the plan' });

@@ -24,7 +24,7 @@ import { expect, test } from './support/test.ts';
 // axe is injected as an inline script, which the app's CSP refuses (see support/axe.ts).
 test.use({ bypassCSP: true });
 
-/** 4k randwrite, 16 jobs × iodepth 4, io_uring, 60 s, on an NVMe drive (public/SOURCES.md). */
+/** 4k randwrite, 16 jobs × iodepth 4, io_uring, 60 s, on an NVMe drive (fixtures/fio/public/SOURCES.md). */
 const RANDWRITE_FIXTURE = 'fio/public/samyaple_fio-3.33_randwrite_nj16_perjob.json';
 const RANDWRITE_FILE = basename(RANDWRITE_FIXTURE);
 const MIX33_FILE = basename(MIX33_FIXTURE);
@@ -55,6 +55,7 @@ async function expectWithheld(page: Page) {
 test('different fio jobs → jobs_differ first, numbers side by side, no verdict — planning page and share link', async ({
   page,
   request,
+  guard,
 }) => {
   test.setTimeout(120_000);
 
@@ -75,6 +76,8 @@ test('different fio jobs → jobs_differ first, numbers side by side, no verdict
       nvme: RANDWRITE_FIXTURE,
       ebs: MIX33_FIXTURE,
     });
+    // The planning session above was never saved: leaving it asks first.
+    guard.expectLeaveWarning();
     await page.goto(comparison.url);
     await expect(page.getByText('Shared comparison · read-only')).toBeVisible();
     // Before the runs and every number: the stored warning, naming the settings.

@@ -34,8 +34,9 @@ const R5D_4XL_BYTES_PER_SEC = (4750 * 1e6) / 8;
 const ebsDemand = ebs.read.bytesPerSec + ebs.write.bytesPerSec;
 /**
  * The EBS run moved 168.5% of what an r5d.4xlarge's EBS bandwidth carries, and that instance has no
- * burst above its baseline: the labelled configuration cannot deliver it (§6, a measurement more
- * than 5% above a ceiling is never "pinned"). The page says so instead of naming a bottleneck.
+ * burst above its baseline: the labelled configuration cannot deliver it (docs/domain.md §6: a
+ * measurement more than 5% above a ceiling is never "pinned"). The page says so instead of naming a
+ * bottleneck.
  */
 const NOT_DELIVERABLE = `Instance EBS bandwidth is asked for ${((ebsDemand / R5D_4XL_BYTES_PER_SEC) * 100).toFixed(1)}% of its ceiling`;
 const EBS_MONTHLY = usd(GP3.sizeGiB * 0.08 + (GP3.iops - 3000) * 0.005 + (GP3.throughputMiBps - 125) * 0.04);

@@ -1,7 +1,8 @@
 // Builds the `blockwise` CLI + server into dist/blockwise.mjs, runnable with plain `node` (CI
-// users need nothing but Node), and the upload-parsing worker into dist/parse-worker.mjs. The
-// domain package is bundled in; native and database drivers stay external and load lazily, so
-// `blockwise analyze` / `upload` run without them (only `serve` touches SQLite or PostgreSQL).
+// users need nothing but Node), the upload-parsing worker into dist/parse-worker.mjs and the fleet
+// plan's metrics reader into dist/fleet-worker.mjs. The domain package is bundled in; native and
+// database drivers stay external and load lazily, so `blockwise analyze` / `upload` run without
+// them (only `serve` touches SQLite or PostgreSQL).
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 
@@ -35,4 +36,10 @@ await build({
   entryPoints: [src('ingest/parse-worker.ts')],
   outfile: new URL('../dist/parse-worker.mjs', import.meta.url).pathname,
 });
-console.log('built server/dist/blockwise.mjs and server/dist/parse-worker.mjs');
+// `blockwise fleet plan` reads large metrics inputs in worker threads (src/cli/fleet-metrics.ts).
+await build({
+  ...common,
+  entryPoints: [src('cli/fleet-worker.ts')],
+  outfile: new URL('../dist/fleet-worker.mjs', import.meta.url).pathname,
+});
+console.log('built server/dist/blockwise.mjs, parse-worker.mjs and fleet-worker.mjs');

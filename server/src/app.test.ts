@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorResponseSchema, HealthSchema } from '@blockwise/shared';
+import { ErrorResponseSchema, HealthSchema } from '@blockwise/shared/api';
 import { StoreUnavailableError, type RunStore } from './store/run-store.ts';
 import { fixture, makeTestApp, type TestApp } from './testing/test-app.ts';
 

@@ -1,3 +1,4 @@
+import { MAX_UPLOAD_BYTES } from '@blockwise/shared/api';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { AppConfig, AppContext, Limiters, TrustProxy } from './context.ts';
@@ -11,6 +12,7 @@ import { securityHeaders } from './http/security.ts';
 import { ParsePool } from './ingest/parse-pool.ts';
 import { catalogRouter } from './routes/catalog/catalog.router.ts';
 import { comparisonsRouter } from './routes/comparisons/comparisons.router.ts';
+import { fleetRouter } from './routes/fleet/fleet.router.ts';
 import { healthRouter } from './routes/health/health.router.ts';
 import { openApiRouter } from './routes/openapi/openapi.ts';
 import { runsRouter } from './routes/runs/runs.router.ts';
@@ -20,7 +22,8 @@ import { webRouter } from './routes/share/share.router.ts';
 import type { RunStore } from './store/run-store.ts';
 
 export const DEFAULT_CONFIG: AppConfig = {
-  maxUploadBytes: 50 * 1024 * 1024,
+  // The API contract's limit, which the web app checks before reading a file (shared/src/api/limits.ts).
+  maxUploadBytes: MAX_UPLOAD_BYTES,
   // Analyzed inline, a 128 KiB fio file holds the event loop for at most a few ms (~1 ms for a
   // real 104 KB file, ~5 ms for one built to cost the most); the warm parse worker holds it for
   // < 1 ms but costs ~0.7 ms more CPU per upload (docs/performance.md P13). Every body above is
@@ -142,6 +145,7 @@ export function createApp(options: CreateAppOptions): {
   app.use(comparisonsRouter(ctx));
   app.use(seriesRouter(ctx));
   app.use(catalogRouter(ctx));
+  app.use(fleetRouter(ctx));
   app.use('/api', (req, _res, next) =>
     next(new HttpError(404, 'not_found', `no API route ${req.method} ${req.baseUrl}${req.path}`)),
   );

@@ -1,6 +1,14 @@
 import request from 'supertest';
+import { MAX_UPLOAD_BYTES } from '@blockwise/shared/api';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseAuthMode, parsePublicUrl, parseTrustProxy } from './config.ts';
+import {
+  ConfigError,
+  configFromEnv,
+  parseAuthMode,
+  parsePublicUrl,
+  parseTrustProxy,
+  readServerEnv,
+} from './config.ts';
 import { runCli } from './testing/run-cli.ts';
 import { makeTestApp } from './testing/test-app.ts';
 
@@ -119,5 +127,78 @@ describe('BLOCKWISE_PUBLIC_URL', () => {
     const r = await serve({ BLOCKWISE_PUBLIC_URL: 'blockwise.example.com' });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/BLOCKWISE_PUBLIC_URL: expected an http\(s\) URL/);
+  });
+});
+
+describe('the environment, validated at start-up (ServerEnvSchema)', () => {
+  it.each([
+    [
+      { BLOCKWISE_AUTH: 'maybe' },
+      /^BLOCKWISE_AUTH: expected required or open \(unset: automatic\), got "maybe"$/,
+    ],
+    [
+      { BLOCKWISE_TRUST_PROXY: 'abc' },
+      /^BLOCKWISE_TRUST_PROXY: "abc" is neither a hop count nor an IP address/,
+    ],
+    [
+      { BLOCKWISE_MAX_UPLOAD_MB: '50MB' },
+      /^BLOCKWISE_MAX_UPLOAD_MB: expected a positive number, got "50MB"$/,
+    ],
+    [
+      // 5 MiB: a 20 MiB file the web app accepted would then fail on "Save & share".
+      { BLOCKWISE_MAX_UPLOAD_MB: '5' },
+      /^BLOCKWISE_MAX_UPLOAD_MB: expected at least 50 \(MiB, the web app's limit\), got "5"$/,
+    ],
+    [
+      { BLOCKWISE_MAX_UPLOAD_MB: '49.9' },
+      /^BLOCKWISE_MAX_UPLOAD_MB: expected at least 50 \(MiB, the web app's limit\), got "49.9"$/,
+    ],
+    [
+      { BLOCKWISE_REQUEST_TIMEOUT_MS: '0' },
+      /^BLOCKWISE_REQUEST_TIMEOUT_MS: expected a positive number, got "0"$/,
+    ],
+    [
+      { BLOCKWISE_LOG_LEVEL: 'loud' },
+      /^BLOCKWISE_LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"$/,
+    ],
+  ])('%j is refused naming the variable and what it expects', (env, message) => {
+    expect(() => readServerEnv(env)).toThrow(ConfigError);
+    expect(() => readServerEnv(env)).toThrow(message);
+  });
+
+  it('reads every setting once, with the defaults for unset and empty values', () => {
+    expect(
+      configFromEnv({
+        BLOCKWISE_MAX_UPLOAD_MB: '64.5',
+        BLOCKWISE_REQUEST_TIMEOUT_MS: '30000',
+        BLOCKWISE_PUBLIC_URL: 'https://blockwise.example.com/',
+        BLOCKWISE_AUTH: 'required',
+        BLOCKWISE_TRUST_PROXY: '1',
+        BLOCKWISE_LOG_LEVEL: 'WARN',
+        BLOCKWISE_WEB_DIST: '/nonexistent/web/dist',
+      }),
+    ).toMatchObject({
+      maxUploadBytes: 67_633_152, // 64.5 MiB
+      requestTimeoutMs: 30_000,
+      publicUrl: 'https://blockwise.example.com',
+      auth: 'required',
+      trustProxy: 1,
+      logLevel: 'warn',
+      webDist: null,
+    });
+    expect(configFromEnv({ BLOCKWISE_MAX_UPLOAD_MB: '50' }).maxUploadBytes).toBe(MAX_UPLOAD_BYTES);
+    expect(configFromEnv({ BLOCKWISE_LOG_LEVEL: '', BLOCKWISE_AUTH: '' })).toMatchObject({
+      requestTimeoutMs: 60_000,
+      publicUrl: null,
+      auth: 'auto',
+      trustProxy: false,
+      logLevel: 'info',
+    });
+  });
+
+  it('`serve` refuses an unknown log level at start-up (exit 2) instead of failing in the logger', async () => {
+    const r = await serve({ BLOCKWISE_LOG_LEVEL: 'loud' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/BLOCKWISE_LOG_LEVEL: expected one of fatal, error, warn/);
   });
 });

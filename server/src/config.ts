@@ -2,15 +2,22 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MAX_UPLOAD_BYTES } from '@blockwise/shared/api';
+import { z } from 'zod';
 import type { AppConfig, AuthMode, TrustProxy } from './context.ts';
+
+/**
+ * The server's version: the bundle's package.json version, written in by the build (esbuild
+ * `define` of this very expression, server/scripts/build.mjs); from source, 0.1.0.
+ */
+export const APP_VERSION: string = process.env.BLOCKWISE_VERSION ?? '0.1.0';
 
 /**
  * Finds the built web app: BLOCKWISE_WEB_DIST, else `web/dist` found by walking up from this
  * module (server/dist/blockwise.mjs in the bundle, server/src/… from source).
  */
-export function findWebDist(env: NodeJS.ProcessEnv = process.env): string | null {
-  if (env.BLOCKWISE_WEB_DIST)
-    return existsSync(join(env.BLOCKWISE_WEB_DIST, 'index.html')) ? resolve(env.BLOCKWISE_WEB_DIST) : null;
+export function findWebDist(explicit: string | undefined): string | null {
+  if (explicit) return existsSync(join(explicit, 'index.html')) ? resolve(explicit) : null;
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 5; i += 1) {
     const candidate = join(dir, 'web', 'dist');
@@ -29,13 +36,31 @@ export function findCliBundle(): string | null {
 /** A setting that cannot be used as given: `serve` prints the message and exits 2. */
 export class ConfigError extends Error {}
 
-function positiveNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const raw = env[name];
+function parsePositiveNumber(raw: string | undefined, name: string): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0)
     throw new ConfigError(`${name}: expected a positive number, got "${raw}"`);
   return n;
+}
+
+const MiB = 1024 * 1024;
+
+/**
+ * BLOCKWISE_MAX_UPLOAD_MB, in MiB (2^20 bytes, like MAX_UPLOAD_BYTES), as bytes. It may raise the
+ * limit but never go below MAX_UPLOAD_BYTES: the web app accepts files up to that size before
+ * asking the server, so a lower limit would fail "Save & share" for a file it already planned with.
+ */
+export function parseMaxUploadBytes(raw: string | undefined): number | undefined {
+  const name = 'BLOCKWISE_MAX_UPLOAD_MB';
+  const mib = parsePositiveNumber(raw, name);
+  if (mib === undefined) return undefined;
+  const bytes = Math.round(mib * MiB);
+  if (bytes < MAX_UPLOAD_BYTES)
+    throw new ConfigError(
+      `${name}: expected at least ${MAX_UPLOAD_BYTES / MiB} (MiB, the web app's limit), got "${raw}"`,
+    );
+  return bytes;
 }
 
 /**
@@ -113,19 +138,86 @@ export function parsePublicUrl(raw: string | undefined): string | null {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** pino's levels: what BLOCKWISE_LOG_LEVEL may be. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export function parseLogLevel(raw: string | undefined): LogLevel {
+  if (raw === undefined || raw.trim() === '') return 'info';
+  const level = LOG_LEVELS.find((l) => l === raw.trim().toLowerCase());
+  if (!level)
+    throw new ConfigError(`BLOCKWISE_LOG_LEVEL: expected one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return level;
+}
+
+/**
+ * An environment variable through its parser, as a Zod schema: unset and empty mean the default,
+ * and the parser's ConfigError (which names the variable and what it expects) is the issue.
+ */
+function envVar<T>(parse: (raw: string | undefined) => T) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx): T => {
+      try {
+        return parse(raw);
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        ctx.addIssue({ code: 'custom', message: error.message });
+        return z.NEVER;
+      }
+    });
+}
+
+/**
+ * Every environment variable the server reads, validated in one place (`blockwise serve` reads
+ * them once, at start-up, and exits 2 naming the first one it cannot use). PORT, HOST,
+ * DATABASE_URL and BLOCKWISE_CATALOG sit beside their flags in the CLI (cli/serve.ts, catalog/load.ts).
+ */
+export const ServerEnvSchema = z.object({
+  BLOCKWISE_MAX_UPLOAD_MB: envVar(parseMaxUploadBytes), // MiB in, bytes out
+  BLOCKWISE_REQUEST_TIMEOUT_MS: envVar((raw) => parsePositiveNumber(raw, 'BLOCKWISE_REQUEST_TIMEOUT_MS')),
+  BLOCKWISE_PUBLIC_URL: envVar(parsePublicUrl),
+  BLOCKWISE_AUTH: envVar((raw) => parseAuthMode(raw)),
+  BLOCKWISE_TRUST_PROXY: envVar(parseTrustProxy),
+  BLOCKWISE_LOG_LEVEL: envVar(parseLogLevel),
+  BLOCKWISE_WEB_DIST: z.string().optional(),
+});
+export type ServerEnv = z.output<typeof ServerEnvSchema>;
+
+/** The environment through ServerEnvSchema; the first problem is a ConfigError naming the variable. */
+export function readServerEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
+  const parsed = ServerEnvSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const name = issue.path.join('.');
+  throw new ConfigError(issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`);
+}
+
+/** The log level of the environment, for loggers made without one (an invalid one: `serve` refused it already). */
+export function logLevelFromEnv(env: NodeJS.ProcessEnv = process.env): LogLevel {
+  try {
+    return parseLogLevel(env.BLOCKWISE_LOG_LEVEL);
+  } catch {
+    return 'info';
+  }
+}
+
 /** Server configuration from the environment (flags override it in `blockwise serve`). */
 export function configFromEnv(
   env: NodeJS.ProcessEnv = process.env,
-): Partial<AppConfig> & { requestTimeoutMs: number; trustProxy: TrustProxy } {
-  const maxMb = positiveNumber(env, 'BLOCKWISE_MAX_UPLOAD_MB');
+): Partial<AppConfig> & { requestTimeoutMs: number; trustProxy: TrustProxy; logLevel: LogLevel } {
+  const e = readServerEnv(env);
+  const maxUploadBytes = e.BLOCKWISE_MAX_UPLOAD_MB;
   return {
-    ...(maxMb ? { maxUploadBytes: Math.round(maxMb * 1024 * 1024) } : {}),
-    publicUrl: parsePublicUrl(env.BLOCKWISE_PUBLIC_URL),
-    auth: parseAuthMode(env.BLOCKWISE_AUTH),
-    trustProxy: parseTrustProxy(env.BLOCKWISE_TRUST_PROXY),
-    webDist: findWebDist(env),
+    ...(maxUploadBytes ? { maxUploadBytes } : {}),
+    publicUrl: e.BLOCKWISE_PUBLIC_URL,
+    auth: e.BLOCKWISE_AUTH,
+    trustProxy: e.BLOCKWISE_TRUST_PROXY,
+    webDist: findWebDist(e.BLOCKWISE_WEB_DIST),
     cliBundle: findCliBundle(),
     // Slow-body clients (1 byte/s) are cut off after this (Node's default is 300 s; R13).
-    requestTimeoutMs: positiveNumber(env, 'BLOCKWISE_REQUEST_TIMEOUT_MS') ?? 60_000,
+    requestTimeoutMs: e.BLOCKWISE_REQUEST_TIMEOUT_MS ?? 60_000,
+    logLevel: e.BLOCKWISE_LOG_LEVEL,
   };
 }

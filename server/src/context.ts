@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { TokenGate } from './http/auth.ts';
+import type { AuthMode, TokenGate } from './http/auth.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
 import type { ParsePool } from './ingest/parse-pool.ts';
 import type { RunStore } from './store/run-store.ts';
@@ -47,7 +47,7 @@ export type AppContext = {
  * requests are allowed too. `auto`: open while the archive has never held a token, required from
  * the first one on (revoking them all does not re-open it).
  */
-export type AuthMode = 'auto' | 'required' | 'open';
+export type { AuthMode } from './http/auth.ts';
 
 /** Express `trust proxy`: off, a hop count, or the proxies' addresses/CIDRs (never `true`). */
 export type TrustProxy = false | number | string[];
@@ -61,6 +61,5 @@ export function baseUrl(ctx: AppContext): string {
 }
 
 export const runUrl = (base: string, id: string) => `${base}/runs/${id}`;
-export const runApiUrl = (base: string, id: string) => `${base}/api/runs/${id}`;
 export const rawUrl = (base: string, id: string) => `${base}/api/runs/${id}/raw`;
 export const comparisonUrl = (base: string, id: string) => `${base}/c/${id}`;

@@ -5,7 +5,7 @@
  */
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CreatedRunSchema, RunRegressionSchema } from '@blockwise/shared';
+import { CreatedRunSchema, RunRegressionSchema } from '@blockwise/shared/api';
 import type { CreateAppOptions } from './app.ts';
 import type { RunStore } from './store/run-store.ts';
 import { pgArchive, type PgArchive } from './testing/pg-archive.ts';

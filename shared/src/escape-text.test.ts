@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeMarkdown, escapeText } from './escape-text.ts';
+import { escapeMarkdown, escapeText, markdownCode } from './escape-text.ts';
 
 /** Characters no escaped value may contain: they act on a terminal, a log or a reader's eyes. */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
@@ -74,7 +74,7 @@ describe('escapeMarkdown', () => {
     ['a table cell break', 'a|b', 'a\\|b'],
     ['a code span', 'a`b`', 'a\\`b\\`'],
     ['HTML', '<img src=x onerror=alert(1)>', '\\<img src=x onerror=alert(1)\\>'],
-    ['a link', '[x](https://evil)', '\\[x\\](https://evil)'],
+    ['a link', '[x](https://evil)', '\\[x\\](https:\u200b//evil)'],
     ['emphasis and strike', '*a* _b_ ~c~', '\\*a\\* \\_b\\_ \\~c\\~'],
     ['an entity', '&lt;', '&amp;lt;'],
     ['a mention', '@org/team', '@\u200borg/team'],
@@ -85,15 +85,43 @@ describe('escapeMarkdown', () => {
     ['a workflow command at the start', '::error::x', '\\u003a:error::x'],
     ['the legacy form', '##[error]x', '\\#\\#\\[error\\]x'],
     ['a bidi override', 'a\u202eb', 'a\\u202eb'],
+    // GitHub autolinks http://, https://, ftp:// and www. anywhere in text (GFM "Autolinks
+    // (extension)"): a zero-width space keeps the address readable and dead.
+    ['a web address after a forged link', 'cfg|x](http://evil)', 'cfg\\|x\\](http:\u200b//evil)'],
+    ['an upper-case scheme', 'HTTPS://evil.example', 'HTTPS:\u200b//evil.example'],
+    ['another scheme', 'ftp://evil', 'ftp:\u200b//evil'],
+    ['a www. address', 'see www.evil.example', 'see www\u200b.evil.example'],
+    ['a WWW. address at the start', 'WWW.evil.example', 'WWW\u200b.evil.example'],
+    ['an e-mail address', 'ops@evil.example', 'ops@\u200bevil.example'],
   ])('%s', (_, label, escaped) => {
     const out = escapeMarkdown(label);
     expect(out).toBe(escaped);
     expect(out).not.toMatch(UNSAFE);
     expect(out).not.toMatch(/(^|[^\\])[|`<[*_~]/);
+    expect(out).not.toMatch(/:\/\/|www\./i);
     expect(isCommandLine(out)).toBe(false);
   });
 
   it('leaves plain labels alone', () => {
     expect(escapeMarkdown('feature/xfs-tuning 1a2b3c4')).toBe('feature/xfs-tuning 1a2b3c4');
+  });
+});
+
+describe('markdownCode', () => {
+  it.each([
+    // A code span shows text as written: no mention, no autolink, no markup, nothing inserted.
+    [
+      'a source with an @',
+      'via cloudkeep-io/ebs-pricing@d76ed276',
+      '`via cloudkeep-io/ebs-pricing@d76ed276`',
+    ],
+    ['a web address', 'http://evil www.evil', '`http://evil www.evil`'],
+    ['markup', '*a* | <b> [c](d)', '`*a* | <b> [c](d)`'],
+    ['a backtick inside: a longer fence', 'a`b``c', '```a`b``c```'],
+    ['a backtick at the edge: padded', '`x', '`` `x ``'],
+    ['a forged line', 'x\n::error::y\u001b[2J', '`x\\u000a::error::y\\u001b[2J`'],
+    ['nothing', '', ''],
+  ])('%s', (_, text, code) => {
+    expect(markdownCode(text)).toBe(code);
   });
 });

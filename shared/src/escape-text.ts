@@ -39,17 +39,42 @@ export function escapeText(text: string): string {
     .replace(LEGACY_COMMAND, '##\\u005b');
 }
 
+/** Zero-width space: invisible, and enough to keep GitHub from reading a mention or an address. */
+const ZWSP = '\u200b';
+
 /**
  * For markdown (a pull-request comment): the text escapes above, and the characters that would
  * build markup are backslash-escaped (`|` cannot split a table cell, `` ` `` open a code span,
  * `<` open HTML, `[` a link, `*`/`_`/`~` emphasis), `&` cannot start an entity, and an `@` cannot
- * mention a user or team (a zero-width space follows it). Newlines are shown as `\u000a`, so a
- * label can never start a row, a heading or a line of its own.
+ * mention a user or team (a zero-width space follows it). Web addresses are left dead: GitHub
+ * turns `http://`, `https://`, `ftp://` and `www.` into links wherever they stand (GFM spec,
+ * "Autolinks (extension)"), so a zero-width space breaks every `://` and `www.` (and the one after
+ * `@` breaks e-mail autolinks). Newlines are shown as `\u000a`, so a label can never start a row,
+ * a heading or a line of its own. For text that must stay exact (a source, a hash), use markdownCode.
  */
 export function escapeMarkdown(text: string): string {
   const markup = text
     .replace(/&/g, '&amp;')
     .replace(/[\\`*_[\]<>|~#]/g, (c) => `\\${c}`)
-    .replace(/@/g, '@\u200b');
+    .replace(/@/g, `@${ZWSP}`)
+    .replace(/:\/\//g, `:${ZWSP}//`)
+    .replace(/(www)\./gi, `$1${ZWSP}.`);
   return escapeText(markup);
+}
+
+/**
+ * For markdown text that must read exactly as written (a price source such as
+ * `ebs-pricing@d76ed276`, a path): an inline code span, where GitHub renders no markup, mention or
+ * link. The text escapes above still apply (a newline is shown as `\u000a`); the fence is one
+ * backtick longer than any run inside, padded with a space when the text starts or ends with a
+ * backtick or a space (CommonMark "Code spans" strips one each side). Not for table cells: GitHub
+ * splits a row at a `|` even inside a code span.
+ */
+export function markdownCode(text: string): string {
+  const inert = escapeText(text);
+  if (inert === '') return '';
+  const longest = Math.max(0, ...(inert.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = /^[` ]|[` ]$/.test(inert) ? ' ' : '';
+  return `${fence}${pad}${inert}${pad}${fence}`;
 }

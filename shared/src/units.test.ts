@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   averageBlockSize,
+  parseCountText,
   formatDecimal,
   formatInt,
   formatUsd,
@@ -9,6 +10,8 @@ import {
   mbps,
   mbpsToBytesPerSec,
   mbpsToMiBps,
+  mibps,
+  mibpsToBytesPerSec,
   parseBytes,
   parseGiB,
   parseSeconds,
@@ -125,6 +128,22 @@ describe('averageBlockSize', () => {
   it('is null without I/O, never a division by zero', () => {
     expect(averageBlockSize(bytesPerSec(0), iops(0))).toBeNull();
   });
+  it('takes bytes/s and IOPS only: MiB/s or a bare number does not compile', () => {
+    // @ts-expect-error MiB/s is not bytes/s: convert with mibpsToBytesPerSec first.
+    averageBlockSize(mibps(500), iops(8000));
+    // @ts-expect-error a bare number carries no unit.
+    averageBlockSize(500 * 1048576, 8000);
+    expect(averageBlockSize(mibpsToBytesPerSec(mibps(500)), iops(8000))).toBe(65536);
+  });
+  it.each([
+    // bytes/s, IOPS → average block size: IOPS without bytes (a damaged or floored report) has none
+    [0, 1200, null],
+    [4096 * 1000, 0, null],
+    [4096 * 1000, 1000, 4096],
+    [12 * 1024, 3.154, (12 * 1024) / 3.154],
+  ])('%d B/s at %d IOPS → %s', (rate, ops, size) => {
+    expect(averageBlockSize(bytesPerSec(rate), iops(ops))).toBe(size);
+  });
 });
 
 describe('roundCents', () => {
@@ -171,4 +190,29 @@ describe('number formatting (en-US, as every explanation writes numbers)', () =>
     expect(formatUsd(1385)).toBe('$1,385.00');
     expect(formatUsd(0.5)).toBe('$0.50');
   });
+});
+
+describe('parseCountText: counts as dashboards print them', () => {
+  it.each([
+    ['12000', 12000],
+    ['12,000', 12000],
+    [' 12 000 ', 12000],
+    ['1_000', 1000],
+    ['3.5', 3.5],
+    ['.5', 0.5],
+    ['10k', 10000],
+    ['10K', 10000],
+    ['1.5M', 1500000],
+    ['1.1k', 1100],
+    ['16 k', 16000],
+    ['0', 0],
+  ])('%j → %d', (text, n) => expect(parseCountText(text)).toEqual({ ok: true, value: n }));
+
+  it.each([['-5'], ['−5'], ['-10k']])('%j is refused as negative', (text) =>
+    expect(parseCountText(text)).toMatchObject({ ok: false, reason: 'negative' }),
+  );
+
+  it.each(['', 'abc', '12x', '1e3', '1.2.3', 'NaN', 'Infinity', '10kk', 'k'])('%j is not a number', (text) =>
+    expect(parseCountText(text)).toMatchObject({ ok: false, reason: 'not_a_number' }),
+  );
 });

@@ -59,10 +59,14 @@ export const mBpsToBytesPerSec = (v: MBps) => bytesPerSec(v * 1e6);
 export const bytesPerSecToMbps = (v: BytesPerSec) => mbps((v * 8) / 1e6);
 export const mbpsToMiBps = (v: Mbps) => bytesPerSecToMiBps(mbpsToBytesPerSec(v));
 
-/** Average I/O size = bytes/s ÷ IOPS; null when there was no I/O (never divide by zero). */
-export function averageBlockSize(rate: BytesPerSec, ops: Iops): Bytes | null {
-  if (!(ops > 0) || !(rate >= 0)) return null;
-  return bytes(rate / ops);
+/**
+ * Average I/O size = bytes/s ÷ IOPS (docs/domain.md §2); null when no I/O was counted or no bytes
+ * moved: a damaged or floored report can say IOPS > 0 at 0 bytes/s, and 0 bytes is not a block
+ * size (it would classify as "small"). Every average block size is computed here.
+ */
+export function averageBlockSize(bytesPerSec: BytesPerSec, iops: Iops): Bytes | null {
+  if (!(iops > 0) || !(bytesPerSec > 0)) return null;
+  return bytes(bytesPerSec / iops);
 }
 
 /** Result of parsing untrusted text: expected failures are values, not exceptions. */
@@ -97,6 +101,31 @@ export function parseBytes(text: string): Parsed<Bytes> {
     return { ok: false, expected: 'a size such as 4096, 4k, 16KiB, 1MiB or 1TiB' };
   }
   return { ok: true, value: bytes(Number(m[1]) * factor) };
+}
+
+/** Why a typed count was refused: not a number at all, or a number below zero. */
+export type ParsedCount =
+  { ok: true; value: number } | { ok: false; reason: 'not_a_number' | 'negative'; expected: string };
+
+/** Powers of ten by suffix (applied as an exponent: "1.1k" is exactly 1100, not 1100.0000000000002). */
+const COUNT_EXPONENT: Record<string, number> = { '': 0, k: 3, m: 6 };
+
+/**
+ * A count typed by a person, as dashboards print them: `12000`, `12,000`, `12 000`, `1_000`,
+ * `3.5`, `10k`, `1.5M` (k = 1,000 and M = 1,000,000: IOPS and dollars are decimal, unlike the
+ * binary `k` of a block size in parseBytes). A leading minus is refused as `negative`, so the form
+ * can say the value must be positive instead of "not a number".
+ */
+export function parseCountText(text: string): ParsedCount {
+  const cleaned = text.trim().replace(/[,_\s\u00a0\u202f]/g, '');
+  const m = /^(-|\u2212)?(\d+(?:\.\d+)?|\.\d+)([kKmM]?)$/.exec(cleaned);
+  if (!m) return { ok: false, reason: 'not_a_number', expected: 'a number such as 12000, 12,000 or 12k' };
+  if (m[1])
+    return { ok: false, reason: 'negative', expected: 'a number of 0 or more (without a minus sign)' };
+  const value = Number(`${m[2]}e${COUNT_EXPONENT[m[3]!.toLowerCase()]!}`);
+  if (!Number.isFinite(value))
+    return { ok: false, reason: 'not_a_number', expected: 'a number such as 12000' };
+  return { ok: true, value };
 }
 
 /** A volume size: a bare number is GiB (`1000`), or with a unit (`1TiB`, `500GiB`, `2T`). */

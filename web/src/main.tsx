@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, preloadPage } from './app/App.tsx';
 import './styles/global.css';
+import './styles/ux-details.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { parseFio } from '@blockwise/shared';
+import { parseFio } from '@blockwise/shared/fio';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../testing/run-cli.ts';
 

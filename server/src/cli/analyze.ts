@@ -1,18 +1,16 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { escapeText } from '@blockwise/shared/escape-text';
 import {
   DEFAULT_MAX_INPUT_BYTES,
   DIRECTIONS,
-  KiB,
-  MiB,
-  escapeText,
-  formatBytes,
   parseFio,
   type DirectionStats,
   type DirectionTotals,
   type FioReport,
-  type Problem,
-} from '@blockwise/shared';
+} from '@blockwise/shared/fio';
+import { type Problem } from '@blockwise/shared/problem';
+import { KiB, MiB, formatBytes } from '@blockwise/shared/units';
 import { EXIT, UsageError, parseFlags, type CliIo, type Command } from './io.ts';
 import { formatMs, formatTable } from './text.ts';
 

@@ -1,4 +1,5 @@
-import { catalogInfo, pricesOlderThanAYear } from '@blockwise/shared/catalog';
+import { pricesOlderThanAYear } from '@blockwise/shared/aws';
+import { catalogInfo } from '@blockwise/shared/catalog';
 import { CatalogInputError } from '../catalog/errors.ts';
 import { useCatalog } from '../catalog/load.ts';
 import { UsageError, type CliIo } from './io.ts';

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { pricesOlderThanAYear } from '@blockwise/shared/aws';
 import {
   activeCatalog,
   builtInCatalog,
   catalogInfo,
   describeSource,
   formatCatalogDiff,
-  pricesOlderThanAYear,
   sourceDate,
   type CatalogData,
 } from '@blockwise/shared/catalog';

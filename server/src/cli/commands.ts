@@ -16,4 +16,6 @@ export const commands: Record<string, () => Promise<Command>> = {
   'fio-job': async () => (await import('./fio-job.ts')).fioJobCommand,
   metrics: async () => (await import('./metrics.ts')).metricsCommand,
   sysbench: async () => (await import('./sysbench.ts')).sysbenchCommand,
+  fleet: async () => (await import('./fleet.ts')).fleetCommand,
+  'check-iac': async () => (await import('./check-iac.ts')).checkIacCommand,
 };

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareRunPair, jobSettingsOf, parseFio, RunPairComparisonSchema } from '@blockwise/shared';
-import { summarizeRun } from '@blockwise/shared/catalog';
+import { compareRunPair, jobSettingsOf, RunPairComparisonSchema } from '@blockwise/shared/compare';
+import { parseFio } from '@blockwise/shared/fio';
+import { summarizeRun } from '@blockwise/shared/analysis';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../testing/run-cli.ts';
 

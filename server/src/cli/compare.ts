@@ -1,19 +1,17 @@
 import {
   compareRunPair,
   describeJobSettings,
-  escapeText,
-  formatDecimal,
-  formatInt,
   jobSettingsOf,
-  sortedPercentiles,
   type ComparedSetting,
-  type LatencyComparison,
-  type RunHeadline,
   type RunJobSettings,
   type RunPairComparison,
-  type Warning,
-} from '@blockwise/shared';
-import { summarizeRun } from '@blockwise/shared/catalog';
+} from '@blockwise/shared/compare';
+import { escapeText } from '@blockwise/shared/escape-text';
+import { sortedPercentiles, type LatencyComparison } from '@blockwise/shared/plan';
+import { type Warning } from '@blockwise/shared/problem';
+import { type RunHeadline } from '@blockwise/shared/records';
+import { formatDecimal, formatInt } from '@blockwise/shared/units';
+import { summarizeRun } from '@blockwise/shared/analysis';
 import { analyzeFile, type AnalyzeFailure, type AnalyzeRun } from './analyze.ts';
 import { EXIT, UsageError, parseFlags, type CliIo, type Command } from './io.ts';
 import { formatMs, formatTable } from './text.ts';

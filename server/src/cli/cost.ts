@@ -1,13 +1,12 @@
+import { missingPrices, VOLUME_TRAITS } from '@blockwise/shared/aws';
 import {
+  clusterMonthlyCost,
   costPerCapability,
-  formatUsd,
-  missingPrices,
   monthlyCost,
-  roundCents,
   validateVolume,
-  VOLUME_TRAITS,
   type VolumeConfig,
-} from '@blockwise/shared';
+} from '@blockwise/shared/plan';
+import { formatUsd } from '@blockwise/shared/units';
 import {
   parseCount,
   parseGp3Generation,
@@ -76,7 +75,8 @@ export const costCommand: Command = {
 
     const perVolume = monthlyCost(volume, rates);
     const per = costPerCapability(volume, rates);
-    const total = roundCents(perVolume.total * count * nodes);
+    // The fleet total as the planner computes it: per component, × volumes × nodes, then summed.
+    const total = clusterMonthlyCost({ ...volume, count }, rates, nodes).total;
     const unpriced = missingPrices(rates).map((m) => m.type);
     if (values.json) {
       io.stdout(

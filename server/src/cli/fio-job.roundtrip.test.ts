@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateFioJob, parseFio, profileFromFio, profileFromObserved } from '@blockwise/shared';
+import { parseFio } from '@blockwise/shared/fio';
+import { generateFioJob } from '@blockwise/shared/fio-job';
+import { profileFromFio, profileFromObserved } from '@blockwise/shared/profile';
 import { runCli } from '../testing/run-cli.ts';
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LABEL_WIRE_NAMES } from '@blockwise/shared';
+import { LABEL_WIRE_NAMES } from '@blockwise/shared/api';
 import { runCli } from '../testing/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'blockwise-fio-job-'));

@@ -1,14 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import {
-  generateFioJob,
-  parseBytes,
-  profileFromObserved,
-  profileFromSeries,
-  type FioEngine,
-  type FioJobOptions,
-  type IoProfile,
-} from '@blockwise/shared';
+import { generateFioJob, type FioEngine, type FioJobOptions } from '@blockwise/shared/fio-job';
+import { profileFromObserved, type IoProfile } from '@blockwise/shared/profile';
+import { profileFromSeries } from '@blockwise/shared/timeseries';
+import { parseBytes } from '@blockwise/shared/units';
 import { parseCount, parseDurationFlag, parseRateBytesPerSec } from './flags.ts';
 import { EXIT, UsageError, parseFlags, type CliIo, type Command } from './io.ts';
 import {

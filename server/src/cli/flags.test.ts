@@ -1,4 +1,4 @@
-import { priceAvailable } from '@blockwise/shared';
+import { priceAvailable } from '@blockwise/shared/aws';
 import { describe, expect, it } from 'vitest';
 import { parseThroughputMiBps, resolveRateCard } from './flags.ts';
 import { UsageError } from './io.ts';

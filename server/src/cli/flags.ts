@@ -3,22 +3,24 @@ import {
   VOLUME_TYPES,
   VolumeTypeSchema,
   applyRateOverrides,
+  missingComponents,
+  pricedRateCard,
+  provisionableGp3ThroughputMiBps,
+  type Gp3Generation,
+  type RateCard,
+  type RegionRateCard,
+  type VolumeType,
+} from '@blockwise/shared/aws';
+import { type Problem } from '@blockwise/shared/problem';
+import {
   bytesPerSecToMiBps,
   formatDecimal,
   isBinaryThroughputUnit,
-  missingComponents,
   parseGiB,
   parseSeconds,
   parseThroughput,
   parseThroughputAndUnit,
-  pricedRateCard,
-  provisionableGp3ThroughputMiBps,
-  type Gp3Generation,
-  type Problem,
-  type RateCard,
-  type RegionRateCard,
-  type VolumeType,
-} from '@blockwise/shared';
+} from '@blockwise/shared/units';
 import { listPriceRegions, regionRateCardFor } from '@blockwise/shared/catalog';
 import { UsageError, type CliIo } from './io.ts';
 

@@ -1,4 +1,5 @@
-import { escapeText } from '@blockwise/shared';
+import { escapeText } from '@blockwise/shared/escape-text';
+import { APP_VERSION } from '../config.ts';
 import { commands } from './commands.ts';
 import { EXIT, UsageError, processIo, type CliIo } from './io.ts';
 
@@ -26,7 +27,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version') {
-    io.stdout(`blockwise ${process.env.BLOCKWISE_VERSION ?? '0.1.0'}\n`);
+    io.stdout(`blockwise ${APP_VERSION}\n`);
     return EXIT.ok;
   }
   const load = commands[name];

@@ -1,24 +1,21 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { escapeText } from '@blockwise/shared/escape-text';
+import { parseFio } from '@blockwise/shared/fio';
+import { type Problem } from '@blockwise/shared/problem';
+import { profileFromFio, type IoProfile } from '@blockwise/shared/profile';
+import { parseSysbench, profileFromSysbench, type SysbenchFileio } from '@blockwise/shared/sysbench';
 import {
   CLOUDWATCH_STATISTICS,
   SIZING_STATISTICS,
   VALUE_KINDS,
-  escapeText,
-  formatBytes,
   importMetrics,
-  parseFio,
-  parseSysbench,
-  profileFromFio,
-  profileFromSysbench,
-  type IoProfile,
   type IoSeries,
-  type Problem,
   type SeriesChoice,
   type SeriesImportOptions,
   type SizingStatistic,
-  type SysbenchFileio,
-} from '@blockwise/shared';
+} from '@blockwise/shared/timeseries';
+import { formatBytes } from '@blockwise/shared/units';
 import { parseCount, parseDurationFlag } from './flags.ts';
 import { UsageError, type CliIo } from './io.ts';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { IoProfileSchema } from '@blockwise/shared';
+import { IoProfileSchema } from '@blockwise/shared/profile';
 import { REPO_ROOT, runCli } from '../testing/run-cli.ts';
 
 /**

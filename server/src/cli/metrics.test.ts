@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IoProfileSchema, SysbenchFileioSchema } from '@blockwise/shared';
+import { IoProfileSchema } from '@blockwise/shared/profile';
+import { SysbenchFileioSchema } from '@blockwise/shared/sysbench';
 import { runCli } from '../testing/run-cli.ts';
 
 const run = (args: string[]) => runCli(args);

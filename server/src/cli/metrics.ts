@@ -1,10 +1,11 @@
+import { escapeText } from '@blockwise/shared/escape-text';
+import { type IoProfile } from '@blockwise/shared/profile';
 import {
   SIZING_STATISTICS,
   SERIES_FORMAT_LABELS,
   SIZING_STATISTIC_LABELS,
   PROMQL_COUNTERS,
   PROMQL_RATES,
-  escapeText,
   iopsFromQueue,
   summarizeQueue,
   minutesAbovePerDay,
@@ -12,13 +13,12 @@ import {
   sizingSummary,
   summarizeSeries,
   type Capacity,
-  type IoProfile,
   type IoSeries,
   type MinutesAbove,
   type QueueSummary,
   type RateSummary,
   type SeriesSummary,
-} from '@blockwise/shared';
+} from '@blockwise/shared/timeseries';
 import { parseCount, parseRateBytesPerSec } from './flags.ts';
 import { EXIT, UsageError, parseFlags, type Command } from './io.ts';
 import {

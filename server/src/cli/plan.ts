@@ -1,21 +1,22 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { escapeText } from '@blockwise/shared/escape-text';
+import { parseFio } from '@blockwise/shared/fio';
 import {
-  AccessPatternSchema,
   ResidencySchema,
-  escapeText,
-  formatBytes,
-  formatUsd,
-  parseFio,
   planStorage,
-  profileFromFio,
-  profileFromObserved,
   validateVolume,
-  type IoProfile,
   type LimitTarget,
   type PlanResult,
   type VolumeConfig,
-} from '@blockwise/shared';
+} from '@blockwise/shared/plan';
+import {
+  AccessPatternSchema,
+  profileFromFio,
+  profileFromObserved,
+  type IoProfile,
+} from '@blockwise/shared/profile';
+import { formatBytes, formatUsd } from '@blockwise/shared/units';
 import { upgradePool, findInstanceType, nvmePremium, suggestInstanceTypes } from '@blockwise/shared/catalog';
 import {
   parseCount,

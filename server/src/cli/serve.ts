@@ -26,7 +26,7 @@ const usage = `Usage: blockwise serve [--port 8080] [--host 127.0.0.1] [--db sql
   by \`blockwise catalog update\`; default: the built-in catalog. The server analyses uploads
   with it and serves it to the web app (GET /api/catalog), which shows its date beside costs.
 
-  Environment: PORT, HOST, DATABASE_URL, BLOCKWISE_AUTH, BLOCKWISE_CATALOG, BLOCKWISE_MAX_UPLOAD_MB (default 50),
+  Environment: PORT, HOST, DATABASE_URL, BLOCKWISE_AUTH, BLOCKWISE_CATALOG, BLOCKWISE_MAX_UPLOAD_MB (MiB; default and minimum 50),
   BLOCKWISE_PUBLIC_URL (absolute links in responses; unset: relative links),
   BLOCKWISE_TRUST_PROXY (behind a load balancer: the number of proxies, e.g. 1, or their
   addresses/CIDRs, e.g. 10.0.0.0/8,loopback — never true), BLOCKWISE_REQUEST_TIMEOUT_MS
@@ -58,10 +58,10 @@ export const serveCommand: Command = {
       if (error instanceof ConfigError) throw new UsageError(error.message);
       throw error;
     }
-    const { requestTimeoutMs, trustProxy, ...config } = settings;
+    const { requestTimeoutMs, trustProxy, logLevel, ...config } = settings;
     const port = parseCount(values.port ?? io.env.PORT ?? '8080', '--port', { min: 0, max: 65535 });
     const host = values.host ?? io.env.HOST ?? '127.0.0.1';
-    const logger = createLogger();
+    const logger = createLogger({ level: logLevel });
     let store;
     try {
       store = await openStore(values.db ?? io.env.DATABASE_URL);

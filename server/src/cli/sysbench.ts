@@ -1,4 +1,6 @@
-import { formatBytes, type IoProfile, type SysbenchFileio } from '@blockwise/shared';
+import { type IoProfile } from '@blockwise/shared/profile';
+import { type SysbenchFileio } from '@blockwise/shared/sysbench';
+import { formatBytes } from '@blockwise/shared/units';
 import { EXIT, UsageError, parseFlags, type Command } from './io.ts';
 import { InputError, loadSysbench, reportInputError } from './metrics-input.ts';
 

@@ -6,12 +6,11 @@ import {
   ErrorResponseSchema,
   LABEL_WIRE_NAMES,
   RunRegressionSchema,
-  escapeText,
-  formatRegressionMarkdown,
-  formatRegressionText,
   type CreatedRun,
   type RunRegression,
-} from '@blockwise/shared';
+} from '@blockwise/shared/api';
+import { escapeText } from '@blockwise/shared/escape-text';
+import { formatRegressionMarkdown, formatRegressionText } from '@blockwise/shared/history';
 import type { z } from 'zod';
 import { EXIT, UsageError, parseFlags, type CliIo, type Command } from './io.ts';
 

@@ -1,9 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import type { AuthMode } from '../context.ts';
 import { storeCall } from '../routes/route-helpers.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { HttpError } from './errors.ts';
+
+/** Who may write: `auto` (tokens once one exists), `required`, `open` (README, Security). */
+export type AuthMode = 'auto' | 'required' | 'open';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } from 'node:zlib';
 import express from 'express';
 import { listen, send } from '../reliability/testing/http-client.ts';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,11 @@ const dist = mkdtempSync(join(tmpdir(), 'bw-dist-'));
 mkdirSync(join(dist, 'assets'));
 const js = Buffer.from(`export const answer = ${JSON.stringify('x'.repeat(5000))};\n`);
 writeFileSync(join(dist, 'assets', 'index-AbC123.js'), js);
+// What the web build writes beside each asset (web/vite.config.ts precompressAssets).
+writeFileSync(join(dist, 'assets', 'index-AbC123.js.gz'), gzipSync(js, { level: 9 }));
+writeFileSync(join(dist, 'assets', 'index-AbC123.js.br'), brotliCompressSync(js));
+// An asset of an older build, without precompressed files.
+writeFileSync(join(dist, 'assets', 'old-XyZ789.css'), `.a{color:red}${' '.repeat(4000)}`);
 writeFileSync(join(dist, 'assets', 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
 writeFileSync(join(dist, 'secret.txt'), 'not an asset');
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
@@ -33,9 +38,19 @@ async function get(target: express.Express, path: string, acceptEncoding?: strin
   }
 }
 
-describe('compressed assets (P11)', () => {
-  it('serves a built asset gzip-compressed, immutable, to a client that accepts gzip', async () => {
+describe('precompressed assets (P11)', () => {
+  it('serves the precompressed brotli file to a client that accepts br, immutable', async () => {
     const res = await get(app, '/assets/index-AbC123.js', 'gzip, deflate, br');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.vary).toBe('Accept-Encoding');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(res.bytes).equals(js)).toBe(true);
+  });
+
+  it('serves the precompressed gzip file to a client that accepts gzip only', async () => {
+    const res = await get(app, '/assets/index-AbC123.js', 'gzip, deflate');
     expect(res.status).toBe(200);
     expect(res.headers['content-encoding']).toBe('gzip');
     expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
@@ -53,6 +68,12 @@ describe('compressed assets (P11)', () => {
     ['a file outside assets/', '/secret.txt', 'gzip'],
     ['a path that climbs out', '/assets/..%2Fsecret.txt', 'gzip'],
     ['a name not in the build', '/assets/other.js', 'gzip'],
+    [
+      'an asset built without .gz/.br (compressed by nothing on the request path)',
+      '/assets/old-XyZ789.css',
+      'gzip, br',
+    ],
+    ['a precompressed file asked for by name', '/assets/index-AbC123.js.gz', 'gzip'],
   ])('falls through for %s', async (_, path, accept) => {
     const res = await get(app, path, accept);
     expect(res.status).toBe(404);
@@ -64,5 +85,12 @@ describe('compressed assets (P11)', () => {
     bare.use(compressedAssets(null));
     bare.use((_req, res) => res.status(404).end());
     expect((await get(bare, '/assets/index-AbC123.js', 'gzip')).status).toBe(404);
+  });
+
+  it('with Accept-Encoding refused, falls through to the uncompressed file and says it varies', async () => {
+    const res = await get(app, '/assets/index-AbC123.js', 'identity');
+    expect(res.status).toBe(404);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers.vary).toBe('Accept-Encoding');
   });
 });

@@ -1,6 +1,18 @@
 import type { ErrorRequestHandler, Response } from 'express';
-import type { Problem } from '@blockwise/shared';
+import type { ErrorCode } from '@blockwise/shared/api';
+import type { Problem } from '@blockwise/shared/problem';
 import { StoreUnavailableError, WRITE_FAULTS } from '../store/run-store.ts';
+
+/**
+ * A code a shared parser put in its Problem (fio, sysbench, planning: each parser keeps its own
+ * list). Only problemCode() makes one, so a code written by hand must be in ERROR_CODES
+ * (shared/src/api/contract.ts): a typo fails typecheck instead of reaching clients.
+ */
+export type ProblemCode = string & { readonly __problemCode: true };
+export type HttpErrorCode = ErrorCode | ProblemCode;
+
+/** A parser problem's code, as sent: the one place a code is not checked against ERROR_CODES. */
+export const problemCode = (code: string): HttpErrorCode => code as ProblemCode;
 
 /**
  * Every error response is `{error: {code, message, path?}}` with a stable code (the web app maps
@@ -10,7 +22,7 @@ import { StoreUnavailableError, WRITE_FAULTS } from '../store/run-store.ts';
 export class HttpError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: HttpErrorCode,
     message: string,
     readonly path?: string,
     readonly headers: Record<string, string> = {},
@@ -51,7 +63,7 @@ export function statusForProblem(code: string): number {
 }
 
 export function problemError(problem: Problem): HttpError {
-  const code = problem.code === 'too_large' ? 'payload_too_large' : problem.code;
+  const code = problem.code === 'too_large' ? 'payload_too_large' : problemCode(problem.code);
   return new HttpError(statusForProblem(code), code, problem.message, problem.path);
 }
 

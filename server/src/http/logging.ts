@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { pino, type Logger } from 'pino';
+import { logLevelFromEnv } from '../config.ts';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -20,7 +21,7 @@ declare global {
 export function createLogger(options: { level?: string; destination?: NodeJS.WritableStream } = {}): Logger {
   return pino(
     {
-      level: options.level ?? process.env.BLOCKWISE_LOG_LEVEL ?? 'info',
+      level: options.level ?? logLevelFromEnv(),
       base: { service: 'blockwise' },
       redact: {
         paths: ['req.headers.authorization', 'headers.authorization', '*.token'],

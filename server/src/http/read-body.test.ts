@@ -1,7 +1,7 @@
 import { deflateSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorResponseSchema } from '@blockwise/shared';
+import { ErrorResponseSchema } from '@blockwise/shared/api';
 import { fixture, makeTestApp, type TestApp } from '../testing/test-app.ts';
 
 /** Corrupt or truncated compressed bodies are the client's data problem: 400 gzip_invalid, not an abort. */

@@ -1,5 +1,7 @@
-import { parseFio, type Problem, type RunLabels, type RunSummary } from '@blockwise/shared';
-import { summarizeRun } from '@blockwise/shared/catalog';
+import { parseFio } from '@blockwise/shared/fio';
+import { type Problem } from '@blockwise/shared/problem';
+import { type RunLabels, type RunSummary } from '@blockwise/shared/records';
+import { summarizeRun } from '@blockwise/shared/analysis';
 
 /**
  * What an upload becomes before it is stored: the normalized report (already serialized, as the

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
-import { LABEL_WIRE_NAMES, NUMERIC_LABELS, RunLabelsSchema, type RunLabels } from '@blockwise/shared';
+import { LABEL_WIRE_NAMES, NUMERIC_LABELS } from '@blockwise/shared/api';
+import { RunLabelsSchema, type RunLabels } from '@blockwise/shared/records';
 import { HttpError } from '../http/errors.ts';
 import { isStorableText } from '../store/run-store.ts';
 

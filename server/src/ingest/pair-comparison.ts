@@ -1,5 +1,7 @@
-import { FioReportSchema, RunLabelsSchema, RunSummarySchema, type Problem } from '@blockwise/shared';
-import { buildComparison, type ComparisonRun } from '@blockwise/shared/catalog';
+import { FioReportSchema } from '@blockwise/shared/fio';
+import { type Problem } from '@blockwise/shared/problem';
+import { RunLabelsSchema, RunSummarySchema } from '@blockwise/shared/records';
+import { buildComparison, type ComparisonRun } from '@blockwise/shared/analysis';
 import type { z } from 'zod';
 
 /** A stored run as the store hands it out without decoding its two large documents (getRunJson). */

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { builtInCatalog, installBuiltInCatalog, installCatalog } from '@blockwise/shared/catalog';
 import { DEFAULT_CONFIG } from '../app.ts';
 import { fixture, makeTestApp } from '../testing/test-app.ts';
 import { analyzeUpload } from './analyze-upload.ts';
@@ -88,6 +89,36 @@ describe('ParsePool workers', () => {
     expect(inWorker).toEqual(analyzeUpload(small, { name: 'x' }, MiB));
     expect(inWorker.ok && typeof inWorker.reportJson).toBe('string');
     await pool.close();
+  });
+});
+
+describe('workers plan with the catalog this process installed (--catalog)', () => {
+  it('an upload analyzed in a worker is priced like one analyzed inline, with the installed catalog', async () => {
+    const labels = {
+      name: 'priced',
+      kind: 'ebs' as const,
+      instanceType: 'r5.4xlarge',
+      volumeType: 'gp3' as const,
+      volumeSizeGiB: 500,
+      volumeIops: 6000,
+      volumeThroughputMiBps: 250,
+    };
+    // A refreshed catalog whose us-east-1 gp3 storage costs $0.50/GiB-month instead of $0.08.
+    const refreshed = structuredClone(builtInCatalog());
+    refreshed.ebs['us-east-1']!.rates.gp3!.storage = 0.5;
+    installCatalog(refreshed, 'refreshed.json');
+    const small = fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json');
+    const pool = new ParsePool({ size: 1, maxQueue: 3, timeoutMs: 60_000 });
+    try {
+      const inWorker = await pool.analyze(small, labels, MiB);
+      const inline = analyzeUpload(small, labels, MiB);
+      expect(inWorker).toEqual(inline);
+      // And the price really is the refreshed one: 500 GiB × $0.50 = $250 of storage a month.
+      expect(inWorker.ok && inWorker.summary.plan?.cost?.current?.monthlyUsd.storage).toBe(250);
+    } finally {
+      await pool.close();
+      installBuiltInCatalog();
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { RunLabels } from '@blockwise/shared';
+import { activeCatalog, catalogInfo, type CatalogData } from '@blockwise/shared/catalog';
+import type { RunLabels } from '@blockwise/shared/records';
 import { HttpError } from '../http/errors.ts';
 import type { AnalyzedUpload } from './analyze-upload.ts';
 import { storedRunBytes, type BuiltComparison, type StoredRunText } from './pair-comparison.ts';
@@ -45,6 +46,14 @@ type Slot = { worker: Worker; job: Job | null; timer: NodeJS.Timeout | null };
  * Where the worker's code is: beside this module in the bundle (dist/parse-worker.mjs), or the
  * TypeScript source run through tsx (tests, `pnpm blockwise serve` from source).
  */
+/** What a parse worker starts with: the installed catalog, or null for the built-in one. */
+export type ParseWorkerData = { catalog: { data: CatalogData; origin: string } | null };
+
+function catalogForWorkers(): ParseWorkerData['catalog'] {
+  const info = catalogInfo();
+  return info.builtIn ? null : { data: activeCatalog(), origin: info.origin };
+}
+
 function workerEntry(): URL {
   const bundled = new URL('./parse-worker.mjs', import.meta.url);
   if (existsSync(fileURLToPath(bundled))) return bundled;
@@ -256,7 +265,11 @@ export class ParsePool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(workerEntry()), job: null, timer: null };
+    // A worker is a new JavaScript realm with the built-in catalog: it gets the catalog this
+    // process installed (`--catalog`/BLOCKWISE_CATALOG), or an upload analyzed there would be
+    // priced differently from one analyzed inline.
+    const workerData: ParseWorkerData = { catalog: catalogForWorkers() };
+    const slot: Slot = { worker: new Worker(workerEntry(), { workerData }), job: null, timer: null };
     this.counters.spawned += 1;
     slot.worker.unref();
     slot.worker.on('message', (msg: WorkerResponse) => this.finish(slot, msg));

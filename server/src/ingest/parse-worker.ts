@@ -1,11 +1,22 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { installCatalog } from '@blockwise/shared/catalog';
 import { analyzeUpload } from './analyze-upload.ts';
 import { buildPairComparison } from './pair-comparison.ts';
-import type { WorkerRequest, WorkerResponse, WorkerResult, WorkerTask } from './parse-pool.ts';
+import type {
+  ParseWorkerData,
+  WorkerRequest,
+  WorkerResponse,
+  WorkerResult,
+  WorkerTask,
+} from './parse-pool.ts';
 import { lowerThisThreadPriority } from './thread-priority.ts';
 
 // The event loop comes first when both want a core (see thread-priority.ts).
 lowerThisThreadPriority();
+
+// Plan with the catalog the server installed, not this realm's built-in one (parse-pool.ts spawn).
+const started = workerData as ParseWorkerData | null;
+if (started?.catalog) installCatalog(started.catalog.data, started.catalog.origin);
 
 function perform(task: WorkerTask): WorkerResult {
   return task.kind === 'analyze'

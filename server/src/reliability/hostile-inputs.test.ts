@@ -3,7 +3,8 @@ import { gzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ErrorResponseSchema, extractFioDocument } from '@blockwise/shared';
+import { ErrorResponseSchema } from '@blockwise/shared/api';
+import { extractFioDocument } from '@blockwise/shared/fio';
 import { fixture, makeTestApp, type TestApp } from '../testing/test-app.ts';
 import { NO_RATE_LIMITS, listen } from './testing/http-client.ts';
 

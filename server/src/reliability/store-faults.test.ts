@@ -19,13 +19,14 @@ import type { Express } from 'express';
 import pg from 'pg';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ErrorResponseSchema, HealthSchema } from '@blockwise/shared';
+import { ErrorResponseSchema, HealthSchema } from '@blockwise/shared/api';
 import { generateToken } from '../http/auth.ts';
 import { openPostgresStore } from '../store/postgres-store.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { MonotonicClock, WRITE_FAILURE_MEMORY_MS } from '../store/store-core.ts';
 import { SqliteRunStore, openSqliteStore } from '../store/sqlite-store.ts';
 import { PG_URL, probePg, readOnlyPgUrl } from '../testing/pg-archive.ts';
+import { fleetInstancesJson, fleetMetricsJson, fleetVolumesJson } from '../store/testing/fleet-inputs.ts';
 import { capturedLogger, fixture, makeTestApp } from '../testing/test-app.ts';
 
 const fio = fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json');
@@ -37,7 +38,7 @@ const rateLimits = {
   notFound: NO_LIMITS,
 };
 
-type Ids = { run: string; comparison: string; series: string };
+type Ids = { run: string; comparison: string; series: string; fleetPlan: string };
 type Route = {
   /** As Express registered it: METHOD path. */
   route: string;
@@ -98,11 +99,26 @@ const STORE_ROUTES: Route[] = [
   },
   { route: 'GET /api/series', writes: false, send: (app) => request(app).get('/api/series') },
   {
+    route: 'POST /api/fleet/plans',
+    writes: true,
+    send: (app) => request(app).post('/api/fleet/plans').send(fleetBody()),
+  },
+  {
+    route: 'GET /api/fleet/plans/:id',
+    writes: false,
+    send: (app, ids) => request(app).get(`/api/fleet/plans/${ids.fleetPlan}`),
+  },
+  {
     route: 'GET /api/series/:series/runs',
     writes: false,
     send: (app, ids) => request(app).get(`/api/series/${ids.series}/runs`),
   },
 ];
+
+/** A fleet plan request: describe-volumes, get-metric-data and describe-instances outputs. */
+function fleetBody() {
+  return { volumes: fleetVolumesJson(), metrics: [fleetMetricsJson()], instances: fleetInstancesJson() };
+}
 
 /** Routes that never touch the store (the health check is tested on its own). */
 const STORELESS = new Set([
@@ -143,7 +159,14 @@ async function seed(app: Express, series: string): Promise<Ids> {
     .post('/api/comparisons')
     .send({ runIds: [run.body.id] });
   expect(comparison.status, JSON.stringify(comparison.body)).toBe(201);
-  return { run: run.body.id as string, comparison: comparison.body.id as string, series };
+  const fleetPlan = await request(app).post('/api/fleet/plans').send(fleetBody());
+  expect(fleetPlan.status, JSON.stringify(fleetPlan.body)).toBe(201);
+  return {
+    run: run.body.id as string,
+    comparison: comparison.body.id as string,
+    series,
+    fleetPlan: fleetPlan.body.id as string,
+  };
 }
 
 function expectUnavailable(res: request.Response, route: string, causes: RegExp): void {

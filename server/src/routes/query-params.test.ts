@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorResponseSchema } from '@blockwise/shared';
+import { ErrorResponseSchema } from '@blockwise/shared/api';
 import { fixture, makeTestApp, type TestApp } from '../testing/test-app.ts';
 
 /**

@@ -1,5 +1,4 @@
 import type { RequestHandler } from 'express';
-import type { z } from 'zod';
 import { HttpError, storeUnavailable } from '../http/errors.ts';
 import { StoreUnavailableError, type StoreResult } from '../store/run-store.ts';
 
@@ -59,15 +58,6 @@ export const refuseRepeatedQuery: RequestHandler = (req, _res, next) => {
         ),
   );
 };
-
-/** Query parameters through their schema; the first problem is a 400 `query_invalid` naming the parameter. */
-export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.infer<S> {
-  const parsed = schema.safeParse(query);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const path = issue.path.join('.');
-  throw new HttpError(400, 'query_invalid', `${path}: ${issue.message}`, path);
-}
 
 /** A page the store refused (a cursor it did not issue, a bad filter) is the client's 400. */
 export function pageOrThrow<T>(page: StoreResult<T>): T {

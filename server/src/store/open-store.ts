@@ -1,5 +1,5 @@
 import { DEFAULT_SQLITE_PATH, StoreConfigError, type RunStore } from './run-store.ts';
-import type { Problem, Result } from '@blockwise/shared';
+import type { Problem, Result } from '@blockwise/shared/problem';
 
 /** Where the archive lives, from the `BLOCKWISE_DATABASE`-style URL the server is given. */
 export type StoreTarget = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string };

@@ -5,6 +5,13 @@ let Driver: typeof pg | undefined;
 import { migrationChecksum, pendingMigrations, type AppliedMigration } from './migrations/migrations.ts';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres.ts';
 import { isSha256Hex } from './idempotency.ts';
+import {
+  FLEET_PLAN_COLUMNS,
+  fleetPlanFromPrepared,
+  fleetPlanFromRow,
+  fleetPlanInsertStatement,
+  prepareFleetPlan,
+} from './fleet-plans.ts';
 import { isValidId } from './ids.ts';
 import {
   StoreConfigError,
@@ -15,6 +22,7 @@ import {
   type Comparison,
   type CreateTokenInput,
   type InsertComparisonInput,
+  type InsertFleetPlanInput,
   type InsertRunInput,
   type InsertRunResult,
   type ListRunsQuery,
@@ -32,6 +40,7 @@ import {
   type SeriesSettings,
   type StoreFault,
   type StoreResult,
+  type StoredFleetPlan,
   type TokenInfo,
   type TokenRef,
   type WindowCount,
@@ -78,6 +87,7 @@ import {
   prepareToken,
   runFromRow,
   runJsonFromRow,
+  bytesColumn,
   RUN_JSON_COLUMNS,
   runInsertValues,
   runMetaFromPrepared,
@@ -504,7 +514,7 @@ export class PostgresRunStore implements RunStore {
       );
       if (!row) return null;
       return {
-        bytes: row.bytes as Buffer,
+        bytes: bytesColumn(row.bytes, 'bytes'),
         mediaType: row.media_type as string,
         fileName: (row.file_name as string | null) ?? null,
         sha256: row.raw_sha256 as string,
@@ -586,6 +596,23 @@ export class PostgresRunStore implements RunStore {
       if (!isValidId(id)) return null;
       const [row] = await this.#query(`SELECT ${COMPARISON_COLUMNS} FROM comparisons WHERE id = $1`, [id]);
       return row ? comparisonFromRow(row) : null;
+    });
+  }
+
+  insertFleetPlan(input: InsertFleetPlanInput): Promise<StoredFleetPlan> {
+    return this.#guardWrite(async () => {
+      const plan = prepareFleetPlan(input, this.#clock);
+      const { sql, params } = fleetPlanInsertStatement(plan, (n) => `$${n}`);
+      await this.#query(sql, params);
+      return fleetPlanFromPrepared(plan);
+    });
+  }
+
+  getFleetPlan(id: string): Promise<StoredFleetPlan | null> {
+    return this.#guard(async () => {
+      if (!isValidId(id)) return null;
+      const [row] = await this.#query(`SELECT ${FLEET_PLAN_COLUMNS} FROM fleet_plans WHERE id = $1`, [id]);
+      return row ? fleetPlanFromRow(row) : null;
     });
   }
 

@@ -5,11 +5,13 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cursorForRun, encodeCursor } from './cursor.ts';
 import { idempotencyKeyFor } from './idempotency.ts';
 import { isValidId, newId } from './ids.ts';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres.ts';
+import { StoredRecordError } from './records.ts';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite.ts';
 import { SERIES_COUNTS_BACKFILL } from './replica-state.ts';
 import {
@@ -32,6 +34,7 @@ import {
   unwrap,
   type ManualClock,
 } from './testing/run-inputs.ts';
+import { fleetPlanOfInputs } from './testing/fleet-inputs.ts';
 
 export interface StoreUnderTest {
   store: RunStore;
@@ -232,7 +235,7 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
           name: 'io2 Block Express, 64k IOPS',
           kind: 'ebs' as const,
           instanceType: 'r7i.8xlarge',
-          volumeType: 'io2',
+          volumeType: 'io2' as const,
           volumeSizeGiB: 2048,
           volumeIops: 64000,
           volumeThroughputMiBps: 1000,
@@ -241,7 +244,7 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
           branch: 'feature/larger-volume',
           baseBranch: 'main',
           commit: '3f2a9c1d0e7b',
-          tags: { team: 'storage', 'cost-center': '4711', ünïcode: '✓' },
+          tags: { team: 'storage', 'cost-center': '4711', unicode: 'é ✓ 東京' },
         };
         const { run } = await store.insertRun(runInput({ labels }));
         expect((await store.getRun(run.id))?.labels).toEqual(labels);
@@ -636,6 +639,62 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
       });
     });
 
+    describe('fleet plans (share links of fleet right-sizing)', () => {
+      it('stores a plan immutably and reads it back through FleetPlanSchema, on a reopened store too', async () => {
+        const { store, reopen } = await setup();
+        const plan = fleetPlanOfInputs();
+        clock.advance(5_000);
+        const stored = await store.insertFleetPlan({ plan, analysisVersion: ANALYSIS_VERSION });
+        expect(isValidId(stored.id)).toBe(true);
+        expect(stored).toEqual({
+          id: stored.id,
+          createdAt: clock.now(),
+          analysisVersion: ANALYSIS_VERSION,
+          priceDate: plan.priceDate,
+          plan,
+        });
+        expect(await store.getFleetPlan(stored.id)).toEqual(stored);
+        expect(await (await reopen()).getFleetPlan(stored.id)).toEqual(stored);
+      });
+
+      it('answers null for an unknown or malformed id', async () => {
+        const { store } = await setup();
+        expect(await store.getFleetPlan(newId())).toBeNull();
+        expect(await store.getFleetPlan("x' OR '1'='1")).toBeNull();
+      });
+
+      it('refuses a plan that does not fit FleetPlanSchema (a bug at the edge), storing nothing', async () => {
+        const { store, sql } = await setup();
+        // A shape the types would refuse, as a caller that skipped validation would send it.
+        const plan = { ...fleetPlanOfInputs(), headroom: 'a lot' } as never;
+        await expect(store.insertFleetPlan({ plan, analysisVersion: 'v' })).rejects.toThrow(StoreInputError);
+        expect(await sql('SELECT id FROM fleet_plans')).toEqual([]);
+      });
+
+      it('parses the stored body on read: a row that no longer fits the schema is an error naming the field', async () => {
+        const { store, sql } = await setup();
+        const id = newId();
+        await sql(
+          `INSERT INTO fleet_plans (id, created_at, analysis_version, price_date, body) VALUES ('${id}', 1, '${ANALYSIS_VERSION}', 'd', '{"region":null}')`,
+        );
+        await expect(store.getFleetPlan(id)).rejects.toThrow(
+          new RegExp(`^fleet plan ${id}: body\\.[a-zA-Z]+: `),
+        );
+      });
+
+      it('reads a plan stored by a newer analysis version as a StoredRecordError naming the version', async () => {
+        const { store } = await setup();
+        const { id } = await store.insertFleetPlan({
+          plan: fleetPlanOfInputs(),
+          analysisVersion: '2999.1.1',
+        });
+        await expect(store.getFleetPlan(id)).rejects.toThrow(StoredRecordError);
+        await expect(store.getFleetPlan(id)).rejects.toThrow(
+          new RegExp(`^fleet plan ${id}: analysisVersion: .*"2999\\.1\\.1", newer than this build's`),
+        );
+      });
+    });
+
     describe('pair comparisons (the regression gate: one per [baseline, run] and analysis version)', () => {
       const pairInput = (runIds: string[], analysisVersion = '2026.11.0', title = 'main vs pr') => ({
         title,
@@ -855,6 +914,7 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
           'createToken',
           'ensurePairComparison',
           'insertComparison',
+          'insertFleetPlan',
           'insertRun',
           'markTokenUsed',
           'putSeriesSettings',
@@ -862,7 +922,7 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
         ]);
       });
 
-      it('the database itself refuses UPDATE and DELETE of runs, raw bytes and comparisons', async () => {
+      it('the database itself refuses UPDATE and DELETE of runs, raw bytes, comparisons and fleet plans', async () => {
         const { store, sql } = await setup();
         const { run } = await store.insertRun(runInput());
         const comparison = unwrap(
@@ -873,6 +933,10 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
             analysisVersion: 'v',
           }),
         );
+        const fleetPlan = await store.insertFleetPlan({
+          plan: fleetPlanOfInputs(),
+          analysisVersion: ANALYSIS_VERSION,
+        });
         const attempts = [
           `UPDATE runs SET file_name = 'evil.json' WHERE id = '${run.id}'`,
           `UPDATE runs SET summary = '{}' WHERE id = '${run.id}'`,
@@ -881,6 +945,8 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
           `DELETE FROM run_raw WHERE run_id = '${run.id}'`,
           `UPDATE comparisons SET title = 'rewritten' WHERE id = '${comparison.id}'`,
           `DELETE FROM comparisons WHERE id = '${comparison.id}'`,
+          `UPDATE fleet_plans SET price_date = 'rewritten' WHERE id = '${fleetPlan.id}'`,
+          `DELETE FROM fleet_plans WHERE id = '${fleetPlan.id}'`,
         ];
         for (const statement of attempts) {
           await expect(sql(statement), statement).rejects.toThrow(/append-only/);
@@ -888,6 +954,7 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
         expect(await store.getRun(run.id)).toEqual({ ...run, report: REPORT });
         expect((await store.getRunRaw(run.id))?.bytes.equals(FIO_JSON)).toBe(true);
         expect(await store.getComparison(comparison.id)).toEqual(comparison);
+        expect(await store.getFleetPlan(fleetPlan.id)).toEqual(fleetPlan);
       });
     });
 
@@ -1094,6 +1161,7 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
         expect(migrations.map((row) => [Number(row.version), row.name])).toEqual([
           [1, 'archive'],
           [2, 'replica-safe state'],
+          [3, 'fleet plans'],
         ]);
       });
 

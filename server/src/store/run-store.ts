@@ -1,5 +1,10 @@
-import { isStorableText, type Problem, type Result } from '@blockwise/shared';
-import { z } from 'zod';
+import { type Problem, type Result } from '@blockwise/shared/problem';
+import {
+  RunLabelsSchema as SharedRunLabelsSchema,
+  type RunLabels as SharedRunLabels,
+} from '@blockwise/shared/records';
+import { isStorableText } from '@blockwise/shared/storable-text';
+import type { FleetPlan } from '@blockwise/shared/fleet';
 
 /**
  * The archive: uploaded fio runs (raw bytes kept verbatim), frozen comparisons, CI upload tokens
@@ -50,6 +55,14 @@ export interface RunStore {
   ensurePairComparison(input: InsertComparisonInput): Promise<StoreResult<PairComparison>>;
   /** The comparisons ensurePairComparison stored for [baseline run, run], any analysis version. Read-only. */
   findPairComparisons(runIds: readonly [string, string]): Promise<PairComparisonRef[]>;
+
+  /**
+   * Stores a fleet right-sizing plan (a share link), append-only like comparisons. The plan must
+   * fit FleetPlanSchema (else StoreInputError: a bug at the edge).
+   */
+  insertFleetPlan(input: InsertFleetPlanInput): Promise<StoredFleetPlan>;
+  /** A stored fleet plan, its body parsed with FleetPlanSchema; null when absent or a malformed id. */
+  getFleetPlan(id: string): Promise<StoredFleetPlan | null>;
 
   /** Registers a CI token by its SHA-256; the plaintext never reaches the store. */
   createToken(input: CreateTokenInput): Promise<StoreResult<TokenInfo>>;
@@ -115,35 +128,14 @@ export type RunKind = (typeof RUN_KINDS)[number];
  */
 export { isStorableText };
 
-const storableText = z.string().refine(isStorableText, 'contains U+0000 or a lone surrogate');
 /**
- * Indexed label values. 256 characters (≤ 1 KiB of UTF-8) keeps the widest index entry
- * (series, branch, created_at, id) far below PostgreSQL's ~2.7 KB B-tree tuple limit, which
- * SQLite does not have — without the bound a long branch name would work on SQLite only.
+ * Labels of a run: the one schema, shared's (the HTTP edge normalizes with the same), refusing
+ * unknown keys here. The indexed ones (series, branch, instanceType, kind) are filterable; each is
+ * at most 200 characters (≤ 800 bytes of UTF-8), which keeps the widest index entry (series,
+ * branch, created_at, id) under PostgreSQL's ~2.7 KB B-tree tuple limit.
  */
-const indexedText = storableText.min(1).max(256);
-const quantity = z.number().nonnegative();
-
-/** Labels of a run. The indexed ones (series, branch, instanceType, kind) are filterable. */
-export const RunLabelsSchema = z.strictObject({
-  name: storableText.optional(),
-  kind: z.enum(RUN_KINDS).optional(),
-  instanceType: indexedText.optional(),
-  volumeType: storableText.optional(),
-  volumeSizeGiB: quantity.optional(),
-  volumeIops: quantity.optional(),
-  volumeThroughputMiBps: quantity.optional(),
-  volumeCount: quantity.optional(),
-  region: storableText.optional(),
-  series: indexedText.optional(),
-  branch: indexedText.optional(),
-  baseBranch: storableText.optional(),
-  commit: storableText.optional(),
-  // A `__proto__` key is refused before parsing (store-core.ts): zod, like any plain-object
-  // copy, would drop it silently.
-  tags: z.record(storableText.min(1), storableText).optional(),
-});
-export type RunLabels = z.infer<typeof RunLabelsSchema>;
+export const RunLabelsSchema = SharedRunLabelsSchema.strict();
+export type RunLabels = SharedRunLabels;
 
 /** A JSON document the store keeps verbatim and never looks inside (report, summary, plan, …). */
 export type JsonObject = Record<string, unknown>;
@@ -286,6 +278,24 @@ export interface PairComparisonRef {
   id: string;
   createdAt: number;
   analysisVersion: string;
+}
+
+// ── Fleet plans ──────────────────────────────────────────────────────────────────────────────
+
+export interface InsertFleetPlanInput {
+  /** The plan as planFleet computed it; frozen: later prices or rules never rewrite it. */
+  plan: FleetPlan;
+  analysisVersion: string;
+}
+
+export interface StoredFleetPlan {
+  id: string;
+  /** ms since the epoch, assigned by the store. */
+  createdAt: number;
+  analysisVersion: string;
+  /** The date of the prices the plan used (`plan.priceDate`), kept beside it for queries. */
+  priceDate: string;
+  plan: FleetPlan;
 }
 
 // ── Series ───────────────────────────────────────────────────────────────────────────────────

@@ -19,6 +19,7 @@ import {
   type Comparison,
   type CreateTokenInput,
   type InsertComparisonInput,
+  type InsertFleetPlanInput,
   type InsertRunInput,
   type InsertRunResult,
   type ListRunsQuery,
@@ -36,11 +37,19 @@ import {
   type SeriesSettings,
   type StoreFault,
   type StoreResult,
+  type StoredFleetPlan,
   type TokenInfo,
   type TokenRef,
   type WindowCount,
   type WriteCheck,
 } from './run-store.ts';
+import {
+  FLEET_PLAN_COLUMNS,
+  fleetPlanFromPrepared,
+  fleetPlanFromRow,
+  fleetPlanInsertStatement,
+  prepareFleetPlan,
+} from './fleet-plans.ts';
 import { isValidId } from './ids.ts';
 import { isSha256Hex } from './idempotency.ts';
 import { DEFAULT_AUTOCHECKPOINT_PAGES, WalCheckpointer, type CheckpointResult } from './wal-checkpointer.ts';
@@ -82,6 +91,7 @@ import {
   prepareToken,
   runFromRow,
   runJsonFromRow,
+  bytesColumn,
   RUN_JSON_COLUMNS,
   runInsertValues,
   runMetaFromPrepared,
@@ -617,7 +627,7 @@ export class SqliteRunStore implements RunStore {
       );
       if (!row) return null;
       return {
-        bytes: row.bytes as Buffer,
+        bytes: bytesColumn(row.bytes, 'bytes'),
         mediaType: row.media_type as string,
         fileName: (row.file_name as string | null) ?? null,
         sha256: row.raw_sha256 as string,
@@ -702,6 +712,25 @@ export class SqliteRunStore implements RunStore {
         `${runIds[0]}:${runIds[1]}`,
       );
       return newestPairRefsFirst(rows.map(pairRefFromRow));
+    });
+  }
+
+  insertFleetPlan(input: InsertFleetPlanInput): Promise<StoredFleetPlan> {
+    return this.#guard(() => {
+      const plan = prepareFleetPlan(input, this.#clock);
+      return this.#write(() => {
+        const { sql, params } = fleetPlanInsertStatement(plan, () => '?');
+        this.#run(sql, ...params);
+        return fleetPlanFromPrepared(plan);
+      }, plan.bodyJson.length);
+    });
+  }
+
+  getFleetPlan(id: string): Promise<StoredFleetPlan | null> {
+    return this.#guard(() => {
+      if (!isValidId(id)) return null;
+      const row = this.#get(`SELECT ${FLEET_PLAN_COLUMNS} FROM fleet_plans WHERE id = ?`, id);
+      return row ? fleetPlanFromRow(row) : null;
     });
   }
 

@@ -6,6 +6,7 @@
 import { decodeCursor, encodeCursor, type RunPosition } from './cursor.ts';
 import { idempotencyKeyFromDigest, isSha256Hex, sha256Hex } from './idempotency.ts';
 import { isValidId, newId } from './ids.ts';
+import { idListOf, jsonObjectOf, storedLabelsOf } from './records.ts';
 import {
   LIST_LIMIT,
   RUN_KINDS,
@@ -21,7 +22,6 @@ import {
   type CreateTokenInput,
   type InsertComparisonInput,
   type InsertRunInput,
-  type JsonObject,
   type ListRunsQuery,
   type ListSeriesRunsQuery,
   type Run,
@@ -223,8 +223,8 @@ export function runMetaFromPrepared(run: PreparedRun): RunMeta {
     rawSize: run.rawBytes.byteLength,
     mediaType: run.mediaType,
     fileName: run.fileName,
-    labels: JSON.parse(run.labelsJson) as RunLabels,
-    summary: JSON.parse(run.summaryJson) as JsonObject,
+    labels: run.labels,
+    summary: jsonObjectOf(JSON.parse(run.summaryJson), `run ${run.id}`, 'summary'),
     analysisVersion: run.analysisVersion,
     fioVersion: run.fioVersion,
     idempotencyKey: run.idempotencyKey,
@@ -255,6 +255,12 @@ function json(value: unknown, column: string): unknown {
   throw new TypeError(`${column}: not JSON`);
 }
 
+/** A BLOB/bytea column: both drivers hand out a Buffer. */
+export function bytesColumn(value: unknown, column: string): Buffer {
+  if (!Buffer.isBuffer(value)) throw new TypeError(`${column}: not bytes`);
+  return value;
+}
+
 function str(value: unknown, column: string): string {
   if (typeof value !== 'string') throw new TypeError(`${column}: not text`);
   return value;
@@ -265,15 +271,16 @@ function nullableStr(value: unknown, column: string): string | null {
 }
 
 export function runMetaFromRow(row: Row): RunMeta {
+  const id = str(row.id, 'id');
   return {
-    id: str(row.id, 'id'),
+    id,
     createdAt: int(row.created_at, 'created_at'),
     rawSha256: str(row.raw_sha256, 'raw_sha256'),
     rawSize: int(row.raw_size, 'raw_size'),
     mediaType: str(row.media_type, 'media_type'),
     fileName: nullableStr(row.file_name, 'file_name'),
-    labels: json(row.labels, 'labels') as RunLabels,
-    summary: json(row.summary, 'summary') as JsonObject,
+    labels: storedLabelsOf(json(row.labels, 'labels'), id),
+    summary: jsonObjectOf(json(row.summary, 'summary'), `run ${id}`, 'summary'),
     analysisVersion: str(row.analysis_version, 'analysis_version'),
     fioVersion: nullableStr(row.fio_version, 'fio_version'),
     idempotencyKey: str(row.idempotency_key, 'idempotency_key'),
@@ -281,7 +288,8 @@ export function runMetaFromRow(row: Row): RunMeta {
 }
 
 export function runFromRow(row: Row): Run {
-  return { ...runMetaFromRow(row), report: json(row.report, 'report') as JsonObject };
+  const meta = runMetaFromRow(row);
+  return { ...meta, report: jsonObjectOf(json(row.report, 'report'), `run ${meta.id}`, 'report') };
 }
 
 /** Columns of RunJson besides the two documents, which each dialect selects as text. */
@@ -290,14 +298,15 @@ export const RUN_JSON_COLUMNS =
 
 /** A row with `summary_json` and `report_json` selected as text. */
 export function runJsonFromRow(row: Row): RunJson {
+  const id = str(row.id, 'id');
   return {
-    id: str(row.id, 'id'),
+    id,
     createdAt: int(row.created_at, 'created_at'),
     rawSha256: str(row.raw_sha256, 'raw_sha256'),
     rawSize: int(row.raw_size, 'raw_size'),
     mediaType: str(row.media_type, 'media_type'),
     fileName: nullableStr(row.file_name, 'file_name'),
-    labels: json(row.labels, 'labels') as RunLabels,
+    labels: storedLabelsOf(json(row.labels, 'labels'), id),
     analysisVersion: str(row.analysis_version, 'analysis_version'),
     fioVersion: nullableStr(row.fio_version, 'fio_version'),
     idempotencyKey: str(row.idempotency_key, 'idempotency_key'),
@@ -477,8 +486,11 @@ export function comparisonFromPrepared(comparison: PreparedComparison): Comparis
     createdAt: comparison.createdAt,
     title: comparison.title,
     runIds: [...comparison.runIds],
-    plan: comparison.planJson === null ? null : (JSON.parse(comparison.planJson) as JsonObject),
-    result: JSON.parse(comparison.resultJson) as JsonObject,
+    plan:
+      comparison.planJson === null
+        ? null
+        : jsonObjectOf(JSON.parse(comparison.planJson), `comparison ${comparison.id}`, 'plan'),
+    result: jsonObjectOf(JSON.parse(comparison.resultJson), `comparison ${comparison.id}`, 'result'),
     priceTableDate: comparison.priceTableDate,
     analysisVersion: comparison.analysisVersion,
   };
@@ -535,13 +547,18 @@ export const PAIR_COMPARISON_SELECT = (placeholder: (position: number) => string
   `SELECT ${COMPARISON_COLUMNS} FROM comparisons WHERE pair_key = ${placeholder(1)} AND analysis_version = ${placeholder(2)}`;
 
 export function comparisonFromRow(row: Row): Comparison {
+  const id = str(row.id, 'id');
+  const record = `comparison ${id}`;
   return {
-    id: str(row.id, 'id'),
+    id,
     createdAt: int(row.created_at, 'created_at'),
     title: nullableStr(row.title, 'title'),
-    runIds: json(row.run_ids, 'run_ids') as string[],
-    plan: row.plan === null || row.plan === undefined ? null : (json(row.plan, 'plan') as JsonObject),
-    result: json(row.result, 'result') as JsonObject,
+    runIds: idListOf(json(row.run_ids, 'run_ids'), record, 'run_ids'),
+    plan:
+      row.plan === null || row.plan === undefined
+        ? null
+        : jsonObjectOf(json(row.plan, 'plan'), record, 'plan'),
+    result: jsonObjectOf(json(row.result, 'result'), record, 'result'),
     priceTableDate: str(row.price_table_date, 'price_table_date'),
     analysisVersion: str(row.analysis_version, 'analysis_version'),
   };
@@ -610,7 +627,7 @@ export function checkSeriesKey(series: unknown): string {
 export function seriesSettingsFromRow(row: Row): SeriesSettings {
   return {
     series: str(row.series, 'series'),
-    config: json(row.config, 'config') as JsonObject,
+    config: jsonObjectOf(json(row.config, 'config'), `series ${String(row.series)}`, 'config'),
     updatedAt: int(row.updated_at, 'updated_at'),
   };
 }

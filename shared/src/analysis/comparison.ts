@@ -1,4 +1,6 @@
-import type { ComparisonResult, PlanSession, RunLabels, RunSummary } from '../api/contract.ts';
+import type { ComparisonResult } from '../records/comparison.ts';
+import type { RunLabels, RunSummary } from '../records/run.ts';
+import type { PlanSession } from '../records/session.ts';
 import { capacityToHold } from '../plan/configuration-checks.ts';
 import { applyRateOverrides, type RateCard } from '../aws/rate-card.ts';
 import { nvmePremium, upgradePool } from '../aws/instances.ts';

@@ -1,2 +1,3 @@
 export * from './summarize-run.ts';
 export * from './comparison.ts';
+export * from './fleet-catalog.ts';

@@ -1,4 +1,4 @@
-import type { RunHeadline, RunLabels, RunSummary } from '../api/contract.ts';
+import type { RunHeadline, RunLabels, RunSummary } from '../records/run.ts';
 import { defaultRateCard, rateCardFor } from '../aws/ebs-prices.ts';
 import { findInstanceType, nvmePremium, suggestInstanceTypes, upgradePool } from '../aws/instances.ts';
 import type { InstanceSpec } from '../aws/instance-spec.ts';
@@ -7,7 +7,7 @@ import type { DirectionStats, FioReport } from '../fio/fio-report.schema.ts';
 import { checkBenchmark } from '../plan/benchmark-checks.ts';
 import type { LimitTarget } from '../plan/limits.ts';
 import { ANALYSIS_VERSION, planStorage, type PlanResult } from '../plan/plan.ts';
-import { validateVolume, type VolumeConfig } from '../plan/volume.ts';
+import { validateVolume, volumeFromLabels } from '../plan/volume.ts';
 import type { Warning } from '../problem.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { profileFromFio } from '../profile/from-fio.ts';
@@ -22,7 +22,9 @@ import { profileFromFio } from '../profile/from-fio.ts';
 export function targetFromLabels(labels: RunLabels): { target: LimitTarget | null; warnings: Warning[] } {
   if (labels.kind === 'nvme') return { target: { kind: 'nvme' }, warnings: [] };
   if (labels.volumeType === undefined) return { target: null, warnings: [] };
-  if (labels.volumeSizeGiB === undefined) {
+  const volume = volumeFromLabels(labels);
+  // The type is named, so only the size can be missing.
+  if (volume === null) {
     return {
       target: null,
       warnings: [
@@ -34,12 +36,6 @@ export function targetFromLabels(labels: RunLabels): { target: LimitTarget | nul
       ],
     };
   }
-  const volume: VolumeConfig = { type: labels.volumeType, sizeGiB: labels.volumeSizeGiB };
-  if (labels.volumeIops !== undefined && ['gp3', 'io1', 'io2'].includes(labels.volumeType))
-    volume.iops = labels.volumeIops;
-  if (labels.volumeThroughputMiBps !== undefined && labels.volumeType === 'gp3')
-    volume.throughputMiBps = labels.volumeThroughputMiBps;
-  if (labels.volumeCount !== undefined) volume.count = labels.volumeCount;
   const problems = validateVolume(volume);
   if (problems.length > 0) {
     return {

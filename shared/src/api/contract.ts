@@ -1,17 +1,19 @@
 import { z } from 'zod';
-import { Gp3GenerationSchema, VolumeTypeSchema } from '../aws/volume-types.ts';
-import { RunJobSettingsSchema } from '../compare/compare-jobs.ts';
-import { RunPairComparisonSchema } from '../compare/compare-runs.ts';
 import { FioReportSchema } from '../fio/fio-report.schema.ts';
-import { LatencyComparisonSchema } from '../plan/latency.ts';
-import { PlanResultSchema } from '../plan/plan.ts';
-import { ResidencySchema } from '../plan/viability.ts';
-import { VolumeConfigSchema } from '../plan/volume.ts';
-import { ProblemSchema, WarningSchema } from '../problem.ts';
-import { ObservedMetricsSchema } from '../profile/observed.ts';
+import { ProblemSchema } from '../problem.ts';
 import { RegressionReportSchema } from '../history/regression-report.schema.ts';
 import { SeriesConfigSchema } from '../history/series-config.ts';
-import { STORABLE_TEXT_MESSAGE, isStorableText } from '../storable-text.ts';
+import { ComparisonResultSchema } from '../records/comparison.ts';
+import {
+  IdSchema,
+  RunHeadlineSchema,
+  RunLabelsSchema,
+  RunSummarySchema,
+  TargetKindSchema,
+  type RunLabels,
+} from '../records/run.ts';
+import { PlanSessionSchema } from '../records/session.ts';
+import { labelTextSchema as labelText, storableTextSchema as storableText } from '../records/text.ts';
 
 /**
  * The HTTP API's request and response shapes: the server validates what it receives and sends
@@ -19,65 +21,23 @@ import { STORABLE_TEXT_MESSAGE, isStorableText } from '../storable-text.ts';
  * OpenAPI document at /api/openapi.json is generated from them.
  */
 
-/** Ids: 16 CSPRNG bytes, base64url (22 characters) — unguessable, never sequential. */
-export const IdSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'a 22-character id');
-
-export const TargetKindSchema = z.enum(['nvme', 'ebs']);
-
-/** Keys that would touch Object.prototype if anything ever copied labels naively. */
-const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-
-/** Free text the archive can store and query (see isStorableText). */
-const storableText = () => z.string().refine(isStorableText, STORABLE_TEXT_MESSAGE);
-const labelText = (max: number) =>
-  z.string().trim().min(1).max(max).refine(isStorableText, STORABLE_TEXT_MESSAGE);
-const positive = z.number().positive().finite();
-
-/** What an upload is about. Every field optional; numbers in the EBS units (GiB, IOPS, MiB/s). */
-export const RunLabelsSchema = z.object({
-  name: labelText(200).optional(),
-  kind: TargetKindSchema.optional(),
-  instanceType: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(/^[a-z0-9][a-z0-9.-]{0,62}$/, 'an EC2 instance type such as r5d.4xlarge')
-    .optional(),
-  volumeType: VolumeTypeSchema.optional(),
-  volumeSizeGiB: positive.max(1_000_000).optional(),
-  volumeIops: positive.max(10_000_000).optional(),
-  volumeThroughputMiBps: positive.max(1_000_000).optional(),
-  volumeCount: z.number().int().min(1).max(64).optional(),
-  region: z
-    .string()
-    .trim()
-    .regex(/^[a-z0-9-]{2,40}$/, 'an AWS region code such as us-east-1')
-    .optional(),
-  /** CI history: e.g. `pg-data-volume`. */
-  series: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9._/-]{1,100}$/, 'letters, digits and . _ / - (at most 100)')
-    .optional(),
-  branch: labelText(200).optional(),
-  baseBranch: labelText(200).optional(),
-  commit: z
-    .string()
-    .trim()
-    .regex(/^[0-9a-fA-F]{4,64}$/, 'a commit hash (4–64 hex digits)')
-    .optional(),
-  tags: z
-    .record(
-      z
-        .string()
-        .regex(/^[A-Za-z0-9._-]{1,64}$/, 'tag names: letters, digits and . _ - (at most 64)')
-        .refine((k) => !RESERVED_KEYS.has(k), 'a reserved name (__proto__, constructor, prototype)'),
-      storableText().max(200),
-    )
-    .refine((t) => Object.keys(t).length <= 20, 'at most 20 tags')
-    .optional(),
-});
-export type RunLabels = z.infer<typeof RunLabelsSchema>;
+/**
+ * The records the contract composes live in records/ (runs, planning sessions, comparisons);
+ * re-exported here so imports of the contract keep working.
+ */
+export {
+  ComparisonResultSchema,
+  IdSchema,
+  PlanSessionSchema,
+  RunHeadlineSchema,
+  RunLabelsSchema,
+  RunSummarySchema,
+  TargetKindSchema,
+};
+export type { ComparisonResult } from '../records/comparison.ts';
+export type { RunHeadline, RunLabels, RunSummary } from '../records/run.ts';
+export type { PlanSession } from '../records/session.ts';
+export { SessionObservedSchema } from '../records/session.ts';
 
 /**
  * Label names as query parameters (`?instanceType=r5d.4xlarge&tag.env=prod`) and as headers
@@ -111,35 +71,6 @@ export const NUMERIC_LABELS = [
   'volumeThroughputMiBps',
   'volumeCount',
 ] as const;
-
-/** Headline numbers of a run, for lists and history (read/write, total over jobs). */
-export const RunHeadlineSchema = z.object({
-  readIops: z.number(),
-  writeIops: z.number(),
-  readBytesPerSec: z.number(),
-  writeBytesPerSec: z.number(),
-  readBlockSizeBytes: z.number().nullable(),
-  writeBlockSizeBytes: z.number().nullable(),
-  /** clat percentiles in ms (exact, or the upper bound when approximate). */
-  readClatMs: z.record(z.string(), z.number()).nullable(),
-  writeClatMs: z.record(z.string(), z.number()).nullable(),
-  clatApproximate: z.boolean(),
-  runtimeSec: z.number().nullable(),
-});
-export type RunHeadline = z.infer<typeof RunHeadlineSchema>;
-
-/** The analysis stored with a run (recomputable from the raw bytes when rules or prices change). */
-export const RunSummarySchema = z.object({
-  analysisVersion: z.string(),
-  fioVersion: z.string().nullable(),
-  jobCount: z.number().int(),
-  groupCount: z.number().int(),
-  headline: RunHeadlineSchema,
-  /** The plan for the configuration the labels describe (instance + volume, or NVMe); null when they describe none. */
-  plan: PlanResultSchema.nullable(),
-  warnings: z.array(WarningSchema),
-});
-export type RunSummary = z.infer<typeof RunSummarySchema>;
 
 export const CreatedRunSchema = z.object({
   id: IdSchema,
@@ -209,74 +140,12 @@ export const RunListQuerySchema = z.object({
   cursor: z.string().max(200).optional(),
 });
 
-/** A typed-in profile of a planning session (numbers from CloudWatch/Grafana/Datadog). */
-export const SessionObservedSchema = ObservedMetricsSchema.extend({ id: z.string().max(40) });
-
-/**
- * The inputs of a planning session: what "Save & share" stores (with the run ids) and what an
- * unsaved session encodes in its URL (typed-in inputs only). The server recomputes the result
- * from these and freezes it in the comparison.
- */
-export const PlanSessionSchema = z.object({
-  version: z.literal(1),
-  observed: z.array(SessionObservedSchema).max(20),
-  /** Which profile the plan is for: `run:<id>` or `observed:<id>`; null = the first available. */
-  profileRef: z.string().max(60).nullable(),
-  instanceType: z.string().max(64).nullable(),
-  /** Candidate EBS configurations to compare (gp3 vs io2 vs gp2 …). */
-  candidates: z.array(VolumeConfigSchema).max(10),
-  headroom: z.number().min(0).max(5),
-  region: z.string().max(40),
-  /** `storage=0.08,iops=0.005` or qualified `gp3.iops=…`, applied over the region's card. */
-  rateOverrides: z.string().max(500).nullable(),
-  nodes: z.number().int().min(1).max(100_000),
-  gp3Generation: Gp3GenerationSchema,
-  syncCommits: z.boolean(),
-  residency: ResidencySchema,
-  datasetGiB: z.number().positive().max(10_000_000).nullable(),
-});
-export type PlanSession = z.infer<typeof PlanSessionSchema>;
-
 export const CreateComparisonSchema = z.object({
   title: z.string().trim().max(200).optional(),
   runIds: z.array(IdSchema).max(20),
   plan: PlanSessionSchema.optional(),
 });
 export type CreateComparison = z.infer<typeof CreateComparisonSchema>;
-
-/**
- * What a share link shows, computed once at creation and never again (immutable). Fields added
- * later are optional: comparisons stored before them must still parse.
- */
-export const ComparisonResultSchema = z.object({
-  runs: z.array(
-    z.object({
-      id: IdSchema,
-      labels: RunLabelsSchema,
-      fioVersion: z.string().nullable(),
-      summary: RunSummarySchema,
-      /** The settings of the run's fio jobs (absent in comparisons stored before jobs were compared). */
-      jobSettings: RunJobSettingsSchema.optional(),
-    }),
-  ),
-  /** One plan per candidate configuration of the session (or per run when there is no session). */
-  plans: z.array(z.object({ title: z.string(), plan: PlanResultSchema })),
-  /**
-   * EBS vs NVMe latency, reads (else writes), when the comparison holds one run of each kind; null
-   * when the verdict is withheld because the runs ran different fio jobs. `nvmeVsEbs` has both directions.
-   */
-  latency: LatencyComparisonSchema.nullable(),
-  /**
-   * The first NVMe run (reference) against the first EBS run (candidate): whether they ran the
-   * same fio job, the numbers side by side, and the verdicts — withheld when the jobs differ.
-   * null without a run of each kind; absent in comparisons stored before jobs were compared.
-   */
-  nvmeVsEbs: RunPairComparisonSchema.nullable().optional(),
-  /** About the comparison as a whole: `jobs_differ`. Absent in comparisons stored before it existed. */
-  warnings: z.array(WarningSchema).optional(),
-  rates: z.object({ region: z.string().nullable(), source: z.string(), date: z.string() }),
-});
-export type ComparisonResult = z.infer<typeof ComparisonResultSchema>;
 
 export const ComparisonSchema = z.object({
   id: IdSchema,
@@ -321,7 +190,18 @@ export const ERROR_CODES = [
   'store_unavailable',
   'internal_error',
   'no_series',
+  'cross_origin',
+  'fleet_plan_not_found',
+  'request_aborted',
+  'gzip_invalid',
+  'deflate_invalid',
+  'bad_request',
 ] as const;
+/**
+ * A code the server answers with itself (server/src/http/errors.ts HttpError); codes of parser
+ * problems (fio, sysbench, planning) pass through from their own lists.
+ */
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /**
  * Why the archive's database cannot serve (the driver's message is in the server log only):

@@ -105,9 +105,9 @@ describe('EBS rate cards', () => {
     expect(rateCardFor('mars-north-1')).toBeNull();
   });
 
-  it('the seed guide card changes gp3 only and says where it comes from', () => {
+  it('the guide card ([guide], docs/domain.md) changes gp3 only and says where it comes from', () => {
     const card = seedGuideRateCard();
     expect(card.gp3).toEqual({ storage: 0.08, iops: 0.005, throughput: 0.06 });
-    expect(card.source).toMatch(/seed guide/);
+    expect(card.source).toMatch(/EBS gp3 vs Local NVMe/);
   });
 });

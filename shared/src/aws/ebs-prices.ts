@@ -88,7 +88,10 @@ export function defaultRateCard(): RateCard {
   return toRegionRateCard(DEFAULT_REGION, builtIn.ebs[DEFAULT_REGION]!, builtIn) as RateCard;
 }
 
-/** The seed guide's illustrative card (gp3 $0.08 / $0.005 / $0.06) over us-east-1 for the other types. */
+/**
+ * The illustrative card of [guide] in docs/domain.md's sources (gp3 $0.08 / $0.005 / $0.06), over
+ * us-east-1 for the other types.
+ */
 export function seedGuideRateCard(): RateCard {
   const base = defaultRateCard();
   return {
@@ -96,7 +99,7 @@ export function seedGuideRateCard(): RateCard {
     region: null,
     location: null,
     source:
-      'seed guide "EBS gp3 vs Local NVMe" example rates (gp3 $0.08/GB, $0.005/IOPS > 3,000, $0.06/MB/s > 125); other types us-east-1',
+      'the guide "EBS gp3 vs Local NVMe" (I. Vari) example rates (gp3 $0.08/GB, $0.005/IOPS > 3,000, $0.06/MB/s > 125); other types us-east-1',
     date: '2026-03',
     gp3: { ...SEED_GUIDE_GP3 },
   };

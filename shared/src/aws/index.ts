@@ -1,9 +1,6 @@
-// The AWS catalog: instance types, instance store, EC2 and EBS prices (generated data + lookups).
-// A separate entry point (`@blockwise/shared/catalog`) so the web app can load it lazily.
-export * from './instances.ts';
-export * from './ebs-prices.ts';
-export * from './active-catalog.ts';
-export * from './catalog-schema.ts';
-export * from './catalog-build/index.ts';
-// Analyses that resolve labels against the catalog (instance types, regional prices).
-export * from '../analysis/index.ts';
+// AWS rules that need no catalog data: volume types and their limits, instance specs, rate cards.
+// The catalog itself (instance types, instance store, prices) is `@blockwise/shared/catalog`
+// (aws/catalog.ts), a separate entry so the browser loads its data lazily.
+export * from './volume-types.ts';
+export * from './instance-spec.ts';
+export * from './rate-card.ts';

@@ -100,9 +100,10 @@ export function missingPriceMessage(card: RegionRateCard, type: VolumeType): str
 }
 
 /**
- * The seed guide's example rates ($0.08 per GB, $0.005 per IOPS above 3,000, $0.06 per MB/s above
- * 125): its cost tables are computed with these. They are NOT the real eu-central-1 rates (docs/domain.md
- * §8); only gp3 is defined by the guide, the other types use us-east-1 2022-02-10 rates.
+ * The example rates of [guide] (docs/domain.md, sources): $0.08 per GB, $0.005 per IOPS above
+ * 3,000, $0.06 per MB/s above 125; its cost tables are computed with these. They are NOT the
+ * real eu-central-1 rates (docs/domain.md §8); only gp3 is defined by the guide, the other types
+ * use us-east-1 2022-02-10 rates.
  */
 export const SEED_GUIDE_GP3 = { storage: 0.08, iops: 0.005, throughput: 0.06 } as const;
 
@@ -168,7 +169,8 @@ const DAY_MS = 86_400_000;
 /**
  * Whether prices dated `date` (YYYY-MM-DD) are more than a year old on `today`: AWS changes
  * prices and opens regions several times a year, so such numbers deserve a refresh
- * (`blockwise catalog update`). A date that is not a day (the seed guide's "2026-03") is not judged.
+ * (`blockwise catalog update`). A date that is not a day ([guide]'s "2026-03", docs/domain.md) is
+ * not judged.
  */
 export function pricesOlderThanAYear(date: string, today: Date): boolean {
   if (!/^\d{4}-\d{2}-\d{2}/.test(date)) return false;

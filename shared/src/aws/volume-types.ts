@@ -17,7 +17,7 @@ export const VolumeTypeSchema = z.enum(VOLUME_TYPES);
 export type VolumeType = z.infer<typeof VolumeTypeSchema>;
 
 /**
- * gp3 limits changed (AWS raised them, announced in the seed article's March 2026 update):
+ * gp3 limits changed (AWS raised them, reported by the March 2026 update of [guide] in docs/domain.md):
  * `current` = 80,000 IOPS / 2,000 MiB/s / 64 TiB (source `sdk`, `kotlinModify`);
  * `before-2025` = 16,000 IOPS / 1,000 MiB/s / 16 TiB (`docs2023`). Users can plan for either
  * (some regions / older tooling lag behind).

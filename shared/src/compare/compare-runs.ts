@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RunHeadline } from '../api/contract.ts';
+import type { RunHeadline } from '../records/run.ts';
 import { compareRates } from '../plan/compare-rates.ts';
 import { compareLatency, LatencyComparisonSchema } from '../plan/latency.ts';
 import { WarningSchema, type Warning } from '../problem.ts';

@@ -173,6 +173,22 @@ describe('generateFioJob', () => {
     expect(filled.explanation.join('\n')).not.toContain('CHANGE_ME in');
   });
 
+  it('from the web app: fetches the CLI from the running server first (the user has no `blockwise`)', () => {
+    const web = job(seedProfile, {
+      server: 'https://blockwise.example.com',
+      cliFrom: 'server',
+      labels: { instanceType: 'r6i.4xlarge' },
+    });
+    expect(web.uploadCommand).toMatch(
+      /^curl -fsSO https:\/\/blockwise\.example\.com\/cli\/blockwise\.mjs && node blockwise\.mjs upload result\.json --server https:\/\/blockwise\.example\.com --label kind=ebs --label instanceType=r6i\.4xlarge /,
+    );
+    expect(web.explanation.join('\n')).toContain('/cli/blockwise.mjs');
+    // Without a server the variable is left for the shell to expand, quoted as one word.
+    expect(job(seedProfile, { cliFrom: 'server' }).uploadCommand).toMatch(
+      /^curl -fsSO "\$BLOCKWISE_URL\/cli\/blockwise\.mjs" && node blockwise\.mjs upload result\.json --server \$BLOCKWISE_URL /,
+    );
+  });
+
   it('read-only: randread, one size, one rate, no rwmixread', () => {
     const p = publishedProfile({ readMiBps: 250, readIops: 16000, writeMiBps: 0, writeIops: 0 });
     const o = optionsOf(job(p).jobFile);

@@ -43,6 +43,12 @@ export type FioJobOptions = {
   jobFileName?: string;
   /** How the upload command names the server (default $BLOCKWISE_URL). */
   server?: string;
+  /**
+   * Where the upload command's CLI comes from: `path`, a `blockwise` already installed (the CLI's
+   * own output); `server`, fetched from the server first (`curl -fsSO <server>/cli/blockwise.mjs
+   * && node blockwise.mjs upload …`), for someone who only has the web app and Node. Default `path`.
+   */
+  cliFrom?: 'path' | 'server';
 };
 
 export type BlockSplit = { bytes: number; percent: number };
@@ -387,15 +393,26 @@ export function generateFioJob(profile: IoProfile, options: FioJobOptions = {}):
   const placeholders = Object.entries(labels)
     .filter(([, v]) => v === 'CHANGE_ME')
     .map(([k]) => k);
+  const server = options.server ?? '$BLOCKWISE_URL';
+  // $BLOCKWISE_URL stays a variable the shell expands; a real origin is quoted like any word.
+  const cliUrl =
+    options.server === undefined
+      ? '"$BLOCKWISE_URL/cli/blockwise.mjs"'
+      : shellWord(`${server}/cli/blockwise.mjs`);
+  const fetchCli = options.cliFrom === 'server';
   const uploadCommand = [
-    'blockwise',
+    ...(fetchCli ? ['curl', '-fsSO', cliUrl, '&&', 'node', 'blockwise.mjs'] : ['blockwise']),
     'upload',
     shellWord(resultFile),
     '--server',
-    options.server ?? '$BLOCKWISE_URL',
+    options.server === undefined ? server : shellWord(server),
     ...Object.entries(labels).flatMap(([k, v]) => ['--label', shellWord(`${k}=${v}`)]),
     ...(options.series ? ['--series', shellWord(options.series)] : []),
   ].join(' ');
+  if (fetchCli)
+    explanation.push(
+      'upload: the server hands out its CLI at /cli/blockwise.mjs (one file; needs Node 20.19+ and nothing else). When the server requires a token, set BLOCKWISE_TOKEN first.',
+    );
   if (placeholders.length > 0) {
     explanation.push(
       `upload: replace CHANGE_ME in ${placeholders.join(', ')} with the instance and volume the run used — the planner compares runs by these labels.`,

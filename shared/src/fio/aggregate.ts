@@ -1,4 +1,5 @@
 import type { Warning } from '../problem.ts';
+import { averageBlockSize, bytesPerSec, iops } from '../units.ts';
 import type { DirectionStats, DirectionTotals, FioReport, LatencyMs } from './fio-report.schema.ts';
 import { noLatency, type NormalizedDirection, type NormalizedJob } from './normalize-job.ts';
 import { mergeBins, percentileRange, percentilesFromBins } from './percentiles.ts';
@@ -47,13 +48,13 @@ export function aggregateDirection(
 function aggregateBlockSize(active: readonly NormalizedDirection[]): number | null {
   if (active.length === 0) return null;
   if (active.length === 1) return active[0]!.stats.blockSizeBytes;
-  let iops = 0;
-  let rate = 0;
+  let totalIops = 0;
+  let totalBytesPerSec = 0;
   for (const { stats } of active) {
-    rate += stats.bytesPerSec;
-    iops += stats.iops;
+    totalBytesPerSec += stats.bytesPerSec;
+    totalIops += stats.iops;
   }
-  return iops > 0 ? rate / iops : null;
+  return averageBlockSize(bytesPerSec(totalBytesPerSec), iops(totalIops));
 }
 
 function aggregateLatency(

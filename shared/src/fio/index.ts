@@ -1,4 +1,5 @@
 // fio result files → FioReport (fio-report.schema.ts is the contract; docs/fio-format.md the reference).
+export * from './fio-report.schema.ts';
 export { parseFio, PARSE_FIO_ERROR_CODES } from './parse-fio.ts';
 export type { ParseFioErrorCode, ParseFioOptions, ParseFioResult } from './parse-fio.ts';
 export { decodeInput, DEFAULT_MAX_INPUT_BYTES } from './decode-input.ts';

@@ -1,5 +1,5 @@
 import type { Problem, Warning } from '../problem.ts';
-import { KiB } from '../units.ts';
+import { averageBlockSize, bytesPerSec as asBytesPerSec, iops as asIops, KiB } from '../units.ts';
 import type { DirectionStats, FioJob, JobSettings, LatencyMs } from './fio-report.schema.ts';
 import {
   checkFioNumber,
@@ -349,7 +349,7 @@ function normalizeDirection(
   // numbers shown together always agree. With bw_bytes (fio ≥ 3.2) it equals io bytes ÷ I/Os up to
   // fio's flooring; without it, `bw` is floored to whole KiB/s and so is this (a 12 KiB/s floppy
   // reads 3,896 B instead of 4,096) — the same value the independent oracle gives.
-  const blockSizeBytes = hasIo && iops > 0 ? bytesPerSec / iops : null;
+  const blockSizeBytes = hasIo ? averageBlockSize(asBytesPerSec(bytesPerSec), asIops(iops)) : null;
 
   // fio ≥ 3.0 writes `clat_ns` (ns); fio 2.x writes `clat` (µs) (docs/fio-format.md §3.2).
   const ns = raw.clat_ns !== undefined;

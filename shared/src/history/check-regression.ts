@@ -1,4 +1,4 @@
-import type { RunHeadline, RunLabels } from '../api/contract.ts';
+import type { RunHeadline, RunLabels } from '../records/run.ts';
 import { formatDeltaPct, formatMetricValue } from './format-value.ts';
 import { METRICS, readMetric, type AbsentReason, type MetricDefinition } from './metrics.ts';
 import type { BaselineStats, MetricCheck, RegressionReport } from './regression-report.schema.ts';

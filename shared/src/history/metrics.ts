@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RunHeadline } from '../api/contract.ts';
+import type { RunHeadline } from '../records/run.ts';
 
 /**
  * The numbers a storage regression gate watches, read from a run's headline (what the archive

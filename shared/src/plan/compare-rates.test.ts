@@ -3,7 +3,7 @@ import { compareRates } from './compare-rates.ts';
 
 const MiB = 1024 * 1024;
 
-describe('compareRates (seed 000: r6id.4xlarge, production-like block sizes)', () => {
+describe('compareRates ([guide]: r6id.4xlarge, production-like block sizes)', () => {
   const ebs = { readIops: 5477, writeIops: 10_800, readBytesPerSec: 333 * MiB, writeBytesPerSec: 675 * MiB };
   const nvme = { readIops: 4601, writeIops: 9233, readBytesPerSec: 286 * MiB, writeBytesPerSec: 581 * MiB };
 

@@ -1,9 +1,10 @@
 import { bytesPerSecToMiBps, bytesPerSec } from '../units.ts';
 
 /**
- * EBS vs local NVMe, rate by rate (seed 000's tables: "Read BW 286 vs 333 MiB/s, +16% EBS"): the
- * twin of `compareLatency` for IOPS and throughput. `delta` = (EBS − NVMe) ÷ NVMe, so +0.16 means
- * EBS delivered 16% more; null when NVMe measured nothing in that direction (no ratio to take).
+ * EBS vs local NVMe, rate by rate ([guide]'s tables, docs/domain.md sources: "Read BW 286 vs 333
+ * MiB/s, +16% EBS"): the twin of `compareLatency` for IOPS and throughput. `delta` = (EBS − NVMe)
+ * ÷ NVMe, so +0.16 means EBS delivered 16% more; null when NVMe measured nothing in that
+ * direction (no ratio to take).
  */
 export type MeasuredRates = {
   readIops: number;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { defaultRateCard, seedGuideRateCard } from '../aws/ebs-prices.ts';
 import { applyRateOverrides } from '../aws/rate-card.ts';
-import { clusterMonthlyCost, io2IopsCost, monthlyCost, overProvisioningWaste } from './cost.ts';
+import { clusterMonthlyCost, io2IopsCost, monthlyCost, overProvisioningWaste, wasteOf } from './cost.ts';
 
 const seed = seedGuideRateCard();
 const usEast1 = defaultRateCard();
 
-describe('seed guide cost tables, to the cent, under its own rate card (docs/domain.md §6 and §8)', () => {
+describe('[guide] cost tables, to the cent, under its own rate card (docs/domain.md §6 and §8)', () => {
   it.each([
     // size GiB, IOPS, MiB/s, monthly total
     [1000, 3000, 125, 80],
@@ -112,5 +112,24 @@ describe('user rate cards', () => {
     const r = applyRateOverrides(usEast1, text, type);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.code).toBe('rates_invalid');
+  });
+});
+
+describe('wasteOf: the waste between two costs already computed (a stored plan)', () => {
+  const cost = (storage: number, iops: number, throughput: number, total: number) => ({
+    storage,
+    iops,
+    throughput,
+    total,
+  });
+  it.each([
+    // provisioned total, right-sized total → waste in cents
+    [2310, 320, 1990],
+    [577.4999999, 137.5, 440],
+    [100.1, 100.2, -0.1],
+  ])('%d − %d → %d', (provisioned, rightSized, waste) => {
+    const a = cost(provisioned, 0, 0, provisioned);
+    const b = cost(rightSized, 0, 0, rightSized);
+    expect(wasteOf(a, b)).toEqual({ provisioned: a, rightSized: b, wasteUsd: waste });
   });
 });

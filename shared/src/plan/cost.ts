@@ -122,7 +122,8 @@ export function nvmeCostPerCapability(
 
 /**
  * What over-provisioning costs a fleet per month: `provisioned` vs `rightSized`, × volumes per
- * node × nodes (seed 000's "4 nodes at max vs right-sized": $2,310 vs $320, $1,990 wasted).
+ * node × nodes ([guide]'s "4 nodes at max vs right-sized", docs/domain.md sources: $2,310 vs
+ * $320, $1,990 wasted).
  */
 export function overProvisioningWaste(
   provisioned: VolumeConfig,
@@ -130,7 +131,16 @@ export function overProvisioningWaste(
   card: RateCard,
   nodes: number,
 ): { provisioned: CostBreakdown; rightSized: CostBreakdown; wasteUsd: number } {
-  const a = clusterMonthlyCost(provisioned, card, nodes);
-  const b = clusterMonthlyCost(rightSized, card, nodes);
-  return { provisioned: a, rightSized: b, wasteUsd: roundCents(a.total - b.total) };
+  return wasteOf(clusterMonthlyCost(provisioned, card, nodes), clusterMonthlyCost(rightSized, card, nodes));
+}
+
+/**
+ * The monthly waste between two costs already computed (a stored plan's cluster cost and its
+ * right-sized one): provisioned − right-sized, in cents like every other amount.
+ */
+export function wasteOf(
+  provisioned: CostBreakdown,
+  rightSized: CostBreakdown,
+): { provisioned: CostBreakdown; rightSized: CostBreakdown; wasteUsd: number } {
+  return { provisioned, rightSized, wasteUsd: roundCents(provisioned.total - rightSized.total) };
 }

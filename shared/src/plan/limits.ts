@@ -6,6 +6,7 @@ import { formatDecimal, formatInt, mbps, mbpsToMiBps } from '../units.ts';
 import { demandOf, type Demand, type Media } from './demand.ts';
 import { CEILING_TOLERANCE, type Overrun } from './sustainability.ts';
 import { describeVolume, volumeCapabilities, type AttachContext, type VolumeConfig } from './volume.ts';
+import { LimitIdSchema, type Limit, type LimitId, type LimitTarget } from './limit.schema.ts';
 
 /**
  * The ceilings a workload runs into (docs/domain.md §6). Four separate sustained ceilings — volume IOPS,
@@ -13,44 +14,8 @@ import { describeVolume, volumeCapabilities, type AttachContext, type VolumeConf
  * 16 KiB I/O and bandwidth at 128 KiB: one does not imply the other), plus the burst ceilings
  * reachable only for a while, and, for local NVMe, the instance store's own IOPS.
  */
-export const LIMIT_IDS = [
-  'volume-iops',
-  'volume-throughput',
-  'instance-iops',
-  'instance-bandwidth',
-  'volume-iops-burst',
-  'volume-throughput-burst',
-  'instance-iops-burst',
-  'instance-bandwidth-burst',
-  'nvme-read-iops',
-  'nvme-write-iops',
-] as const;
-export const LimitIdSchema = z.enum(LIMIT_IDS);
-export type LimitId = z.infer<typeof LimitIdSchema>;
-
-export const LimitSchema = z.object({
-  id: LimitIdSchema,
-  label: z.string(),
-  scope: z.enum(['volume', 'instance', 'instance-store']),
-  /** Sustained ceilings can bind indefinitely; burst ceilings only while credits or the daily window last. */
-  sustained: z.boolean(),
-  /** Throughput limits are all in MiB/s so they compare; `native` keeps the unit AWS quotes. */
-  unit: z.enum(['IOPS', 'MiB/s']),
-  capacity: z.number(),
-  demand: z.number(),
-  /** demand ÷ capacity (1 = 100%). */
-  utilization: z.number(),
-  native: z.object({ capacity: z.number(), unit: z.string() }).nullable(),
-  explanation: z.string(),
-  /**
-   * IOPS limits only: the demand with every I/O counted on its own, when merging contiguous I/O
-   * made `demand` smaller (merging is best effort: this is the worst case). Absent otherwise.
-   */
-  demandUnmerged: z.number().optional(),
-});
-export type Limit = z.infer<typeof LimitSchema>;
-
-export type LimitTarget = { kind: 'ebs'; volume: VolumeConfig } | { kind: 'nvme' };
+export { LIMIT_IDS, LimitIdSchema, LimitSchema } from './limit.schema.ts';
+export type { Limit, LimitId, LimitTarget } from './limit.schema.ts';
 
 const n0 = formatInt;
 const n1 = (v: number) => formatDecimal(v, 1);

@@ -128,7 +128,7 @@ describe('bottleneck of each published evaluation', () => {
         durationSec: 3600,
         benchmark: { tool: 'sysbench' },
       }),
-      // seed 001 striped 10 × 1,000-IOPS volumes
+      // [piops-2012] in docs/domain.md striped 10 × 1,000-IOPS volumes
       target: { kind: 'ebs', volume: { type: 'io1', sizeGiB: 100, iops: 1000, count: 10 } },
       instance: instance('m1.large'),
       rateCard: rates,

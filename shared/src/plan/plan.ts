@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { RateCardSchema, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
-import { GP3, Gp3GenerationSchema, type Gp3Generation } from '../aws/volume-types.ts';
+import { Gp3GenerationSchema, type Gp3Generation } from '../aws/volume-types.ts';
 import { WarningSchema, type Warning } from '../problem.ts';
 import { AccessSchema, accessOf, type DirectionLoad, type IoProfile } from '../profile/io-profile.schema.ts';
 import { classifyBlockSize } from '../profile/size-class.ts';
 import { checkBenchmark } from './benchmark-checks.ts';
 import { capacityToHold, checkConfiguration } from './configuration-checks.ts';
 import { findOverruns } from './sustainability.ts';
-import { describeVolume } from './volume.ts';
+import { describeVolume, includedSettingsOf, volumeWithSettings } from './volume.ts';
 import {
   CostBreakdownSchema,
   clusterMonthlyCost,
@@ -151,14 +151,12 @@ function loadLevel(profile: IoProfile, bottleneckSaturated: boolean): LoadLevel 
 function describeTarget(target: LimitTarget): string {
   if (target.kind === 'nvme') return 'local NVMe instance store';
   const v = target.volume;
-  const shown =
-    v.type === 'gp3'
-      ? {
-          ...v,
-          iops: v.iops ?? GP3.iops.included.value,
-          throughputMiBps: v.throughputMiBps ?? GP3.throughputMiBps.included.value,
-        }
-      : v;
+  const included = includedSettingsOf(v.type);
+  const shown = volumeWithSettings({
+    ...v,
+    iops: v.iops ?? included.iops,
+    throughputMiBps: v.throughputMiBps ?? included.throughputMiBps,
+  });
   return describeVolume(shown, { performance: true });
 }
 

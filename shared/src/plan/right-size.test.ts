@@ -52,6 +52,18 @@ describe('right-sizing examples (docs/domain.md §7)', () => {
     expect(rec(r, 'gp3').reasons[0]).toMatch(/included 3,000 IOPS and 125 MiB\/s cover/);
   });
 
+  it('a small quiet volume stays small: the included 3,000 IOPS need no 6 GiB (the 500 IOPS/GiB ratio applies above them)', () => {
+    const r = rightSize({
+      profile: profile(10, 500, 5, 300),
+      headroom: 0.25,
+      minSizeGiB: 1,
+      instance: null,
+      rateCard: rates,
+    });
+    expect(rec(r, 'gp3')).toMatchObject({ sizeGiB: 1, iops: 3000, throughputMiBps: 125 });
+    expect(validateVolume({ type: 'gp3', sizeGiB: 1, iops: 3000, throughputMiBps: 125 })).toEqual([]);
+  });
+
   it('throughput-bound large blocks: 800 MiB/s of 1 MiB reads is 3,200 EBS operations, within the 0.25 MiB/s-per-IOPS rule', () => {
     const r = rightSize({
       profile: profile(800, 800, 0, 0),

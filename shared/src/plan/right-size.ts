@@ -35,6 +35,7 @@ import {
   hddThroughputMiBps,
   io1ThroughputMiBps,
   volumeCapabilities,
+  volumeWithSettings,
   type VolumeConfig,
 } from './volume.ts';
 
@@ -185,7 +186,9 @@ function sizeGp3(t: Need, gen: Gp3Generation): Sized {
     reasons.push('the included 3,000 IOPS and 125 MiB/s cover the target: pay for storage only');
   else
     reasons.push(`${n0(iops)} IOPS and ${n0(tp)} MiB/s provisioned (3,000 IOPS and 125 MiB/s are included)`);
-  const sizeForIops = Math.ceil(iops / GP3.iops.maxPerGiB.value);
+  // The 500 IOPS/GiB ratio limits provisioned IOPS above the included 3,000, which any gp3 size
+  // gets (validateVolume applies the same rule): a 1 GiB gp3 at 3,000 IOPS is valid.
+  const sizeForIops = iops <= GP3.iops.included.value ? 0 : Math.ceil(iops / GP3.iops.maxPerGiB.value);
   const size = Math.max(t.capacity, sizeForIops, GP3.sizeGiB.min.value);
   if (sizeForIops > t.capacity)
     reasons.push(`size raised to ${n0(size)} GiB: gp3 allows ${GP3.iops.maxPerGiB.value} IOPS per GiB`);
@@ -591,12 +594,13 @@ export function volumeOfRecommendation(rec: Recommendation): VolumeConfig {
     iops: rec.iops,
     throughputMiBps: rec.throughputMiBps,
   };
-  const v: VolumeConfig = { type: rec.type, sizeGiB: per.sizeGiB };
-  if ((rec.type === 'gp3' || rec.type === 'io1' || rec.type === 'io2') && per.iops !== null)
-    v.iops = per.iops;
-  if (rec.type === 'gp3' && per.throughputMiBps !== null) v.throughputMiBps = per.throughputMiBps;
-  if (count > 1) v.count = count;
-  return v;
+  return volumeWithSettings({
+    type: rec.type,
+    sizeGiB: per.sizeGiB,
+    iops: per.iops,
+    throughputMiBps: per.throughputMiBps,
+    count: count > 1 ? count : null,
+  });
 }
 
 /** Whether a recommendation can be bought as stated (sized and priced): `meets` or capped by the instance. */

@@ -1,6 +1,6 @@
 import { INSTANCE_BURST_MINUTES_PER_DAY } from '../aws/volume-types.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
-import type { Limit, LimitTarget } from './limits.ts';
+import type { Limit, LimitTarget } from './limit.schema.ts';
 import { gp2BurstSeconds, hddBurstSeconds } from './volume.ts';
 
 /**

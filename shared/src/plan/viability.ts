@@ -5,7 +5,7 @@ import { readShare } from './demand.ts';
 import { formatInt } from '../units.ts';
 
 /**
- * When EBS is viable (docs/domain.md §11, from seed 000): residency (does the working set fit in RAM?)
+ * When EBS is viable (docs/domain.md §11, after [guide]): residency (does the working set fit in RAM?)
  * × read/write dominance, plus the two hard cases — datasets far larger than RAM with > 50K read
  * IOPS, and storage-optimized families built around local NVMe.
  */

@@ -2,10 +2,17 @@ import { describe, expect, it } from 'vitest';
 import {
   gp2BaselineIops,
   gp2BurstSeconds,
+  includedSettingsOf,
   io1ThroughputMiBps,
+  provisionedFieldsOf,
+  settingRangesOf,
   validateVolume,
   volumeCapabilities,
+  volumeFromLabels,
+  volumeToLabels,
+  volumeWithSettings,
   type VolumeConfig,
+  type VolumeLabels,
 } from './volume.ts';
 
 describe('validateVolume: impossible configurations name the field and the allowed range', () => {
@@ -13,6 +20,16 @@ describe('validateVolume: impossible configurations name the field and the allow
     [{ type: 'gp3', sizeGiB: 1000, iops: 90_000 }, 'iops', /3,000–80,000 IOPS, got 90,000/],
     [{ type: 'gp3', sizeGiB: 1000, iops: 20_000 }, null, null],
     [{ type: 'gp3', sizeGiB: 10, iops: 6000 }, 'iops', /500 IOPS per GiB: 6,000 IOPS needs at least 12 GiB/],
+    // Every gp3 size includes 3,000 IOPS; the 500-per-GiB ratio only limits IOPS above that.
+    [{ type: 'gp3', sizeGiB: 1 }, null, null],
+    [{ type: 'gp3', sizeGiB: 1, iops: 3000 }, null, null],
+    [{ type: 'gp3', sizeGiB: 8, iops: 4000 }, null, null],
+    [
+      { type: 'gp3', sizeGiB: 8, iops: 4001 },
+      'iops',
+      /4,001 IOPS needs at least 9 GiB \(size is 8 GiB, so at most 4,000 IOPS;/,
+    ],
+    [{ type: 'gp3', sizeGiB: 4, iops: 3001 }, 'iops', /at most 3,000 IOPS/],
     [
       { type: 'gp3', sizeGiB: 1000, iops: 3000, throughputMiBps: 1000 },
       'throughputMiBps',
@@ -100,5 +117,110 @@ describe('gp2 burst credits', () => {
   });
   it('volumes ≥ 1 TiB do not burst', () => {
     expect(gp2BurstSeconds(1000, 5000)).toBe(0);
+  });
+});
+
+describe('which settings each type takes: one rule for labels, recommendations, forms and plans', () => {
+  it.each([
+    // type → IOPS?, throughput?, size range, IOPS range, throughput range (current gp3 limits)
+    ['gp3', true, true, [1, 65_536], [3000, 80_000], [125, 2000]],
+    ['gp2', false, false, [1, 16_384], null, null],
+    ['io1', true, false, [4, 16_384], [100, 64_000], null],
+    ['io2', true, false, [4, 65_536], [100, 256_000], null],
+    ['st1', false, false, [125, 16_384], null, null],
+    ['sc1', false, false, [125, 16_384], null, null],
+  ] as const)('%s', (type, iops, throughputMiBps, size, iopsRange, tpRange) => {
+    expect(provisionedFieldsOf(type)).toEqual({ iops, throughputMiBps });
+    expect(settingRangesOf(type)).toEqual({ sizeGiB: size, iops: iopsRange, throughputMiBps: tpRange });
+  });
+
+  it('ranges follow the gp3 limits generation', () => {
+    expect(settingRangesOf('gp3', 'before-2025')).toEqual({
+      sizeGiB: [1, 16_384],
+      iops: [3000, 16_000],
+      throughputMiBps: [125, 1000],
+    });
+  });
+
+  it.each([
+    ['gp3', { iops: 3000, throughputMiBps: 125 }],
+    ['io2', { iops: null, throughputMiBps: null }],
+    ['gp2', { iops: null, throughputMiBps: null }],
+  ] as const)('%s includes %j without provisioning', (type, included) => {
+    expect(includedSettingsOf(type)).toEqual(included);
+  });
+
+  it.each([
+    // what a caller has → the configuration the type takes
+    [
+      { type: 'gp3', sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000 },
+      { type: 'gp3', sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000 },
+    ],
+    [
+      { type: 'io2', sizeGiB: 500, iops: 64_000, throughputMiBps: 1000 },
+      { type: 'io2', sizeGiB: 500, iops: 64_000 },
+    ],
+    [
+      { type: 'gp2', sizeGiB: 500, iops: 1500, throughputMiBps: 250 },
+      { type: 'gp2', sizeGiB: 500 },
+    ],
+    [
+      { type: 'st1', sizeGiB: 2048, iops: 500, count: 4 },
+      { type: 'st1', sizeGiB: 2048, count: 4 },
+    ],
+    [
+      { type: 'gp3', sizeGiB: 100, iops: null, throughputMiBps: null, count: null },
+      { type: 'gp3', sizeGiB: 100 },
+    ],
+  ] as [Parameters<typeof volumeWithSettings>[0], VolumeConfig][])('%j → %j', (input, volume) => {
+    expect(volumeWithSettings(input)).toEqual(volume);
+  });
+
+  it.each([
+    // a run's labels → the volume they describe
+    [
+      { volumeType: 'gp3', volumeSizeGiB: 1000, volumeIops: 16_000, volumeThroughputMiBps: 1000 },
+      { type: 'gp3', sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000 },
+    ],
+    [
+      {
+        volumeType: 'io1',
+        volumeSizeGiB: 1000,
+        volumeIops: 20_000,
+        volumeThroughputMiBps: 500,
+        volumeCount: 2,
+      },
+      { type: 'io1', sizeGiB: 1000, iops: 20_000, count: 2 },
+    ],
+    [
+      { volumeType: 'sc1', volumeSizeGiB: 4096, volumeIops: 250 },
+      { type: 'sc1', sizeGiB: 4096 },
+    ],
+    [
+      { volumeType: 'gp2', volumeSizeGiB: 100, volumeCount: 1 },
+      { type: 'gp2', sizeGiB: 100, count: 1 },
+    ],
+    [{ volumeType: 'gp3' }, null],
+    [{ volumeSizeGiB: 100 }, null],
+  ] as [VolumeLabels, VolumeConfig | null][])('%j → %j', (labels, volume) => {
+    expect(volumeFromLabels(labels)).toEqual(volume);
+  });
+
+  it.each([
+    // a volume → the labels its run carries (no count label for one volume)
+    [
+      { type: 'gp3', sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000, count: 1 },
+      { volumeType: 'gp3', volumeSizeGiB: 1000, volumeIops: 16_000, volumeThroughputMiBps: 1000 },
+    ],
+    [
+      { type: 'io2', sizeGiB: 500, iops: 64_000, throughputMiBps: 1000, count: 4 },
+      { volumeType: 'io2', volumeSizeGiB: 500, volumeIops: 64_000, volumeCount: 4 },
+    ],
+    [
+      { type: 'gp2', sizeGiB: 500, iops: 1500 },
+      { volumeType: 'gp2', volumeSizeGiB: 500 },
+    ],
+  ] as [VolumeConfig, VolumeLabels][])('%j → %j', (volume, labels) => {
+    expect(volumeToLabels(volume)).toEqual(labels);
   });
 });

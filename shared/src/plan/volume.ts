@@ -10,13 +10,14 @@ import {
   VOLUME_TRAITS,
   VolumeTypeSchema,
   type Gp3Generation,
+  type VolumeType,
 } from '../aws/volume-types.ts';
 import type { Problem } from '../problem.ts';
 import { formatDecimal, formatInt } from '../units.ts';
 
 /**
  * One EBS volume configuration, or `count` identical volumes striped together (RAID 0: their
- * IOPS and throughput add up, up to the instance's cap — seed 001 striped 10 × 1,000-IOPS volumes).
+ * IOPS and throughput add up, up to the instance's cap — [piops-2012] in docs/domain.md striped 10 × 1,000-IOPS volumes).
  * Sizes in GiB, throughput in MiB/s (the EC2 API's units).
  */
 export const VolumeConfigSchema = z.object({
@@ -198,6 +199,122 @@ export function describeVolume(v: VolumeConfig, options: { performance?: boolean
   return perf.length > 0 ? `${head}, ${perf.join(', ')}` : head;
 }
 
+/** An inclusive range [min, max] a setting may take. */
+type SettingRange = readonly [min: number, max: number];
+
+/**
+ * What can be set on a volume of this type, and within which range: the size always; IOPS on gp3,
+ * io1 and io2; throughput on gp3 only. gp2's IOPS and throughput and st1/sc1's throughput follow
+ * the size, so they have no range (null). Every bound is the type's published limit (aws/volume-types.ts).
+ */
+export function settingRangesOf(
+  type: VolumeType,
+  gen: Gp3Generation = 'current',
+): { sizeGiB: SettingRange; iops: SettingRange | null; throughputMiBps: SettingRange | null } {
+  switch (type) {
+    case 'gp3':
+      return {
+        sizeGiB: [GP3.sizeGiB.min.value, GP3.sizeGiB.max[gen].value],
+        iops: [GP3.iops.min.value, GP3.iops.max[gen].value],
+        throughputMiBps: [GP3.throughputMiBps.min.value, GP3.throughputMiBps.max[gen].value],
+      };
+    case 'io1':
+    case 'io2': {
+      const spec = type === 'io1' ? IO1 : IO2;
+      return {
+        sizeGiB: [spec.sizeGiB.min.value, spec.sizeGiB.max.value],
+        iops: [spec.iops.min.value, spec.iops.max.value],
+        throughputMiBps: null,
+      };
+    }
+    case 'gp2':
+      return { sizeGiB: [GP2.sizeGiB.min.value, GP2.sizeGiB.max.value], iops: null, throughputMiBps: null };
+    case 'st1':
+    case 'sc1':
+      return {
+        sizeGiB: [HDD[type].sizeGiB.min.value, HDD[type].sizeGiB.max.value],
+        iops: null,
+        throughputMiBps: null,
+      };
+  }
+}
+
+/** Which performance settings a type takes (the ones `settingRangesOf` gives a range). */
+export function provisionedFieldsOf(type: VolumeType): { iops: boolean; throughputMiBps: boolean } {
+  const r = settingRangesOf(type);
+  return { iops: r.iops !== null, throughputMiBps: r.throughputMiBps !== null };
+}
+
+/** What a type includes without provisioning (gp3: 3,000 IOPS and 125 MiB/s); null where nothing is included. */
+export function includedSettingsOf(type: VolumeType): {
+  iops: number | null;
+  throughputMiBps: number | null;
+} {
+  return type === 'gp3'
+    ? { iops: GP3.iops.included.value, throughputMiBps: GP3.throughputMiBps.included.value }
+    : { iops: null, throughputMiBps: null };
+}
+
+/**
+ * A configuration with only the settings its type takes: IOPS dropped from gp2/st1/sc1,
+ * throughput from all but gp3. null/undefined settings (and count) are left out.
+ */
+export function volumeWithSettings(v: {
+  type: VolumeType;
+  sizeGiB: number;
+  iops?: number | null | undefined;
+  throughputMiBps?: number | null | undefined;
+  count?: number | null | undefined;
+}): VolumeConfig {
+  const takes = provisionedFieldsOf(v.type);
+  const volume: VolumeConfig = { type: v.type, sizeGiB: v.sizeGiB };
+  if (takes.iops && v.iops !== undefined && v.iops !== null) volume.iops = v.iops;
+  if (takes.throughputMiBps && v.throughputMiBps !== undefined && v.throughputMiBps !== null)
+    volume.throughputMiBps = v.throughputMiBps;
+  if (v.count !== undefined && v.count !== null) volume.count = v.count;
+  return volume;
+}
+
+/** The volume fields of a run's labels (structurally `RunLabels`: records/run.ts). */
+export type VolumeLabels = {
+  volumeType?: VolumeType | undefined;
+  volumeSizeGiB?: number | undefined;
+  volumeIops?: number | undefined;
+  volumeThroughputMiBps?: number | undefined;
+  volumeCount?: number | undefined;
+};
+
+/**
+ * The configuration a run's labels describe, with only the settings its type takes; null when
+ * the labels name no volume type or no size. The caller decides what `kind` means (NVMe has none).
+ */
+export function volumeFromLabels(labels: VolumeLabels): VolumeConfig | null {
+  if (labels.volumeType === undefined || labels.volumeSizeGiB === undefined) return null;
+  return volumeWithSettings({
+    type: labels.volumeType,
+    sizeGiB: labels.volumeSizeGiB,
+    iops: labels.volumeIops,
+    throughputMiBps: labels.volumeThroughputMiBps,
+    count: labels.volumeCount,
+  });
+}
+
+/** The labels a run on this configuration carries: only the settings its type takes, a count above 1. */
+export function volumeToLabels(
+  volume: VolumeConfig,
+): VolumeLabels & { volumeType: VolumeType; volumeSizeGiB: number } {
+  const v = volumeWithSettings(volume);
+  const labels: VolumeLabels & { volumeType: VolumeType; volumeSizeGiB: number } = {
+    volumeType: v.type,
+    volumeSizeGiB: v.sizeGiB,
+  };
+  if (v.iops !== undefined) labels.volumeIops = v.iops;
+  if (v.throughputMiBps !== undefined) labels.volumeThroughputMiBps = v.throughputMiBps;
+  // One volume is the default: its run carries no count label.
+  if (v.count !== undefined && v.count > 1) labels.volumeCount = v.count;
+  return labels;
+}
+
 const fmt = (n: number) => formatDecimal(n, 3);
 const outOfRange = (
   path: string,
@@ -211,6 +328,19 @@ const outOfRange = (
   path,
   message: `${what} must be ${fmt(min)}–${fmt(max)} ${unit}, got ${fmt(got)}`,
 });
+
+/**
+ * The most IOPS a gp3 volume of this size takes: every size includes 3,000, and the 500 IOPS per
+ * GiB ratio only limits what is provisioned above that (EBS User Guide, "General Purpose SSD
+ * volumes": a 3,000 IOPS baseline on any gp3; "maximum ratio of provisioned IOPS to provisioned
+ * volume size is 500 IOPS per GiB"), up to the type's maximum.
+ */
+function gp3MaxIops(sizeGiB: number, gen: Gp3Generation): number {
+  return Math.min(
+    GP3.iops.max[gen].value,
+    Math.max(GP3.iops.included.value, GP3.iops.maxPerGiB.value * sizeGiB),
+  );
+}
 
 /**
  * Checks a configuration against the type's ranges and ratio rules. Returns every problem, each
@@ -238,11 +368,11 @@ export function validateVolume(volume: VolumeConfig, gp3Generation: Gp3Generatio
       const maxTp = GP3.throughputMiBps.max[gp3Generation].value;
       if (!(iops >= GP3.iops.min.value && iops <= maxIops))
         problems.push(outOfRange('iops', 'gp3 IOPS', GP3.iops.min.value, maxIops, 'IOPS', iops));
-      else if (iops > GP3.iops.maxPerGiB.value * size)
+      else if (iops > gp3MaxIops(size, gp3Generation))
         problems.push({
           code: 'volume_invalid',
           path: 'iops',
-          message: `gp3 allows at most ${GP3.iops.maxPerGiB.value} IOPS per GiB: ${fmt(iops)} IOPS needs at least ${fmt(Math.ceil(iops / GP3.iops.maxPerGiB.value))} GiB (size is ${fmt(size)} GiB)`,
+          message: `gp3 allows at most ${GP3.iops.maxPerGiB.value} IOPS per GiB: ${fmt(iops)} IOPS needs at least ${fmt(Math.ceil(iops / GP3.iops.maxPerGiB.value))} GiB (size is ${fmt(size)} GiB, so at most ${fmt(gp3MaxIops(size, gp3Generation))} IOPS; every size includes ${fmt(GP3.iops.included.value)})`,
         });
       if (!(tp >= GP3.throughputMiBps.min.value && tp <= maxTp))
         problems.push(

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Result } from '../problem.ts';
 import { fail, ok } from '../problem.ts';
 import {
+  formatBytes,
   THROUGHPUT_UNIT_NAMES,
   averageBlockSize,
   bytesPerSec,
@@ -100,7 +101,7 @@ export function profileFromObserved(input: unknown): Result<IoProfile> {
     if (d.blockSizeBytes !== null && d.blockSizeBytes > 16 * 1024 * 1024) {
       profile.warnings.push({
         code: 'implausible_block_size',
-        message: `${name}: ${Math.round(d.blockSizeBytes / 1024)} KiB per I/O is implausible — check the throughput unit (MB/s vs Mbps) and that IOPS are per second, not per period`,
+        message: `${name}: ${formatBytes(d.blockSizeBytes)} per I/O is implausible — check the throughput unit (MB/s vs Mbps) and that IOPS are per second, not per period`,
         subject: `${name}.throughput`,
       });
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyBlockSize, crossoverBlockSize } from './size-class.ts';
 
-describe('classifyBlockSize (docs/domain.md §2)', () => {
+describe('classifyBlockSize (docs/domain.md §3)', () => {
   it.each([
     [4096, 'small', 'iops'],
     [16 * 1024, 'small', 'iops'],

@@ -1,7 +1,7 @@
 import type { Bytes } from '../units.ts';
 
 /**
- * Block size → likely bottleneck (docs/domain.md §2): small I/O (4–16 KiB) exhausts IOPS first, large
+ * Block size → likely bottleneck (docs/domain.md §3): small I/O (4–16 KiB) exhausts IOPS first, large
  * I/O (128–256 KiB) exhausts throughput first, medium (32–64 KiB) can hit either. Sizes between the
  * published bands go to the nearer band: < 32 KiB small, < 128 KiB medium.
  */

@@ -6,7 +6,7 @@ import type {
   IoProfile,
   LatencySummary,
 } from '../profile/io-profile.schema.ts';
-import { formatDecimal, KiB } from '../units.ts';
+import { averageBlockSize, bytesPerSec as asBytesPerSec, formatDecimal, iops, KiB } from '../units.ts';
 import type { SysbenchFileio } from './sysbench-result.schema.ts';
 
 /**
@@ -62,7 +62,7 @@ function loadOf(perSec: number, bytesPerSec: number, latency: LatencySummary | n
     iops: perSec,
     bytesPerSec,
     // A damaged report can say reads/s > 0 with 0 MiB/s: no block size then, rather than 0 bytes.
-    blockSizeBytes: perSec > 0 && bytesPerSec > 0 ? bytesPerSec / perSec : null,
+    blockSizeBytes: averageBlockSize(asBytesPerSec(bytesPerSec), iops(perSec)),
     latency: perSec > 0 ? latency : null,
   };
 }

@@ -331,7 +331,7 @@ describe('parseSysbench: the 0.4 format (reconstructed, fixtures/sysbench/v0.4)'
     expect((612_043 * 16) / 1024 / 1024).toBeCloseTo(9.339, 3);
     expect(run.reads.bytesPerSec).toBeCloseTo((612_043 * 16384) / 300.0213, 3);
     expect((run.reads.bytesPerSec + run.writes.bytesPerSec) / MiB).toBeCloseTo(53.125, 3);
-    // 53.125 MiB/s = 55.7 MB/s: the m1.large's 500 Mbps (62.5 MB/s) cap at 89%, as seed 001 says.
+    // 53.125 MiB/s = 55.7 MB/s: the m1.large's 500 Mbps (62.5 MB/s) cap at 89%, as [piops-2012] (docs/domain.md sources) reports.
     expect((run.reads.bytesPerSec + run.writes.bytesPerSec) / 1e6).toBeCloseTo(55.7, 1);
   });
 

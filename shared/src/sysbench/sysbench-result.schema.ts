@@ -5,7 +5,7 @@ import { WarningSchema } from '../problem.ts';
  * What Blockwise makes of one `sysbench fileio ... run` text output, whatever the sysbench version.
  * Units are in the field names (bytes, bytes/s, ms, s). Produced only by `parseSysbench`.
  *
- * Two output families exist (both seen in the seed articles, docs/domain.md §2):
+ * Two output families exist (both seen in the published benchmarks [piops-2012] and [scalebench], docs/domain.md §2):
  * - 1.0 (2017–): "File operations: reads/s … writes/s … fsyncs/s", "Throughput: read, MiB/s …",
  *   "Latency (ms): min/avg/max/95th percentile/sum". Rates are printed; counts are not.
  * - 0.4 (0.4.12 was the common one until 2017; 0.5 prints the same lines with small wording

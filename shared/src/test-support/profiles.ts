@@ -1,11 +1,10 @@
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { findInstanceType } from '../aws/instances.ts';
 import type { Access, BenchmarkFacts, IoProfile } from '../profile/io-profile.schema.ts';
-
-const MiB = 1024 * 1024;
+import { averageBlockSize, iops as asIops, mibps as asMiBps, mibpsToBytesPerSec, MiB } from '../units.ts';
 
 /**
- * Builds a profile from published numbers (the seed articles report MiB/s and IOPS, not fio files).
+ * Builds a profile from published numbers (published benchmarks such as [guide] and [piops-2012] in docs/domain.md report MiB/s and IOPS, not fio files).
  * Test-data builder with overrides; real fio files go through parseFio instead.
  */
 export function publishedProfile(p: {
@@ -22,7 +21,7 @@ export function publishedProfile(p: {
   const dir = (mibps: number, iops: number, lat?: Record<string, number>) => ({
     iops,
     bytesPerSec: mibps * MiB,
-    blockSizeBytes: iops > 0 ? (mibps * MiB) / iops : null,
+    blockSizeBytes: averageBlockSize(mibpsToBytesPerSec(asMiBps(mibps)), asIops(iops)),
     latency: lat ? { percentiles: lat, approximate: false, meanMs: null } : null,
   });
   return {

@@ -93,7 +93,7 @@ export function choiceRequired(choices: SeriesChoice[]): SeriesImportResult {
   };
 }
 
-const failure = (code: string, message: string, path?: string): SeriesImportResult => ({
+const failure = (code: string, message: string, path?: string): Failure => ({
   ok: false,
   error: path === undefined ? { code, message } : { code, message, path },
 });
@@ -245,11 +245,96 @@ function spacingOf(sorted: readonly number[]): { stepMs: number; share: number }
 
 const secondsText = (s: number) => (s % 60 === 0 ? `${s / 60} min` : `${s} s`);
 
+type Failure = Extract<SeriesImportResult, { ok: false }>;
+const failed = (step: object): step is Failure => 'ok' in step;
+/** What a step found to say: warnings for the series, choices the caller must make. */
+type Notes = { warnings: Warning[]; choices: SeriesChoice[] };
+const ALL_METRICS: readonly IoMetric[] = ['readOps', 'writeOps', 'readBytes', 'writeBytes'];
+
+/**
+ * Runs steps 1–7 below in order. A refusal stops at once; choices the file leaves open are
+ * gathered from steps 1, 4 and 5 and asked together, so the user answers them in one go.
+ */
 export function buildSeries(raw: RawSeries, options: SeriesImportOptions): SeriesImportResult {
-  const warnings: Warning[] = [...raw.warnings];
-  const maxPoints = options.maxPoints ?? DEFAULT_MAX_POINTS;
+  const refused = checkSize(raw, options.maxPoints ?? DEFAULT_MAX_POINTS);
+  if (refused) return refused;
   const columns = raw.columns;
-  if (columns.length === 0)
+  const counts = columns.filter((c) => c.kind === 'count');
+  const warnings: Warning[] = [...raw.warnings];
+  const choices: SeriesChoice[] = [];
+  const note = (n: Notes) => {
+    warnings.push(...n.warnings);
+    choices.push(...n.choices);
+  };
+
+  const stat = readStatistic(counts, options);
+  if (failed(stat)) return stat;
+  note(stat);
+  const timed = resolveOrder(raw, options);
+  if (failed(timed)) return timed;
+  note(timed);
+  const deduped = dropDuplicates(raw.rows, timed.resolved.utc, timed.order);
+  note(deduped);
+  const times = deduped.kept.map((i) => timed.resolved.utc[i]!);
+  const period = decidePeriod(times, columns, counts.length, options);
+  if (failed(period)) return period;
+  note(period);
+  const { periodSec } = period;
+  const divisor = decideDivisor(counts, stat.statistic, periodSec, options);
+  note(divisor);
+  if (choices.length > 0) return choiceRequired(choices);
+  if (periodSec === null) return failure('bad_period', 'the period could not be determined', '--period');
+
+  const rates = toRates(raw, deduped.kept, times, divisor.divisorSec);
+  if (rates.outTimes.length === 0) {
+    return failure('no_data_points', `none of the ${plural(raw.rows.length, 'row')} has a value`);
+  }
+  const gaps = countGaps(rates.outTimes, rates.emptyTimes, periodSec, {
+    naiveAs: timed.resolved.naiveAs,
+    zone: timed.zone,
+  });
+  warnings.push(...gapWarnings(gaps, periodSec, rates.outTimes.length));
+  warnings.push(...columnWarnings(columns, rates.byMetric));
+
+  const resources = [...new Set(columns.map((c) => c.resource).filter((r) => r !== null))];
+  const value: IoSeries = {
+    format: raw.format,
+    label: options.label ?? (resources.length > 0 ? resources.join(' + ') : null),
+    periodSec,
+    conversion: {
+      statistic: counts.length > 0 ? stat.statistic : null,
+      divisorSec: counts.length > 0 ? divisor.divisorSec : null,
+      explanation: divisor.explanation,
+    },
+    columns: columns.map((c) => ({ metric: c.metric, label: c.label, source: c.source, unit: c.unit })),
+    timeMs: rates.outTimes,
+    readIops: rates.series.readOps,
+    writeIops: rates.series.writeOps,
+    readBytesPerSec: rates.series.readBytes,
+    writeBytesPerSec: rates.series.writeBytes,
+    quality: {
+      inputPoints: raw.rows.length,
+      gaps: gaps.gaps,
+      missingPoints: gaps.missing,
+      duplicates: deduped.duplicates,
+      conflictingDuplicates: deduped.conflicting,
+      partialPoints: rates.partialPoints,
+      reordered: timed.reordered,
+      dstRepairs: timed.resolved.dstRepairs,
+      naiveTimesAs: timed.resolved.naiveAs,
+    },
+    warnings,
+  };
+  if (raw.device) {
+    const { hasQueue: _, ...device } = raw.device;
+    value.device = { ...device, queue: rates.queue };
+  }
+  return { ok: true, value };
+}
+
+/** Refuses what cannot become a series before any work: no columns, no rows, or too many rows. */
+function checkSize(raw: RawSeries, maxPoints: number): Failure | null {
+  if (raw.columns.length === 0)
     return failure('no_io_columns', 'no read/write operations or bytes columns found');
   if (raw.rows.length === 0) return failure('no_data_points', 'the file has a header but no data rows');
   if (raw.rows.length > maxPoints) {
@@ -258,10 +343,15 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
       `${formatInt(raw.rows.length)} points, more than the ${formatInt(maxPoints)} limit: export a shorter range or a longer period`,
     );
   }
-  const choices: SeriesChoice[] = [];
+  return null;
+}
 
-  // 1. The statistic of CloudWatch counts.
-  const counts = columns.filter((c) => c.kind === 'count');
+/** 1. The statistic of CloudWatch counts: Sum and Average differ by a factor of the period. */
+function readStatistic(
+  counts: readonly RawColumn[],
+  options: SeriesImportOptions,
+): Failure | (Notes & { statistic: CloudWatchStatistic | null }) {
+  const notes: Notes = { warnings: [], choices: [] };
   const unsupported = counts.find((c) => c.unsupportedStatistic !== null);
   if (unsupported) {
     return failure(
@@ -270,36 +360,42 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
       unsupported.source,
     );
   }
-  let statistic: CloudWatchStatistic | null = null;
-  if (counts.length > 0) {
-    const named = [...new Set(counts.map((c) => c.statistic).filter((s) => s !== null))];
-    if (options.statistic !== undefined) {
-      statistic = options.statistic;
-      if (named.length > 0 && (named.length > 1 || named[0] !== statistic)) {
-        warnings.push({
-          code: 'statistic_overridden',
-          message: `The labels say ${named.join(', ')}; the values are read as ${statistic}, as asked.`,
-          subject: 'statistic',
-        });
-      }
-    } else if (named.length === 1) {
-      statistic = named[0]!;
-    } else if (named.length > 1) {
-      return failure(
-        'mixed_statistics',
-        `the columns mix statistics (${named.join(', ')}); export one statistic (Sum) for all of them`,
-      );
-    } else {
-      choices.push({
-        option: 'statistic',
-        flag: '--stat',
-        why: 'the labels do not name the CloudWatch statistic, and Sum and Average differ by a factor of the period',
-        candidates: ['Sum', 'Average'],
+  if (counts.length === 0) return { ...notes, statistic: null };
+  const named = [...new Set(counts.map((c) => c.statistic).filter((s) => s !== null))];
+  if (options.statistic !== undefined) {
+    const statistic = options.statistic;
+    if (named.length > 0 && (named.length > 1 || named[0] !== statistic)) {
+      notes.warnings.push({
+        code: 'statistic_overridden',
+        message: `The labels say ${named.join(', ')}; the values are read as ${statistic}, as asked.`,
+        subject: 'statistic',
       });
     }
+    return { ...notes, statistic };
   }
+  if (named.length === 1) return { ...notes, statistic: named[0]! };
+  if (named.length > 1) {
+    return failure(
+      'mixed_statistics',
+      `the columns mix statistics (${named.join(', ')}); export one statistic (Sum) for all of them`,
+    );
+  }
+  notes.choices.push({
+    option: 'statistic',
+    flag: '--stat',
+    why: 'the labels do not name the CloudWatch statistic, and Sum and Average differ by a factor of the period',
+    candidates: ['Sum', 'Average'],
+  });
+  return { ...notes, statistic: null };
+}
 
-  // 2. Time zone and UTC instants.
+/** 2. Time zone and UTC instants, and the rows in time order (files come oldest- or newest-first). */
+function resolveOrder(
+  raw: RawSeries,
+  options: SeriesImportOptions,
+):
+  | Failure
+  | (Notes & { zone: TimeZoneSpec | null; resolved: ResolvedTimes; order: number[]; reordered: boolean }) {
   let zone: TimeZoneSpec | null = raw.headerZone;
   if (options.timeZone !== undefined) {
     zone = parseTimeZone(options.timeZone);
@@ -312,9 +408,8 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
     }
   }
   const resolved = resolveTimes(raw.rows, zone);
-  warnings.push(...resolved.warnings);
+  const warnings = [...resolved.warnings];
   const order = raw.rows.map((_, i) => i).sort((a, b) => resolved.utc[a]! - resolved.utc[b]! || a - b);
-  const reordered = order.some((v, i) => v !== i);
   if (resolved.mixedOrder) {
     warnings.push({
       code: 'unsorted_input',
@@ -323,26 +418,34 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
       subject: 'time',
     });
   }
+  return { warnings, choices: [], zone, resolved, order, reordered: order.some((v, i) => v !== i) };
+}
 
-  // 3. Duplicates: keep the first occurrence of each instant.
+/** 3. Duplicates: keep the first occurrence of each instant (two exports concatenated overlap). */
+function dropDuplicates(
+  rows: readonly RawRow[],
+  utc: readonly number[],
+  order: readonly number[],
+): Notes & { kept: number[]; duplicates: number; conflicting: number } {
   const kept: number[] = [];
   let duplicates = 0;
   let conflicting = 0;
   let firstConflict = '';
   for (const idx of order) {
     const last = kept[kept.length - 1];
-    if (last !== undefined && resolved.utc[last] === resolved.utc[idx]) {
+    if (last !== undefined && utc[last] === utc[idx]) {
       duplicates += 1;
-      const a = raw.rows[last]!.values;
-      const b = raw.rows[idx]!.values;
+      const a = rows[last]!.values;
+      const b = rows[idx]!.values;
       if (a.some((v, k) => v !== b[k])) {
         conflicting += 1;
-        if (firstConflict === '') firstConflict = raw.rows[idx]!.where;
+        if (firstConflict === '') firstConflict = rows[idx]!.where;
       }
       continue;
     }
     kept.push(idx);
   }
+  const warnings: Warning[] = [];
   if (duplicates > 0) {
     warnings.push(
       conflicting > 0
@@ -358,9 +461,17 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
           },
     );
   }
-  const times = kept.map((i) => resolved.utc[i]!);
+  return { warnings, choices: [], kept, duplicates, conflicting };
+}
 
-  // 4. The period: asked for, named in the labels, or the spacing of the points.
+/** 4. The period: asked for, named in the labels, or the spacing of the points (a Sum needs it). */
+function decidePeriod(
+  times: readonly number[],
+  columns: readonly RawColumn[],
+  countColumns: number,
+  options: SeriesImportOptions,
+): Failure | (Notes & { periodSec: number | null }) {
+  const notes: Notes = { warnings: [], choices: [] };
   const spacing = spacingOf(times);
   const spacingSec = spacing ? spacing.stepMs / 1000 : null;
   const labelPeriods = [...new Set(columns.map((c) => c.periodSec).filter((p) => p !== null))];
@@ -368,14 +479,14 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
   if (options.periodSec !== undefined) {
     periodSec = options.periodSec;
     if (spacingSec !== null && spacing!.share >= 0.5 && spacingSec !== periodSec) {
-      warnings.push({
+      notes.warnings.push({
         code: 'period_mismatch',
         message: `The points are ${secondsText(spacingSec)} apart but the period was given as ${secondsText(periodSec)}; the values are read as totals per ${secondsText(periodSec)}, as asked.`,
         subject: 'period',
       });
     }
   } else if (labelPeriods.length > 1) {
-    choices.push({
+    notes.choices.push({
       option: 'periodSec',
       flag: '--period',
       why: `the labels name different periods (${labelPeriods.map(secondsText).join(', ')})`,
@@ -384,7 +495,7 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
   } else if (labelPeriods.length === 1) {
     const lp = labelPeriods[0]!;
     if (spacingSec !== null && spacing!.share >= 0.5 && spacingSec !== lp) {
-      choices.push({
+      notes.choices.push({
         option: 'periodSec',
         flag: '--period',
         why: `the labels say ${secondsText(lp)} but the points are ${secondsText(spacingSec)} apart`,
@@ -393,16 +504,16 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
     } else periodSec = lp;
   } else if (spacing && spacing.share >= 0.5) {
     periodSec = spacingSec;
-  } else if (spacing && counts.length === 0) {
+  } else if (spacing && countColumns === 0) {
     // Rates do not depend on the period; only gap counting and 5-minute sizing do.
     periodSec = spacingSec;
-    warnings.push({
+    notes.warnings.push({
       code: 'irregular_spacing',
       message: `The points are irregularly spaced (the most common step, ${secondsText(spacingSec!)}, covers ${Math.round(spacing.share * 100)}% of them).`,
       subject: 'period',
     });
   } else {
-    choices.push({
+    notes.choices.push({
       option: 'periodSec',
       flag: '--period',
       why: spacing
@@ -413,44 +524,66 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
   }
   if (periodSec !== null && !(periodSec > 0))
     return failure('bad_period', `period must be above 0 s, got ${periodSec}`, '--period');
+  return { ...notes, periodSec };
+}
 
-  // 5. For Average/Maximum/Minimum: the seconds each raw CloudWatch data point covers.
+/**
+ * 5. The seconds one value of a count covers: the period for a Sum; for Average/Maximum/Minimum the
+ * raw CloudWatch data point's interval (60 s for EBS volumes, 60 or 300 s for EC2 instances).
+ */
+function decideDivisor(
+  counts: readonly RawColumn[],
+  statistic: CloudWatchStatistic | null,
+  periodSec: number | null,
+  options: SeriesImportOptions,
+): Notes & { divisorSec: number | null; explanation: string } {
+  const notes: Notes = { warnings: [], choices: [] };
   let divisorSec: number | null = null;
   let explanation = 'The values are per-second rates already (IOPS, bytes/s).';
-  if (counts.length > 0 && statistic !== null && periodSec !== null) {
-    if (statistic === 'Sum') {
-      divisorSec = periodSec;
-      explanation = `Sum per ${secondsText(periodSec)} period ÷ ${periodSec} s = per-second rate (AWS: divide the total in the period by the seconds in it).`;
-    } else if (options.sourceIntervalSec !== undefined) {
-      divisorSec = options.sourceIntervalSec;
-    } else if (counts.every((c) => c.family === 'volume')) {
-      divisorSec = 60;
-      warnings.push({
-        code: 'average_per_minute_assumed',
-        message: `${statistic} of EBS volume metrics is taken over EBS's 1-minute data points, each a per-minute total: values ÷ 60 s. This holds for volumes on Nitro-based instances; on Xen instances ${statistic}(VolumeReadBytes) means bytes per operation instead — export Sum to be sure.`,
-        subject: 'statistic',
-      });
-    } else {
-      choices.push({
-        option: 'sourceIntervalSec',
-        flag: '--source-interval',
-        why: `${statistic} of EC2 instance metrics is per raw data point: 300 s with basic monitoring, 60 s with detailed monitoring`,
-        candidates: ['300', '60'],
-      });
-    }
-    if (statistic !== 'Sum' && divisorSec !== null) {
-      explanation = `${statistic} of the ${secondsText(divisorSec)} data points (each a total per ${secondsText(divisorSec)}) ÷ ${divisorSec} s = per-second rate${statistic === 'Maximum' ? ' of the busiest data point in each period' : ''}.`;
-    }
+  if (counts.length === 0 || statistic === null || periodSec === null)
+    return { ...notes, divisorSec, explanation };
+  if (statistic === 'Sum') {
+    divisorSec = periodSec;
+    explanation = `Sum per ${secondsText(periodSec)} period ÷ ${periodSec} s = per-second rate (AWS: divide the total in the period by the seconds in it).`;
+  } else if (options.sourceIntervalSec !== undefined) {
+    divisorSec = options.sourceIntervalSec;
+  } else if (counts.every((c) => c.family === 'volume')) {
+    divisorSec = 60;
+    notes.warnings.push({
+      code: 'average_per_minute_assumed',
+      message: `${statistic} of EBS volume metrics is taken over EBS's 1-minute data points, each a per-minute total: values ÷ 60 s. This holds for volumes on Nitro-based instances; on Xen instances ${statistic}(VolumeReadBytes) means bytes per operation instead — export Sum to be sure.`,
+      subject: 'statistic',
+    });
+  } else {
+    notes.choices.push({
+      option: 'sourceIntervalSec',
+      flag: '--source-interval',
+      why: `${statistic} of EC2 instance metrics is per raw data point: 300 s with basic monitoring, 60 s with detailed monitoring`,
+      candidates: ['300', '60'],
+    });
   }
-  if (choices.length > 0) return choiceRequired(choices);
-  if (periodSec === null) return failure('bad_period', 'the period could not be determined', '--period');
+  if (statistic !== 'Sum' && divisorSec !== null) {
+    explanation = `${statistic} of the ${secondsText(divisorSec)} data points (each a total per ${secondsText(divisorSec)}) ÷ ${divisorSec} s = per-second rate${statistic === 'Maximum' ? ' of the busiest data point in each period' : ''}.`;
+  }
+  return { ...notes, divisorSec, explanation };
+}
 
-  // 6. Values → per-second rates, one array per quantity; several columns of one metric are added.
+type QueueSeries = NonNullable<SeriesDevice['queue']>;
+
+/**
+ * 6. Values → per-second rates, one array per quantity; several columns of one metric are added
+ * (the instance sees them together). A row without any value is set aside for gap counting.
+ */
+function toRates(
+  raw: RawSeries,
+  kept: readonly number[],
+  times: readonly number[],
+  divisorSec: number | null,
+) {
+  const columns = raw.columns;
   const byMetric = new Map<IoMetric, number[]>();
   columns.forEach((c, k) => byMetric.set(c.metric, [...(byMetric.get(c.metric) ?? []), k]));
-  const present = (['readOps', 'writeOps', 'readBytes', 'writeBytes'] as const).filter((m) =>
-    byMetric.has(m),
-  );
+  const present = ALL_METRICS.filter((m) => byMetric.has(m));
   const series: Record<IoMetric, (number | null)[]> = {
     readOps: [],
     writeOps: [],
@@ -458,12 +591,8 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
     writeBytes: [],
   };
   const outTimes: number[] = [];
-  const queue = raw.device?.hasQueue
-    ? {
-        queueDepth: [] as (number | null)[],
-        awaitMs: [] as (number | null)[],
-        requestsPerSec: [] as (number | null)[],
-      }
+  const queue: QueueSeries | null = raw.device?.hasQueue
+    ? { queueDepth: [], awaitMs: [], requestsPerSec: [] }
     : null;
   const emptyTimes: number[] = [];
   let partialPoints = 0;
@@ -496,7 +625,7 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
     }
     if (have < present.length) partialPoints += 1;
     outTimes.push(times[n]!);
-    for (const m of ['readOps', 'writeOps', 'readBytes', 'writeBytes'] as const) series[m].push(values[m]);
+    for (const m of ALL_METRICS) series[m].push(values[m]);
     if (queue) {
       const [depth, awaitMs, requests] = row.queue ?? [null, null, null];
       queue.queueDepth.push(depth);
@@ -504,12 +633,22 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
       queue.requestsPerSec.push(requests);
     }
   });
-  if (outTimes.length === 0) {
-    return failure('no_data_points', `none of the ${plural(raw.rows.length, 'row')} has a value`);
-  }
+  return { byMetric, series, outTimes, queue, emptyTimes, partialPoints };
+}
 
-  // 7. Gaps: runs of missing periods between points (not interpolated). A row without any value
-  // is missing too: inside the series it shows up as a gap, at either end it is counted on its own.
+type Gaps = { gaps: number; missing: number; possibleDst: string };
+
+/**
+ * 7. Gaps: runs of missing periods between points (not interpolated). A row without any value is
+ * missing too: inside the series it shows up as a gap, at either end it is counted on its own.
+ * One missing hour early in the morning, in times read as UTC, may be the hour DST skips.
+ */
+function countGaps(
+  outTimes: readonly number[],
+  emptyTimes: readonly number[],
+  periodSec: number,
+  time: { naiveAs: string | null; zone: TimeZoneSpec | null },
+): Gaps {
   const periodMs = periodSec * 1000;
   let gaps = 0;
   let missing = emptyTimes.filter((t) => t < outTimes[0]! || t > outTimes[outTimes.length - 1]!).length;
@@ -521,8 +660,8 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
       missing += Math.max(0, Math.round(d / periodMs) - 1);
       const hour = new Date(outTimes[i]!).getUTCHours();
       if (
-        resolved.naiveAs === 'UTC' &&
-        zone === null &&
+        time.naiveAs === 'UTC' &&
+        time.zone === null &&
         Math.abs(d - periodMs - HOUR) < 1000 &&
         hour >= 2 &&
         hour <= 4
@@ -531,10 +670,16 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
       }
     }
   }
+  return { gaps, missing, possibleDst };
+}
+
+/** Says what step 7 found, so a reader knows the statistics skip missing points. */
+function gapWarnings({ gaps, missing, possibleDst }: Gaps, periodSec: number, points: number): Warning[] {
+  const warnings: Warning[] = [];
   if (gaps > 0) {
     warnings.push({
       code: 'gaps',
-      message: `${plural(gaps, 'gap')} in the series: ${plural(missing, 'missing point')} of ${secondsText(periodSec)}. Not interpolated: the statistics use the ${formatInt(outTimes.length)} points present.`,
+      message: `${plural(gaps, 'gap')} in the series: ${plural(missing, 'missing point')} of ${secondsText(periodSec)}. Not interpolated: the statistics use the ${formatInt(points)} points present.`,
       subject: 'time',
     });
   } else if (missing > 0) {
@@ -551,6 +696,12 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
       subject: 'time',
     });
   }
+  return warnings;
+}
+
+/** Says which metrics were summed from several columns and which are absent (sizing needs both). */
+function columnWarnings(columns: readonly RawColumn[], byMetric: ReadonlyMap<IoMetric, number[]>): Warning[] {
+  const warnings: Warning[] = [];
   for (const [m, ks] of byMetric) {
     if (ks.length > 1) {
       warnings.push({
@@ -560,9 +711,7 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
       });
     }
   }
-  const absent = (['readOps', 'writeOps', 'readBytes', 'writeBytes'] as const).filter(
-    (m) => !byMetric.has(m),
-  );
+  const absent = ALL_METRICS.filter((m) => !byMetric.has(m));
   if (absent.length > 0) {
     warnings.push({
       code: 'metric_missing',
@@ -570,39 +719,5 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
       subject: absent[0],
     });
   }
-
-  const resources = [...new Set(columns.map((c) => c.resource).filter((r) => r !== null))];
-  const series_: IoSeries = {
-    format: raw.format,
-    label: options.label ?? (resources.length > 0 ? resources.join(' + ') : null),
-    periodSec,
-    conversion: {
-      statistic: counts.length > 0 ? statistic : null,
-      divisorSec: counts.length > 0 ? divisorSec : null,
-      explanation,
-    },
-    columns: columns.map((c) => ({ metric: c.metric, label: c.label, source: c.source, unit: c.unit })),
-    timeMs: outTimes,
-    readIops: series.readOps,
-    writeIops: series.writeOps,
-    readBytesPerSec: series.readBytes,
-    writeBytesPerSec: series.writeBytes,
-    quality: {
-      inputPoints: raw.rows.length,
-      gaps,
-      missingPoints: missing,
-      duplicates,
-      conflictingDuplicates: conflicting,
-      partialPoints,
-      reordered,
-      dstRepairs: resolved.dstRepairs,
-      naiveTimesAs: resolved.naiveAs,
-    },
-    warnings,
-  };
-  if (raw.device) {
-    const { hasQueue: _, ...device } = raw.device;
-    series_.device = { ...device, queue };
-  }
-  return { ok: true, value: series_ };
+  return warnings;
 }

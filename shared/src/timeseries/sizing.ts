@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fail, ok, type Result, type Warning } from '../problem.ts';
 import type { DirectionLoad, IoProfile } from '../profile/io-profile.schema.ts';
-import { formatInt, MiB } from '../units.ts';
+import { averageBlockSize, bytesPerSec as asBytesPerSec, formatInt, iops as asIops, MiB } from '../units.ts';
 import type { IoSeries } from './series.schema.ts';
 import { summarizeSeries, toSizingResolution, type RateSummary, type SeriesSummary } from './stats.ts';
 
@@ -45,7 +45,7 @@ function load(iops: number, bytesPerSec: number): DirectionLoad {
   return {
     iops,
     bytesPerSec,
-    blockSizeBytes: iops > 0 && bytesPerSec > 0 ? bytesPerSec / iops : null,
+    blockSizeBytes: averageBlockSize(asBytesPerSec(bytesPerSec), asIops(iops)),
     latency: null,
   };
 }

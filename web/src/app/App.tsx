@@ -1,9 +1,11 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef } from 'react';
 import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { LoadingState } from '../components/States.tsx';
 import { lazyPage } from '../lib/lazy-page.tsx';
+import { createQueryClient } from '../lib/query.ts';
 import { Link, matchRoute, paths, useLocation, useRoute, type Route } from './router.tsx';
-import { SessionProvider } from './session/SessionProvider.tsx';
+import { SessionProvider, browserStorage } from './session/SessionProvider.tsx';
 
 // Every page is its own chunk: a share link does not download the planning forms, and the
 // planning page's first paint needs neither Recharts nor the AWS catalog.
@@ -13,6 +15,7 @@ const RunsPage = lazyPage(() => import('./routes/RunsPage.tsx'));
 const RunPage = lazyPage(() => import('./routes/RunPage.tsx'));
 const HistoryPage = lazyPage(() => import('./routes/HistoryPage.tsx'));
 const HistorySeriesPage = lazyPage(() => import('./routes/HistorySeriesPage.tsx'));
+const FleetPage = lazyPage(() => import('./routes/FleetPage.tsx'));
 
 const PAGES: Record<Route['name'], { preload: () => Promise<void> } | null> = {
   plan: PlanPage,
@@ -21,6 +24,8 @@ const PAGES: Record<Route['name'], { preload: () => Promise<void> } | null> = {
   run: RunPage,
   history: HistoryPage,
   'history-series': HistorySeriesPage,
+  fleet: FleetPage,
+  'fleet-plan': FleetPage,
   'not-found': null,
 };
 
@@ -57,6 +62,10 @@ function Page({ route }: { route: Route }) {
       return <HistoryPage />;
     case 'history-series':
       return <HistorySeriesPage key={route.series} series={route.series} />;
+    case 'fleet':
+      return <FleetPage />;
+    case 'fleet-plan':
+      return <FleetPage key={route.id} id={route.id} />;
     case 'not-found':
       return <NotFound path={route.path} />;
   }
@@ -113,6 +122,11 @@ function Shell() {
                 History
               </Link>
             </li>
+            <li>
+              <Link to={paths.fleet()} aria-current={current(['fleet', 'fleet-plan'])}>
+                Fleet
+              </Link>
+            </li>
           </ul>
         </nav>
       </header>
@@ -134,10 +148,15 @@ function Shell() {
   );
 }
 
+/** One cache of server responses for the app's lifetime (lib/query.ts). */
+const queryClient = createQueryClient();
+
 export function App() {
   return (
-    <SessionProvider>
-      <Shell />
-    </SessionProvider>
+    <QueryClientProvider client={queryClient}>
+      <SessionProvider storage={browserStorage()}>
+        <Shell />
+      </SessionProvider>
+    </QueryClientProvider>
   );
 }

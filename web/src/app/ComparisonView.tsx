@@ -1,4 +1,6 @@
-import { bottleneckStateOf, type Access, type ComparisonResult, type PlanResult } from '@blockwise/shared';
+import { bottleneckStateOf, type PlanResult } from '@blockwise/shared/plan';
+import { type Access } from '@blockwise/shared/profile';
+import { type ComparisonResult } from '@blockwise/shared/records';
 import { useState, type ReactNode } from 'react';
 import { Region } from '../components/Region.tsx';
 import { EmptyState } from '../components/States.tsx';
@@ -48,8 +50,11 @@ function tabHint(plan: PlanResult, percentile: string): string {
         : `binds at ${at}${state === 'bursting' ? ' (burst)' : ''}`,
     );
   }
-  if (plan.cost.current) parts.push(`${fmtUsd(plan.cost.current.clusterMonthlyUsd.total)}/mo`);
-  else if (plan.cost.nvme) parts.push(`+${fmtUsd(plan.cost.nvme.monthlyPremiumUsd)}/mo`);
+  // Every cost names the date of its prices.
+  if (plan.cost.current)
+    parts.push(`${fmtUsd(plan.cost.current.clusterMonthlyUsd.total)}/mo (prices of ${plan.rates.date})`);
+  else if (plan.cost.nvme)
+    parts.push(`+${fmtUsd(plan.cost.nvme.monthlyPremiumUsd)}/mo (prices of ${plan.rates.date})`);
   const v = focusVerdicts(plan, percentile);
   const worst = [v.read, v.write]
     .filter((x) => x !== null)

@@ -17,6 +17,12 @@ describe('matchRoute', () => {
     ['/history/team%2Fpg', { name: 'history-series', series: 'team/pg' }],
     ['/history/team/pg', { name: 'history-series', series: 'team/pg' }],
     ['/history/%E0%A4%A', { name: 'not-found', path: '/history/%E0%A4%A' }],
+    // A malformed escape in an id is a page that does not exist, not a URIError (a blank app).
+    ['/fleet/%E0%A4%A', { name: 'not-found', path: '/fleet/%E0%A4%A' }],
+    ['/c/%E0%A4%A', { name: 'not-found', path: '/c/%E0%A4%A' }],
+    ['/runs/%E0%A4%A', { name: 'not-found', path: '/runs/%E0%A4%A' }],
+    ['/fleet', { name: 'fleet' }],
+    ['/fleet/FFFFFFFFFFFFFFFFFFFFFF', { name: 'fleet-plan', id: 'FFFFFFFFFFFFFFFFFFFFFF' }],
     ['/historyx', { name: 'not-found', path: '/historyx' }],
     ['/c/a/b', { name: 'not-found', path: '/c/a/b' }],
   ])('%s', (path, route) => {

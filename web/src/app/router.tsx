@@ -13,6 +13,8 @@ export type Route =
   | { name: 'run'; id: string }
   | { name: 'history' }
   | { name: 'history-series'; series: string }
+  | { name: 'fleet' }
+  | { name: 'fleet-plan'; id: string }
   | { name: 'not-found'; path: string };
 
 export const paths = {
@@ -21,6 +23,8 @@ export const paths = {
   runs: () => '/runs',
   run: (id: string) => `/runs/${encodeURIComponent(id)}`,
   history: () => '/history',
+  fleet: () => '/fleet',
+  fleetPlan: (id: string) => `/fleet/${encodeURIComponent(id)}`,
   /** Series names may hold `/`: encoded into one path segment (`/history/team%2Fpg`). */
   historySeries: (series: string, query: { branch?: string | null; run?: string | null } = {}) => {
     const q = new URLSearchParams();
@@ -31,22 +35,34 @@ export const paths = {
   },
 };
 
+/** A path segment decoded, or null for a malformed escape (`%E0%A4%A`): such a link is not found, not a crash. */
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/** The pages whose last segment is an id: prefix → route. */
+const ID_ROUTES: ReadonlyArray<readonly [RegExp, (id: string) => Route]> = [
+  [/^\/c\/([^/]+)$/, (id) => ({ name: 'share', id })],
+  [/^\/runs\/([^/]+)$/, (id) => ({ name: 'run', id })],
+  [/^\/fleet\/([^/]+)$/, (id) => ({ name: 'fleet-plan', id })],
+  [/^\/history\/(.+)$/, (series) => ({ name: 'history-series', series })],
+];
+
 export function matchRoute(pathname: string): Route {
   const path = pathname.replace(/\/+$/, '') || '/';
   if (path === '/') return { name: 'plan' };
   if (path === '/runs') return { name: 'runs' };
-  let m = /^\/c\/([^/]+)$/.exec(path);
-  if (m) return { name: 'share', id: decodeURIComponent(m[1]!) };
-  m = /^\/runs\/([^/]+)$/.exec(path);
-  if (m) return { name: 'run', id: decodeURIComponent(m[1]!) };
   if (path === '/history') return { name: 'history' };
-  m = /^\/history\/(.+)$/.exec(path);
-  if (m) {
-    try {
-      return { name: 'history-series', series: decodeURIComponent(m[1]!) };
-    } catch {
-      return { name: 'not-found', path };
-    }
+  if (path === '/fleet') return { name: 'fleet' };
+  for (const [pattern, route] of ID_ROUTES) {
+    const m = pattern.exec(path);
+    if (!m) continue;
+    const decoded = decodeSegment(m[1]!);
+    return decoded === null ? { name: 'not-found', path } : route(decoded);
   }
   return { name: 'not-found', path };
 }

@@ -1,7 +1,7 @@
 import { createContext, Suspense, use, useEffect, useRef, useState, type ReactNode } from 'react';
 import { downloadBlob } from '../lib/download.ts';
 import { slug } from '../lib/format.ts';
-import { chartToPngBlob } from '../lib/png-export.ts';
+import { chartToPngBlob, legendEntriesIn, type LegendEntry } from '../lib/png-export.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { ChartSkeleton } from './States.tsx';
 import { TableScroll } from './TableScroll.tsx';
@@ -15,6 +15,11 @@ type Props = {
   table?: ReactNode;
   /** The (lazy) chart. */
   children: ReactNode;
+  /**
+   * Legend entries drawn into the exported PNG when the page shows the legend outside the chart
+   * (Recharts' own <Legend> inside the chart is read from the page and needs nothing here).
+   */
+  legend?: readonly LegendEntry[];
 };
 
 /** The plot area's width in CSS pixels (0 before the first layout): charts size their axes by it. */
@@ -29,6 +34,9 @@ export function categoryAxisWidth(plotWidth: number, preferred: number): number 
   if (plotWidth <= 0) return preferred;
   return Math.max(90, Math.min(preferred, Math.round(plotWidth * 0.38)));
 }
+
+/** Height in CSS pixels of a horizontal bar chart (HorizontalBarChart) with `rows` categories: one formula for every such chart and its frame. */
+export const barChartHeight = (rows: number) => 60 + rows * 34;
 
 /** The largest SVG in the figure is the chart (legend icons are small SVGs too). */
 function chartSvg(root: HTMLElement | null): SVGSVGElement | null {
@@ -51,7 +59,7 @@ function chartSvg(root: HTMLElement | null): SVGSVGElement | null {
  * A chart with its title, a data-table alternative, and "Download PNG". The chart itself loads
  * lazily (Recharts stays out of the first paint) and fails alone.
  */
-export function ChartFrame({ title, caption, height, table, children }: Props) {
+export function ChartFrame({ title, caption, height, table, children, legend = [] }: Props) {
   const ref = useRef<HTMLElement>(null);
   const plot = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
@@ -73,7 +81,8 @@ export function ChartFrame({ title, caption, height, table, children }: Props) {
       return;
     }
     try {
-      downloadBlob(await chartToPngBlob(svg, title), `${slug(title)}.png`);
+      const entries = [...legendEntriesIn(ref.current ?? document.createElement('div')), ...legend];
+      downloadBlob(await chartToPngBlob(svg, title, entries), `${slug(title)}.png`);
     } catch (e) {
       setExportError(e instanceof Error ? e.message : String(e));
     }

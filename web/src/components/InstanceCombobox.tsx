@@ -1,4 +1,4 @@
-import type { InstanceSpec } from '@blockwise/shared';
+import type { InstanceSpec } from '@blockwise/shared/aws';
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { fmtInt } from '../lib/format.ts';
 

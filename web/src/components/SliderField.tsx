@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { parseNumberText } from '../lib/parse-number.ts';
+import { numberProblem, parseNumberText, suffixRefusal } from '../lib/parse-number.ts';
 
 /**
  * A number with a slider and an exact input side by side (both keyboard-operable). The slider
@@ -16,6 +16,7 @@ export function SliderField({
   onChange,
   error,
   hint,
+  suffixes = false,
 }: {
   label: string;
   value: number;
@@ -26,6 +27,8 @@ export function SliderField({
   onChange: (value: number) => void;
   error?: string | null;
   hint?: string;
+  /** A count (IOPS, nodes): "16k" is accepted; other units refuse k/M (parseNumberText). */
+  suffixes?: boolean;
 }) {
   const id = useId();
   const [text, setText] = useState(String(value));
@@ -73,8 +76,13 @@ export function SliderField({
             aria-describedby={describedBy}
             onChange={(e) => {
               setText(e.target.value);
-              const n = parseNumberText(e.target.value);
-              if (n === null) setTypingError(`${label}: expected a number.`);
+              const n = parseNumberText(e.target.value, { suffixes });
+              if (n === null)
+                setTypingError(
+                  numberProblem(e.target.value, { suffixes }) === 'suffix'
+                    ? `${label}: ${suffixRefusal(unit)}`
+                    : `${label}: expected a number.`,
+                );
               else {
                 setTypingError(null);
                 setShown(n);

@@ -1,4 +1,4 @@
-import type { Warning } from '@blockwise/shared';
+import type { Warning } from '@blockwise/shared/problem';
 
 /** Warnings in plain words; the stable code rides along as a data attribute for tests and e2e. */
 export function Warnings({ warnings, compact = false }: { warnings: readonly Warning[]; compact?: boolean }) {

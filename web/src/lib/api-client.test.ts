@@ -1,4 +1,4 @@
-import { buildComparison, summarizeRun } from '@blockwise/shared/catalog';
+import { buildComparison, summarizeRun } from '@blockwise/shared/analysis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fixtureReport } from '../test/fixtures.ts';
 import {

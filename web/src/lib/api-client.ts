@@ -4,7 +4,6 @@ import {
   ComparisonSchema,
   CreatedComparisonSchema,
   ErrorResponseSchema,
-  IdSchema,
   LABEL_WIRE_NAMES,
   RunListSchema,
   RunRegressionSchema,
@@ -16,13 +15,13 @@ import {
   type Comparison,
   type CreateComparison,
   type CreatedRun,
-  type RunLabels,
   type RunList,
   type Run,
   type RunRegression,
   type SeriesList,
   type SeriesSettingsResponse,
-} from '@blockwise/shared';
+} from '@blockwise/shared/api';
+import { IdSchema, type RunLabels } from '@blockwise/shared/records';
 import type { z } from 'zod';
 
 /**
@@ -86,7 +85,8 @@ export function describeApiError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function request<S extends z.ZodType>(
+/** A JSON request whose answer is validated with `schema`; failures are ApiErrors with the server's code. */
+export async function request<S extends z.ZodType>(
   schema: S,
   url: string,
   init: RequestInit = {},

@@ -1,7 +1,5 @@
-import { render, screen } from '@testing-library/react';
 import { builtInCatalog, type CatalogData } from '@blockwise/shared/catalog';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RateMeta } from '../features/right-size/components/RateCardPanel.tsx';
 import { catalogLabel, loadCatalog } from './catalog.ts';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -62,33 +60,5 @@ describe('the web app prices with the catalog its server loaded', () => {
     const card = catalog.rateCardFor('us-east-1')!;
     expect(card).toMatchObject({ date: '2026-11-01', gp3: { storage: 0.07 } });
     expect(catalogLabel(catalog)).toBe('cat.json, written 2026-11-24');
-  });
-});
-
-describe('RateMeta: date and source beside the costs', () => {
-  const today = new Date('2026-11-24T12:00:00Z');
-  it('warns when the prices are over a year old', () => {
-    render(
-      <RateMeta
-        rates={{ region: 'us-east-1', source: 'AWS Price List …', date: '2022-02-10' }}
-        catalog="built-in catalog"
-        today={today}
-      />,
-    );
-    expect(screen.getByText('built-in catalog')).toBeTruthy();
-    expect(screen.getByTestId('stale-prices').textContent).toMatch(
-      /over a year old.*blockwise catalog update/,
-    );
-  });
-
-  it('says nothing more for prices of this year', () => {
-    render(
-      <RateMeta
-        rates={{ region: 'us-east-1', source: 'AWS Price List …', date: '2026-11-01' }}
-        today={today}
-      />,
-    );
-    expect(screen.queryByTestId('stale-prices')).toBeNull();
-    expect(screen.getByText('2026-11-01')).toBeTruthy();
   });
 });

@@ -1,4 +1,4 @@
-import { THROUGHPUT_UNITS, formatBytes, formatUsd, type ThroughputUnit } from '@blockwise/shared';
+import { THROUGHPUT_UNITS, formatBytes, formatUsd, type ThroughputUnit } from '@blockwise/shared/units';
 
 /**
  * Display formatting only: every number shown was computed in @blockwise/shared; these turn it
@@ -38,6 +38,9 @@ export function fmtRate(bytesPerSec: number, unit: ThroughputUnit = 'MiB/s', dig
 export const fmtSize = (bytes: number | null) => (bytes === null ? '—' : formatBytes(bytes));
 
 export const fmtUsd = (v: number) => formatUsd(v);
+
+/** A signed amount with the sign before the dollar sign: "-$40.00" (formatUsd gives "$-40.00"). */
+export const fmtUsdSigned = (v: number) => (v < 0 ? `-${formatUsd(-v)}` : formatUsd(v));
 
 /** Small unit prices ($ per IOPS-month) need more than cents: 4 significant digits. */
 export function fmtUsdPrecise(v: number | null): string {

@@ -3,7 +3,7 @@ import {
   volumeOfRecommendation,
   type PlanResult,
   type Recommendation,
-} from '@blockwise/shared';
+} from '@blockwise/shared/plan';
 import { fmtInt, fmtNum, fmtPct } from './format.ts';
 
 /**

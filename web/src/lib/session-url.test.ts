@@ -1,4 +1,4 @@
-import type { PlanSession } from '@blockwise/shared';
+import type { PlanSession } from '@blockwise/shared/records';
 import { describe, expect, it } from 'vitest';
 import {
   MAX_SESSION_CHARS,

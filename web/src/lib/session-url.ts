@@ -1,4 +1,5 @@
-import { PlanSessionSchema, fail, ok, type PlanSession, type Result } from '@blockwise/shared';
+import { fail, ok, type Result } from '@blockwise/shared/problem';
+import { PlanSessionSchema, type PlanSession } from '@blockwise/shared/records';
 
 /**
  * An unsaved planning session as a link: the typed-in inputs (PlanSession with observed profiles

@@ -1,10 +1,5 @@
-import {
-  parseFio,
-  profileFromObserved,
-  type AccessPattern,
-  type FioReport,
-  type IoProfile,
-} from '@blockwise/shared';
+import { parseFio, type FioReport } from '@blockwise/shared/fio';
+import { profileFromObserved, type AccessPattern, type IoProfile } from '@blockwise/shared/profile';
 // Real fio outputs from fixtures/fio (provenance in fixtures/fio/README.md), read as text by Vite.
 import grouped from '../../../fixtures/fio/generated/a_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_grouped.json?raw';
 import randread4k from '../../../fixtures/fio/generated/c_randread_4k_libaio_qd32_timebased5s.json?raw';
@@ -22,7 +17,7 @@ export function fixtureReport(name: Exclude<keyof typeof FIXTURES, 'errorOnly'>)
   return r.report;
 }
 
-/** A profile from published numbers (MiB/s and IOPS, as the seed articles report them), via the public API. */
+/** A profile from published numbers (MiB/s and IOPS, as published benchmarks (docs/domain.md sources) report them), via the public API. */
 export function typedProfile(p: {
   readMiBps: number;
   readIops: number;

@@ -1,8 +1,19 @@
-import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { cleanup, type render as rtlRender } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+import { TestQueryProvider } from './query-client.tsx';
 
 // Testing Library unmounts between tests only when it can find a global afterEach; say it explicitly.
 afterEach(() => cleanup());
+
+// Pages read server data through TanStack Query (lib/query.ts), which needs a QueryClientProvider
+// above them; the app puts one in App.tsx. Tests render pages on their own: every `render` gets
+// a fresh provider (test/query-client.tsx) unless the test passes its own `wrapper`.
+vi.mock('@testing-library/react', async (importOriginal) => {
+  const rtl = await importOriginal<{ render: typeof rtlRender }>();
+  const render = ((ui: Parameters<typeof rtlRender>[0], options?: object) =>
+    rtl.render(ui, { wrapper: TestQueryProvider, ...options })) as typeof rtlRender;
+  return { ...rtl, render };
+});
 
 // The catalog loader asks the server which catalog it plans with (GET /api/catalog). Tests have
 // no server: answer 404 (the built-in catalog is used), never a real connection. Tests that stub

@@ -1,35 +1,59 @@
 import express, { Router } from 'express';
-import {
-  ANALYSIS_VERSION,
-  CreateComparisonSchema,
-  type Comparison,
-  type ComparisonResult,
-  type PlanSession,
-  type RunLabels,
-  type RunSummary,
-} from '@blockwise/shared';
-import { buildComparison, type ComparisonRun } from '@blockwise/shared/catalog';
+import { CreateComparisonSchema, type Comparison } from '@blockwise/shared/api';
+import { FioReportSchema } from '@blockwise/shared/fio';
+import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
+import { buildComparison, type ComparisonRun } from '@blockwise/shared/analysis';
 import { baseUrl, comparisonUrl, type AppContext } from '../../context.ts';
-import { HttpError } from '../../http/errors.ts';
+import { HttpError, problemCode } from '../../http/errors.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { mediaTypeOf } from '../../http/read-body.ts';
+import { validate } from '../../http/validate.ts';
 import { isValidId } from '../../store/ids.ts';
-import type { Comparison as StoredComparison } from '../../store/run-store.ts';
+import { StoredRecordError, comparisonRecordOf, runWithReportOf } from '../../store/records.ts';
+import type { Comparison as StoredComparison, Run as StoredRun } from '../../store/run-store.ts';
+import { currentAnalysis } from '../runs/current-analysis.ts';
 import { methodNotAllowed, storeCall } from '../route-helpers.ts';
 
-export function toComparison(base: string, c: StoredComparison): Comparison {
+export function toComparison(base: string, stored: StoredComparison): Comparison {
+  const c = comparisonRecordOf(stored);
   return {
     id: c.id,
     url: comparisonUrl(base, c.id),
     createdAt: new Date(c.createdAt).toISOString(),
     title: c.title,
     runIds: c.runIds,
-    plan: c.plan as PlanSession | null,
-    result: c.result as ComparisonResult,
+    plan: c.plan,
+    result: c.result,
     priceTableDate: c.priceTableDate,
     analysisVersion: c.analysisVersion,
   };
 }
+
+/**
+ * A stored run as a comparison reads it, under today's rules: a run of an earlier analysis version
+ * is analyzed again from its raw bytes (currentAnalysis), so a new comparison never freezes an
+ * earlier version's numbers under today's version.
+ */
+async function comparisonRunOf(ctx: AppContext, stored: StoredRun): Promise<ComparisonRun> {
+  if (stored.analysisVersion === ANALYSIS_VERSION) {
+    const { id, labels, report, summary } = runWithReportOf(stored);
+    return { id, labels, report, summary };
+  }
+  const current = await currentAnalysis(ctx, stored, {
+    reportJson: JSON.stringify(stored.report),
+    summaryJson: JSON.stringify(stored.summary),
+  });
+  const report = FioReportSchema.safeParse(JSON.parse(current.reportJson));
+  if (!report.success)
+    throw new StoredRecordError(
+      `run ${stored.id}`,
+      `report: ${report.error.issues[0]?.message ?? 'invalid'}`,
+    );
+  return { id: stored.id, labels: stored.labels, report: report.data, summary: current.summary };
+}
+
+/** The validators of the comparison routes (the OpenAPI document reads their schemas). */
+export const comparisonsValidators = { create: validate({ body: CreateComparisonSchema }) };
 
 /**
  * Share links. A comparison is computed once, here, and frozen: the stored result (with the price
@@ -57,14 +81,9 @@ export function comparisonsRouter(ctx: AppContext): Router {
       next();
     },
     json,
+    comparisonsValidators.create,
     async (req, res) => {
-      const body = CreateComparisonSchema.safeParse(req.body);
-      if (!body.success) {
-        const issue = body.error.issues[0]!;
-        const path = issue.path.join('.');
-        throw new HttpError(422, 'body_invalid', `${path || 'body'}: ${issue.message}`, path || undefined);
-      }
-      const { title, runIds, plan } = body.data;
+      const { title, runIds, plan } = comparisonsValidators.create.values(req).body;
       if (runIds.length === 0 && !plan)
         throw new HttpError(
           422,
@@ -79,15 +98,11 @@ export function comparisonsRouter(ctx: AppContext): Router {
         const run = await storeCall(() => ctx.store.getRun(id));
         if (!run)
           throw new HttpError(422, 'run_not_found', `runIds.${i}: no run with id ${id}`, `runIds.${i}`);
-        runs.push({
-          id,
-          labels: run.labels as RunLabels,
-          report: run.report as ComparisonRun['report'],
-          summary: run.summary as RunSummary,
-        });
+        runs.push(await comparisonRunOf(ctx, run));
       }
       const result = buildComparison(runs, plan ?? null);
-      if (!result.ok) throw new HttpError(422, result.error.code, result.error.message, result.error.path);
+      if (!result.ok)
+        throw new HttpError(422, problemCode(result.error.code), result.error.message, result.error.path);
       const stored = await storeCall(() =>
         ctx.store.insertComparison({
           title: title ?? null,
@@ -98,7 +113,8 @@ export function comparisonsRouter(ctx: AppContext): Router {
           analysisVersion: ANALYSIS_VERSION,
         }),
       );
-      if (!stored.ok) throw new HttpError(422, stored.error.code, stored.error.message, stored.error.path);
+      if (!stored.ok)
+        throw new HttpError(422, problemCode(stored.error.code), stored.error.message, stored.error.path);
       const base = baseUrl(ctx);
       res.status(201).json({ id: stored.value.id, url: comparisonUrl(base, stored.value.id) });
     },

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ComparisonSchema, CreatedComparisonSchema, type PlanSession } from '@blockwise/shared';
+import { ComparisonSchema, CreatedComparisonSchema } from '@blockwise/shared/api';
+import { type PlanSession } from '@blockwise/shared/records';
 import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
 
 let t: TestApp;

@@ -1,5 +1,7 @@
 import { Router } from 'express';
-import { ANALYSIS_VERSION, type Health } from '@blockwise/shared';
+import { type Health } from '@blockwise/shared/api';
+import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
+import { APP_VERSION } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { StoreUnavailableError, type StoreFault, type WriteCheck } from '../../store/run-store.ts';
 
@@ -109,7 +111,7 @@ export function healthRouter(ctx: AppContext): Router {
     const body: Health = {
       status,
       store,
-      version: process.env.BLOCKWISE_VERSION ?? '0.1.0',
+      version: APP_VERSION,
       analysisVersion: ANALYSIS_VERSION,
     };
     res.status(store.ok ? 200 : 503).json(body);

@@ -1,43 +1,23 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import {
-  ANALYSIS_VERSION,
-  RunListQuerySchema,
-  type CreatedRun,
-  type Run,
-  type RunHeadline,
-  type RunLabels,
-  type RunListItem,
-  type RunSummary,
-} from '@blockwise/shared';
+import { RunListQuerySchema, type CreatedRun, type Run, type RunListItem } from '@blockwise/shared/api';
+import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
+import { type RunLabels } from '@blockwise/shared/records';
 import { baseUrl, rawUrl, runUrl, type AppContext } from '../../context.ts';
 import { HttpError, problemError } from '../../http/errors.ts';
 import { readMultipart, type UploadedFile } from '../../http/multipart.ts';
 import { chargeBodyBytes, checkByteBudget, rateLimit } from '../../http/rate-limit.ts';
 import { RAW_MEDIA_TYPES, mediaTypeOf, readRawBody } from '../../http/read-body.ts';
 import { storableName } from '../../http/text.ts';
-import { analyzeUpload, type AnalyzedUpload } from '../../ingest/analyze-upload.ts';
+import { validate } from '../../http/validate.ts';
+import type { AnalyzedUpload } from '../../ingest/analyze-upload.ts';
 import { busy, type Reservation } from '../../ingest/parse-pool.ts';
 import { labelHeaders, labelsFrom, labelsFromRequest, type QueryLabels } from '../../ingest/labels.ts';
 import { isValidId } from '../../store/ids.ts';
+import { runRecordOf } from '../../store/records.ts';
 import { JsonObjectText, type RunMeta, type RunPage } from '../../store/run-store.ts';
-import { methodNotAllowed, pageOrThrow, parseQuery, storeCall } from '../route-helpers.ts';
+import { methodNotAllowed, pageOrThrow, storeCall } from '../route-helpers.ts';
 import { freezeBaselineComparison } from '../series/regression-gate.ts';
-
-/**
- * Bodies above largeBodyBytes (128 KiB) are analyzed off the main thread, so that no upload can
- * hold the event loop for long (docs/performance.md P13); smaller ones inline, where the parse
- * holds it for a few ms at most and costs less CPU than the worker round trip.
- */
-async function analyze(
-  ctx: AppContext,
-  bytes: Uint8Array,
-  labels: RunLabels,
-  admission: Reservation | null,
-): Promise<AnalyzedUpload> {
-  if (bytes.length > ctx.config.largeBodyBytes)
-    return ctx.pool.analyze(bytes, labels, ctx.config.maxUploadBytes, admission);
-  return analyzeUpload(bytes, labels, ctx.config.maxUploadBytes);
-}
+import { analyze, currentAnalysis } from './current-analysis.ts';
 
 /** A request's room in the parse pool, from before its body is read until its run is stored. */
 type Admission = {
@@ -88,30 +68,15 @@ function admitLargeBody(ctx: AppContext, req: Request): Admission {
   };
 }
 
-function emptyHeadline(): RunHeadline {
-  return {
-    readIops: 0,
-    writeIops: 0,
-    readBytesPerSec: 0,
-    writeBytesPerSec: 0,
-    readBlockSizeBytes: null,
-    writeBlockSizeBytes: null,
-    readClatMs: null,
-    writeClatMs: null,
-    clatApproximate: false,
-    runtimeSec: null,
-  };
-}
-
 export function toListItem(base: string, meta: RunMeta): RunListItem {
-  const summary = meta.summary as Partial<RunSummary>;
+  const { summary } = runRecordOf(meta);
   return {
     id: meta.id,
     createdAt: new Date(meta.createdAt).toISOString(),
     url: runUrl(base, meta.id),
-    labels: meta.labels as RunLabels,
+    labels: meta.labels,
     fioVersion: meta.fioVersion,
-    headline: summary.headline ?? emptyHeadline(),
+    headline: summary.headline,
   };
 }
 
@@ -156,11 +121,15 @@ async function storeUpload(
     url: runUrl(base, run.id),
     created,
     // An identical earlier upload keeps the analysis it was stored with.
-    summary: created ? analyzed.summary : (run.summary as RunSummary),
+    summary: created ? analyzed.summary : runRecordOf(run).summary,
   };
 }
 
+/** The validators of the run routes (the OpenAPI document reads their schemas). */
+export const runsValidators = { list: validate({ query: RunListQuerySchema }) };
+
 export function runsRouter(ctx: AppContext): Router {
+  const listQuery = runsValidators.list;
   const router = Router();
   const writeLimit: RequestHandler = (req, res, next) =>
     rateLimit(req.tokenId ? ctx.limiters.writesToken : ctx.limiters.writesAnonymous)(req, res, next);
@@ -268,22 +237,28 @@ export function runsRouter(ctx: AppContext): Router {
     }
   });
 
-  router.get('/api/runs', ctx.tokens.middleware(true), rateLimit(ctx.limiters.reads), async (req, res) => {
-    const q = parseQuery(RunListQuerySchema, req.query);
-    const page = pageOrThrow(
-      await storeCall(() =>
-        ctx.store.listRuns({
-          series: q.series,
-          instanceType: q.instance,
-          kind: q.kind,
-          branch: q.branch,
-          limit: q.limit,
-          cursor: q.cursor,
-        }),
-      ),
-    );
-    res.json(toListPage(baseUrl(ctx), page));
-  });
+  router.get(
+    '/api/runs',
+    ctx.tokens.middleware(true),
+    rateLimit(ctx.limiters.reads),
+    listQuery,
+    async (req, res) => {
+      const q = listQuery.values(req).query;
+      const page = pageOrThrow(
+        await storeCall(() =>
+          ctx.store.listRuns({
+            series: q.series,
+            instanceType: q.instance,
+            kind: q.kind,
+            branch: q.branch,
+            limit: q.limit,
+            cursor: q.cursor,
+          }),
+        ),
+      );
+      res.json(toListPage(baseUrl(ctx), page));
+    },
+  );
 
   const notFound = rateLimit(ctx.limiters.notFound);
   const findRun: RequestHandler = (req, res, next) => {
@@ -310,14 +285,21 @@ export function runsRouter(ctx: AppContext): Router {
       mediaType: run.mediaType,
       rawSha256: run.rawSha256,
       sizeBytes: run.rawSize,
-      labels: run.labels as RunLabels,
+      labels: run.labels,
       fioVersion: run.fioVersion,
     };
-    // The report (tens of KB for a many-job file) and the summary go out as the store wrote them
-    // (JSON.stringify output, so valid JSON, and byte-identical to a decode + re-encode): parsing
-    // and re-serializing them was most of this route's cost (bench P3).
-    const body = `${JSON.stringify(head).slice(0, -1)},"report":${run.reportJson},"summary":${run.summaryJson}}`;
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    // What the run says depends on the rules that analyze it: the representation is keyed on the
+    // analysis version (ETag), and caches revalidate (a cheap 304) instead of keeping a year-old
+    // analysis that today's web app no longer reads. The raw bytes stay immutable.
+    res.setHeader('Cache-Control', 'public, no-cache');
+    res.setHeader('ETag', `"analysis-${ANALYSIS_VERSION}"`);
+    if (req.fresh) return void res.status(304).end();
+    // A run of this analysis version: its report (tens of KB for a many-job file) goes out as the
+    // store wrote it (JSON.stringify output, so valid JSON): parsing and re-serializing it was most
+    // of this route's cost (bench P3); the (small) summary goes through its schema. A run of an
+    // earlier version is analyzed again from its raw bytes (currentAnalysis).
+    const current = await currentAnalysis(ctx, run, run);
+    const body = `${JSON.stringify(head).slice(0, -1)},"report":${current.reportJson},"summary":${JSON.stringify(current.summary)}}`;
     res.type('json').send(body);
   });
 

@@ -7,7 +7,7 @@ import {
   RunListSchema,
   RunSchema,
   UploadResponseSchema,
-} from '@blockwise/shared';
+} from '@blockwise/shared/api';
 import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
 
 const mixed = fixture('fio/generated/a_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_grouped.json');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { CreatedRunSchema, RunRegressionSchema } from '@blockwise/shared';
+import { CreatedRunSchema, RunRegressionSchema } from '@blockwise/shared/api';
 import { buildPairComparison } from '../../ingest/pair-comparison.ts';
 import { ParsePool } from '../../ingest/parse-pool.ts';
 import type { RunStore } from '../../store/run-store.ts';

@@ -1,12 +1,11 @@
 import {
-  ANALYSIS_VERSION,
-  RunLabelsSchema,
   SeriesConfigSchema,
   defaultSeriesConfig,
   pickBaseBranch,
-  type RunLabels,
   type SeriesConfig,
-} from '@blockwise/shared';
+} from '@blockwise/shared/history';
+import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
+import { RunLabelsSchema, type RunLabels } from '@blockwise/shared/records';
 import type { AppContext } from '../../context.ts';
 import {
   buildPairComparison,

@@ -4,7 +4,7 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorResponseSchema, RunRegressionSchema, SeriesListSchema } from '@blockwise/shared';
+import { ErrorResponseSchema, RunRegressionSchema, SeriesListSchema } from '@blockwise/shared/api';
 import { generateToken, hashToken } from '../../http/auth.ts';
 import { readOnlyStore } from '../../testing/read-only-store.ts';
 import { MANY_UPLOADS, fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';

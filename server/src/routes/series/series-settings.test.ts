@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { ErrorResponseSchema, RunRegressionSchema, SeriesSettingsSchema } from '@blockwise/shared';
+import { ErrorResponseSchema, RunRegressionSchema, SeriesSettingsSchema } from '@blockwise/shared/api';
 import { MANY_UPLOADS, fixture, testAppPerFile } from '../../testing/test-app.ts';
 
 /**

@@ -7,7 +7,7 @@ import {
   RunRegressionSchema,
   RunSchema,
   type RunRegression,
-} from '@blockwise/shared';
+} from '@blockwise/shared/api';
 import { MANY_UPLOADS, fixture, testAppPerFile } from '../../testing/test-app.ts';
 import { DEGRADED, MAIN_NOISE, rescaleFio, type Rescale } from './noisy-fio.ts';
 

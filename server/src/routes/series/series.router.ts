@@ -1,22 +1,23 @@
-import express, { Router, type Request, type RequestHandler } from 'express';
+import express, { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
 import {
-  SeriesConfigSchema,
   SeriesListQuerySchema,
   SeriesNameSchema,
   SeriesRunsQuerySchema,
-  checkRegression,
-  type RegressionRun,
   type RunRegression,
   type SeriesList,
   type SeriesSettingsResponse,
-} from '@blockwise/shared';
+} from '@blockwise/shared/api';
+import { SeriesConfigSchema, checkRegression, type RegressionRun } from '@blockwise/shared/history';
 import { baseUrl, comparisonUrl, runUrl, type AppContext } from '../../context.ts';
 import { HttpError } from '../../http/errors.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { mediaTypeOf } from '../../http/read-body.ts';
+import { validate } from '../../http/validate.ts';
 import { isValidId } from '../../store/ids.ts';
+import { jsonObjectOf } from '../../store/records.ts';
 import type { RunJson, RunMeta, SeriesSettings } from '../../store/run-store.ts';
-import { pageOrThrow, parseQuery, storeCall } from '../route-helpers.ts';
+import { pageOrThrow, storeCall } from '../route-helpers.ts';
 import { toListItem, toListPage } from '../runs/runs.router.ts';
 import { effectiveConfig, pickPairComparison, readGate, storedLabels } from './regression-gate.ts';
 
@@ -32,17 +33,15 @@ import { effectiveConfig, pickPairComparison, readGate, storedLabels } from './r
  * an empty history and the default settings. Names with `/` travel URL-encoded (`team%2Fpg`).
  */
 
-function seriesParam(req: Request): string {
-  const parsed = SeriesNameSchema.safeParse(req.params.series);
-  if (!parsed.success)
-    throw new HttpError(
-      400,
-      'query_invalid',
-      `series: ${parsed.error.issues[0]?.message ?? 'not a series name'}`,
-      'series',
-    );
-  return parsed.data;
-}
+const SeriesParamsSchema = z.object({ series: SeriesNameSchema });
+
+/** The validators of the series routes (the OpenAPI document reads their schemas). */
+export const seriesValidators = {
+  list: validate({ query: SeriesListQuerySchema }),
+  settings: validate({ params: SeriesParamsSchema }),
+  putSettings: validate({ params: SeriesParamsSchema, body: SeriesConfigSchema }),
+  runs: validate({ params: SeriesParamsSchema, query: SeriesRunsQuerySchema }),
+};
 
 function settingsBody(series: string, stored: SeriesSettings | null): SeriesSettingsResponse {
   return {
@@ -64,10 +63,7 @@ const allowOnly =
 
 /** A run's metadata from its stored JSON text, parsing only the (small) summary. */
 function runMetaOf({ summaryJson, reportJson: _report, ...meta }: RunJson): RunMeta {
-  const summary: unknown = JSON.parse(summaryJson);
-  if (summary === null || typeof summary !== 'object' || Array.isArray(summary))
-    throw new Error(`run ${meta.id}: its stored summary is not a JSON object`);
-  return { ...meta, summary: summary as RunMeta['summary'] };
+  return { ...meta, summary: jsonObjectOf(JSON.parse(summaryJson), `run ${meta.id}`, 'summary') };
 }
 
 const regressionRun = (base: string, meta: RunMeta): RegressionRun => {
@@ -83,8 +79,8 @@ export function seriesRouter(ctx: AppContext): Router {
     rateLimit(req.tokenId ? ctx.limiters.writesToken : ctx.limiters.writesAnonymous)(req, res, next);
   const json = express.json({ limit: '16kb', strict: true, type: () => true });
 
-  router.get('/api/series', ctx.tokens.middleware(true), reads, async (req, res) => {
-    const q = parseQuery(SeriesListQuerySchema, req.query);
+  router.get('/api/series', ctx.tokens.middleware(true), reads, seriesValidators.list, async (req, res) => {
+    const q = seriesValidators.list.values(req).query;
     const page = pageOrThrow(
       await storeCall(() => ctx.store.listSeries({ limit: q.limit, cursor: q.cursor })),
     );
@@ -101,8 +97,8 @@ export function seriesRouter(ctx: AppContext): Router {
     res.json(body);
   });
 
-  router.get('/api/series/:series/settings', reads, async (req, res) => {
-    const series = seriesParam(req);
+  router.get('/api/series/:series/settings', reads, seriesValidators.settings, async (req, res) => {
+    const { series } = seriesValidators.settings.values(req).params;
     const stored = await storeCall(() => ctx.store.getSeriesSettings(series));
     res.json(settingsBody(series, stored));
   });
@@ -119,14 +115,9 @@ export function seriesRouter(ctx: AppContext): Router {
       next();
     },
     json,
+    seriesValidators.putSettings,
     async (req, res) => {
-      const series = seriesParam(req);
-      const parsed = SeriesConfigSchema.safeParse(req.body);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        const path = issue.path.join('.');
-        throw new HttpError(422, 'body_invalid', `${path || 'body'}: ${issue.message}`, path || undefined);
-      }
+      const { series } = seriesValidators.putSettings.values(req).params;
       // What the team wrote is stored, not the filled-in defaults: a field they never set keeps
       // following the defaults of later versions.
       const stored = await storeCall(() => ctx.store.putSeriesSettings(series, req.body as object));
@@ -134,16 +125,22 @@ export function seriesRouter(ctx: AppContext): Router {
     },
   );
 
-  router.get('/api/series/:series/runs', ctx.tokens.middleware(true), reads, async (req, res) => {
-    const series = seriesParam(req);
-    const q = parseQuery(SeriesRunsQuerySchema, req.query);
-    const page = pageOrThrow(
-      await storeCall(() =>
-        ctx.store.listSeriesRuns({ series, branch: q.branch, limit: q.limit, before: q.before }),
-      ),
-    );
-    res.json(toListPage(baseUrl(ctx), page));
-  });
+  router.get(
+    '/api/series/:series/runs',
+    ctx.tokens.middleware(true),
+    reads,
+    seriesValidators.runs,
+    async (req, res) => {
+      const { params, query: q } = seriesValidators.runs.values(req);
+      const { series } = params;
+      const page = pageOrThrow(
+        await storeCall(() =>
+          ctx.store.listSeriesRuns({ series, branch: q.branch, limit: q.limit, before: q.before }),
+        ),
+      );
+      res.json(toListPage(baseUrl(ctx), page));
+    },
+  );
 
   router.get('/api/runs/:id/regression', ctx.tokens.middleware(true), reads, async (req, res, next) => {
     const id = String(req.params.id);

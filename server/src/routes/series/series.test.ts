@@ -5,7 +5,7 @@ import {
   RunListSchema,
   RunRegressionSchema,
   SeriesSettingsSchema,
-} from '@blockwise/shared';
+} from '@blockwise/shared/api';
 import { generateToken, hashToken } from '../../http/auth.ts';
 import { MANY_UPLOADS, fixture, makeTestApp, testAppPerFile } from '../../testing/test-app.ts';
 import { MAIN_NOISE, rescaleFio, type Rescale } from './noisy-fio.ts';

@@ -66,3 +66,48 @@ describe('a share link starts fetching its comparison with the HTML', () => {
     }
   });
 });
+
+describe('a page that does not exist', () => {
+  it.each(['/nope', '/runs/abc/extra', '/c'])(
+    '%s → 404 HTML with a way back (the app renders "Page not found")',
+    async (path) => {
+      const res = await request(t.app).get(path);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.text).toContain('<div id="root">');
+      expect(res.text).toContain('<a href="/runs">');
+      expect(res.text).not.toContain('Planning session');
+    },
+  );
+
+  it('API paths keep JSON 404s', async () => {
+    const res = await request(t.app).get('/api/nope');
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body.error.code).toBe('not_found');
+  });
+});
+
+describe('a page that does not exist, without the built web app', () => {
+  it('answers a minimal 404 HTML page linking to / and /runs; API paths keep JSON', async () => {
+    const bare = await makeTestApp();
+    try {
+      const res = await request(bare.app).get('/nope');
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.text).toContain('<a href="/">');
+      expect(res.text).toContain('<a href="/runs">');
+      expect(res.text).toContain('/nope');
+      const hostile = await request(bare.app).get('/%3Cscript%3Ealert(1)%3C%2Fscript%3E');
+      expect(hostile.status).toBe(404);
+      expect(hostile.text).not.toContain('<script>');
+      const api = await request(bare.app).get('/api/nope');
+      expect(api.headers['content-type']).toMatch(/^application\/json/);
+      const post = await request(bare.app).post('/nope');
+      expect(post.status).toBe(404);
+      expect(post.headers['content-type']).toMatch(/^application\/json/);
+    } finally {
+      await bare.close();
+    }
+  });
+});

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { Router } from 'express';
-import type { ComparisonResult } from '@blockwise/shared';
+import type { ComparisonResult } from '@blockwise/shared/records';
 import type { AppContext } from '../../context.ts';
 import { isValidId } from '../../store/ids.ts';
+import { comparisonRecordOf } from '../../store/records.ts';
 import { storeCall } from '../route-helpers.ts';
 
 /** HTML escaping for the few server-rendered strings (titles, labels: all user input). */
@@ -43,7 +44,16 @@ function minimalShareHtml(
 }
 
 /** Routes the single-page app owns (deep links must load index.html). */
-const SPA_ROUTES = ['/', '/c/:id', '/runs', '/runs/:id', '/history', '/history/:series'];
+const SPA_ROUTES = [
+  '/',
+  '/c/:id',
+  '/runs',
+  '/runs/:id',
+  '/history',
+  '/history/:series',
+  '/fleet',
+  '/fleet/:id',
+];
 
 /**
  * index.html paints a static frame before any script runs (see web/index.html), including the
@@ -65,6 +75,28 @@ export function withComparisonPreload(html: string, id: string): string {
 
 export function withoutPlanHead(indexHtml: string): string {
   return indexHtml.replace(PLAN_HEAD, '');
+}
+
+/** Without the built web app: a page that does not exist, with the way back (script-free). */
+export function minimalNotFoundHtml(path: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Page not found — Blockwise</title></head><body><h1>Page not found</h1><p>Nothing lives at <code>${escapeHtml(path)}</code>. <a href="/">Start a planning session</a> or <a href="/runs">browse the archive</a>.</p></body></html>`;
+}
+
+/**
+ * A GET for a page that matches no route answers HTML with status 404 (a person followed a link),
+ * never the API's JSON error: with the built app, index.html (its NotFound page renders, and the
+ * static frame's navigation already links back); without it, a minimal page. Other methods fall
+ * through to the JSON 404; /api never reaches this router.
+ */
+function notFoundPage(html: string | null) {
+  return (req: express.Request, res: express.Response, next: express.NextFunction) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    res.setHeader('Cache-Control', 'no-cache');
+    res
+      .status(404)
+      .type('html')
+      .send(html ?? minimalNotFoundHtml(req.path));
+  };
 }
 
 export function webRouter(ctx: AppContext): Router {
@@ -104,6 +136,7 @@ export function webRouter(ctx: AppContext): Router {
         res.type('html').send(id && isValidId(id) ? withComparisonPreload(html, id) : html);
       });
     }
+    router.use(notFoundPage(otherHtml));
     return router;
   }
 
@@ -121,7 +154,7 @@ export function webRouter(ctx: AppContext): Router {
     }
     res
       .type('html')
-      .send(minimalShareHtml(c.title, c.result as ComparisonResult, c.priceTableDate, c.analysisVersion));
+      .send(minimalShareHtml(c.title, comparisonRecordOf(c).result, c.priceTableDate, c.analysisVersion));
   });
   router.get('/', (_req, res) => {
     res
@@ -130,5 +163,6 @@ export function webRouter(ctx: AppContext): Router {
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blockwise</title></head><body><h1>Blockwise</h1><p>The web app is not built: run <code>pnpm build</code>. The API is at <a href="/api/openapi.json">/api/openapi.json</a>.</p></body></html>',
       );
   });
+  router.use(notFoundPage(null));
   return router;
 }

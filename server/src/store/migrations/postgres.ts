@@ -140,4 +140,24 @@ CREATE UNLOGGED TABLE rate_limits (
 CREATE INDEX rate_limits_expires ON rate_limits (expires_at);
 `,
   },
+  {
+    // Fleet right-sizing plans behind share links: see sqlite.ts version 3. The body is `json`
+    // (kept as written), like comparisons' result.
+    version: 3,
+    name: 'fleet plans',
+    sql: `
+CREATE TABLE fleet_plans (
+  id               text COLLATE "C" NOT NULL PRIMARY KEY,
+  created_at       bigint NOT NULL,
+  analysis_version text NOT NULL,
+  price_date       text NOT NULL,
+  body             json NOT NULL
+);
+
+CREATE TRIGGER fleet_plans_append_only BEFORE UPDATE OR DELETE ON fleet_plans
+  FOR EACH ROW EXECUTE FUNCTION blockwise_reject_mutation();
+CREATE TRIGGER fleet_plans_no_truncate BEFORE TRUNCATE ON fleet_plans
+  FOR EACH STATEMENT EXECUTE FUNCTION blockwise_reject_mutation();
+`,
+  },
 ];

@@ -146,4 +146,26 @@ CREATE INDEX series_stats_latest ON series_stats (latest_created_at, latest_run_
 ${SERIES_COUNTS_BACKFILL}
 `,
   },
+  {
+    // Fleet right-sizing plans behind share links (issue 17): one immutable JSON document per
+    // plan, as POST /api/fleet/plans computed it, with the analysis version and the date of the
+    // prices it used. Read by primary key only (no listing, so no other index). Append-only like
+    // comparisons: a shared link never changes meaning.
+    version: 3,
+    name: 'fleet plans',
+    sql: `
+CREATE TABLE fleet_plans (
+  id               TEXT    NOT NULL PRIMARY KEY,
+  created_at       INTEGER NOT NULL,
+  analysis_version TEXT    NOT NULL,
+  price_date       TEXT    NOT NULL,
+  body             TEXT    NOT NULL
+) STRICT;
+
+CREATE TRIGGER fleet_plans_no_update BEFORE UPDATE ON fleet_plans
+  BEGIN SELECT RAISE(ABORT, 'fleet_plans are append-only'); END;
+CREATE TRIGGER fleet_plans_no_delete BEFORE DELETE ON fleet_plans
+  BEGIN SELECT RAISE(ABORT, 'fleet_plans are append-only'); END;
+`,
+  },
 ];

@@ -3,6 +3,7 @@
  * and their independent summaries (.oracle.json, used as an opaque "report" document).
  */
 import { readFileSync } from 'node:fs';
+import type { RunSummary } from '@blockwise/shared/records';
 import type { InsertRunInput, RunLabels, StoreResult } from '../run-store.ts';
 
 const FIXTURES = new URL('../../../../fixtures/fio/generated/', import.meta.url);
@@ -21,6 +22,33 @@ export const REPORT = JSON.parse(
 ) as Record<string, unknown>;
 
 let sequence = 0;
+
+/**
+ * A summary the versioned reader accepts (RunSummarySchema, no plan): the routes read stored
+ * summaries through it, so runs stored directly by tests must hold one.
+ */
+export function storedSummary(readIops: number): RunSummary {
+  return {
+    analysisVersion: '2026.11.0',
+    fioVersion: 'fio-3.33',
+    jobCount: 1,
+    groupCount: 1,
+    headline: {
+      readIops,
+      writeIops: 990,
+      readBytesPerSec: readIops * 4096,
+      writeBytesPerSec: 990 * 4096,
+      readBlockSizeBytes: 4096,
+      writeBlockSizeBytes: 4096,
+      readClatMs: { '99': 1.2 },
+      writeClatMs: { '99': 2.5 },
+      clatApproximate: false,
+      runtimeSec: 60,
+    },
+    plan: null,
+    warnings: [],
+  };
+}
 
 /**
  * A valid upload. Each call gets a distinct label name, hence a distinct idempotency key: two
@@ -49,7 +77,7 @@ export function runInput(
       ...labels,
     },
     report: REPORT,
-    summary: { readIops: 1000 + sequence, writeIops: 990, bottleneck: 'volume-iops' },
+    summary: storedSummary(1000 + sequence),
     analysisVersion: '2026.11.0',
     fioVersion: 'fio-3.33',
     ...overrides,
@@ -65,7 +93,7 @@ export function smallRunInput(labels: Partial<RunLabels> = {}): InsertRunInput {
     fileName: null,
     labels: { name: `small ${sequence}`, ...labels },
     report: { jobs: [] },
-    summary: { n: sequence },
+    summary: storedSummary(sequence),
     analysisVersion: '2026.11.0',
     fioVersion: null,
   };

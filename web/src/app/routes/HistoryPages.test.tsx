@@ -1,4 +1,4 @@
-import { defaultSeriesConfig } from '@blockwise/shared';
+import { defaultSeriesConfig } from '@blockwise/shared/history';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

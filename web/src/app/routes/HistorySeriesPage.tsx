@@ -18,7 +18,7 @@ import {
   runsToCheck,
 } from '../../features/history/history-view.ts';
 import { fmtInt } from '../../lib/format.ts';
-import type { RunRegression } from '@blockwise/shared';
+import type { RunRegression } from '@blockwise/shared/api';
 import { Link, navigate, paths, useLocation } from '../router.tsx';
 import { usePageTitle } from './use-page-title.ts';
 

@@ -83,4 +83,51 @@ describe('PlanPage', () => {
       screen.getByRole('button', { name: 'Share as a link without saving' }).hasAttribute('disabled'),
     ).toBe(false);
   });
+
+  it('“Try an example” loads the guide’s NoSQL session in one click; the answer sits on top, linking down', async () => {
+    const user = renderPage();
+    const answer = screen.getByRole('region', { name: 'The answer' });
+    await user.click(within(answer).getByRole('button', { name: 'Try an example' }));
+    expect(await screen.findByText('In this session (3)', {}, { timeout: 5000 })).toBeDefined();
+    await waitFor(() => expect(within(answer).getByText(/^Needs 13,125 IOPS and 650 MiB\/s/)).toBeDefined(), {
+      timeout: 5000,
+    });
+    expect(
+      within(answer).getByText(/Instance EBS bandwidth binds at 87\.2% .* on r6i\.4xlarge/),
+    ).toBeDefined();
+    expect(
+      within(answer).getByText(/^Provision gp3 1,000 GiB, 13,125 IOPS, 596 MiB\/s for \$149\.47\/month/),
+    ).toBeDefined();
+    expect(
+      within(answer).getByText(/The NVMe alternative, r6id\.4xlarge, costs \$147\.17\/month more/),
+    ).toBeDefined();
+    // Each line links to its detail section, and the sections are there.
+    for (const [name, href] of [
+      ['What binds', '#limits'],
+      ['Right-size', '#right-size'],
+      ['NVMe vs EBS', '#compare'],
+    ] as const) {
+      expect(within(answer).getByRole('link', { name }).getAttribute('href')).toBe(href);
+      expect(document.querySelector(href)).not.toBeNull();
+    }
+    // The instance picker sits with the data, holding the example's instance.
+    const data = screen.getByRole('region', { name: 'Bring data' });
+    expect(within(data).getByRole('combobox', { name: 'Instance type for the plan' })).toHaveProperty(
+      'value',
+      'r6i.4xlarge',
+    );
+    expect(within(answer).queryByRole('button', { name: 'Try an example' })).toBeNull();
+  });
+
+  it('after the typed-in form is submitted, focus moves to the answer that appeared', async () => {
+    const user = renderPage();
+    await user.click(screen.getByRole('button', { name: 'Type in metrics…' }));
+    await user.type(screen.getByLabelText('Peak read IOPS'), '3043');
+    await user.type(screen.getByLabelText('Peak read throughput'), '188');
+    await user.type(screen.getByLabelText('Peak write IOPS'), '6018');
+    await user.type(screen.getByLabelText('Peak write throughput'), '381');
+    await user.click(screen.getByRole('button', { name: 'Add typed-in metrics' }));
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('The answer'), { timeout: 5000 });
+    expect(within(screen.getByRole('region', { name: 'The answer' })).getByText(/^Needs /)).toBeDefined();
+  });
 });

@@ -1,9 +1,10 @@
-import type { Run } from '@blockwise/shared';
+import type { Run } from '@blockwise/shared/api';
 import { Region } from '../../components/Region.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States.tsx';
 import { Warnings } from '../../components/Warnings.tsx';
 import { useRun } from '../../features/archive/api/runs.ts';
 import { describeVolume } from '../../features/archive/components/RunsTable.tsx';
+import { RunGate } from '../../features/history/components/RunGate.tsx';
 import { LatencyPanel } from '../../features/compare/components/LatencyPanel.tsx';
 import { seriesOf, type RunView } from '../../features/compare/compare-rows.ts';
 import { LimitsPanel } from '../../features/limits/components/LimitsPanel.tsx';
@@ -105,6 +106,17 @@ function RunDetail({ run }: { run: Run }) {
           )}
         </div>
       </header>
+      {labels.series ? (
+        <RunGate
+          runId={run.id}
+          historyLink={
+            <Link to={paths.historySeries(labels.series, { branch: labels.branch ?? null, run: run.id })}>
+              History of {labels.series}
+            </Link>
+          }
+          link={(to, text) => <Link to={to}>{text}</Link>}
+        />
+      ) : null}
       {plan ? (
         <>
           <Region title="I/O profile" id="profile">

@@ -1,5 +1,6 @@
-import { ANALYSIS_VERSION, type Comparison } from '@blockwise/shared';
-import { buildComparison, summarizeRun } from '@blockwise/shared/catalog';
+import { type Comparison } from '@blockwise/shared/api';
+import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
+import { buildComparison, summarizeRun } from '@blockwise/shared/analysis';
 import { render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fixtureReport } from '../../test/fixtures.ts';

@@ -1,4 +1,5 @@
-import { ANALYSIS_VERSION, type Comparison } from '@blockwise/shared';
+import { type Comparison } from '@blockwise/shared/api';
+import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { useState } from 'react';
 import { Region } from '../../components/Region.tsx';
 import { ErrorState, LoadingState } from '../../components/States.tsx';

@@ -1,5 +1,16 @@
-import type { Comparison, Run, SeriesImportOptions } from '@blockwise/shared';
-import { createContext, use, useEffect, useMemo, useReducer, type Dispatch, type ReactNode } from 'react';
+import { MAX_UPLOAD_BYTES, fitsUploadLimit, type Comparison, type Run } from '@blockwise/shared/api';
+import { type SeriesImportOptions } from '@blockwise/shared/timeseries';
+import {
+  createContext,
+  use,
+  useEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+  type Dispatch,
+  type ReactNode,
+} from 'react';
 import { parseFioFile } from '../../features/ingest/parse-client.ts';
 import { looksLikeMetricsExport } from '../../features/metrics-import/detect.ts';
 import { importMetricsFile } from '../../features/metrics-import/metrics-client.ts';
@@ -19,6 +30,7 @@ import {
   type SessionState,
   type SysbenchInput,
 } from './session-state.ts';
+import { readStoredSession, serializeSession, writeStoredSession } from './session-storage.ts';
 
 /**
  * The planning session lives above the routes: going to the archive and back, or opening a share
@@ -37,12 +49,58 @@ export type SessionApi = {
   addArchiveRun: (run: Run) => void;
   /** Replaces the session with a comparison's inputs (its runs are fetched from the archive). */
   openComparison: (comparison: Comparison, signal?: AbortSignal) => Promise<void>;
+  /** Changed since it was last loaded, saved or shared (what the unload warning guards). */
+  isUnsaved: () => boolean;
 };
+
+/** Actions after which the session is no longer unsaved work: a fresh start, something loaded, a save. */
+const CLEAN_ACTIONS: ReadonlySet<SessionAction['type']> = new Set([
+  'session-loaded',
+  'link-opened',
+  'reset',
+  'session-saved',
+]);
+/** Actions that are no change of the user's: results of reading, notices. */
+const NEUTRAL_ACTIONS: ReadonlySet<SessionAction['type']> = new Set([
+  'file-parsed',
+  'file-failed',
+  'sysbench-read',
+  'sysbench-failed',
+  'series-read',
+  'uploaded',
+  'notice-dismissed',
+  'notice-shown',
+]);
+
+/** Writes to storage wait this long after the last change (a slider drag writes once, at its end). */
+const PERSIST_DELAY_MS = 300;
+
+/** The browser's localStorage, or null where it cannot be used (privacy modes, no window). */
+export function browserStorage(): Storage | null {
+  try {
+    return typeof window === 'undefined' ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}
 
 const SessionContext = createContext<SessionApi | null>(null);
 
-/** Refused before reading: parseFio's own limit is 100 MiB. */
-export const MAX_FILE_BYTES = 100 * 1024 * 1024;
+/**
+ * Why a fio file is refused before reading, or null: empty, or over the server's upload limit
+ * (the API contract's), so every file planned with can also be saved and shared. parseFio's own
+ * limit (100 MiB) is higher.
+ */
+export function fileSizeProblem(
+  sizeBytes: number,
+): { code: 'empty_input' | 'too_large'; message: string } | null {
+  if (sizeBytes === 0) return { code: 'empty_input', message: 'the file is empty' };
+  if (fitsUploadLimit(sizeBytes)) return null;
+  return {
+    code: 'too_large',
+    message: `the file is ${Math.round(sizeBytes / 1048576)} MiB; the limit is ${MAX_UPLOAD_BYTES / 1048576} MiB`,
+  };
+}
 
 export function archiveInput(run: Run): FioInput {
   return {
@@ -60,8 +118,33 @@ export function archiveInput(run: Run): FioInput {
   };
 }
 
-export function SessionProvider({ children, initial }: { children: ReactNode; initial?: SessionState }) {
-  const [state, dispatch] = useReducer(sessionReducer, initial ?? initialSession);
+export function SessionProvider({
+  children,
+  initial,
+  storage = null,
+}: {
+  children: ReactNode;
+  initial?: SessionState;
+  /** Where the session is kept across reloads (the app passes localStorage; tests a stub or none). */
+  storage?: Storage | null;
+}) {
+  // Restored before the first render: a reload shows the session at once, never an empty page first.
+  const [restored] = useState(() => (initial || !storage ? null : readStoredSession(storage)));
+  const [state, reduce] = useReducer(sessionReducer, initial ?? restored?.state ?? initialSession);
+  const unsaved = useRef(restored?.unsaved ?? false);
+  // The latest state, for handlers that run outside render (unload, the delayed write).
+  const stateRef = useRef(state);
+  useEffect(() => {
+    stateRef.current = state;
+  }, [state]);
+  const dispatch = useMemo<Dispatch<SessionAction>>(
+    () => (action) => {
+      if (CLEAN_ACTIONS.has(action.type)) unsaved.current = false;
+      else if (!NEUTRAL_ACTIONS.has(action.type)) unsaved.current = true;
+      reduce(action);
+    },
+    [],
+  );
 
   const api = useMemo<Omit<SessionApi, 'state'>>(() => {
     const fioInput = (file: File): FioInput => ({
@@ -72,17 +155,9 @@ export function SessionProvider({ children, initial }: { children: ReactNode; in
       sizeBytes: file.size,
       blob: file,
       serverRunId: null,
-      status: file.size > MAX_FILE_BYTES || file.size === 0 ? 'error' : 'parsing',
+      status: fileSizeProblem(file.size) ? 'error' : 'parsing',
       report: null,
-      error:
-        file.size === 0
-          ? { code: 'empty_input', message: 'the file is empty' }
-          : file.size > MAX_FILE_BYTES
-            ? {
-                code: 'too_large',
-                message: `the file is ${Math.round(file.size / 1048576)} MiB; the limit is 100 MiB`,
-              }
-            : null,
+      error: fileSizeProblem(file.size),
       labels: {},
     });
     const sysbenchInput = (file: File): SysbenchInput => ({
@@ -124,7 +199,7 @@ export function SessionProvider({ children, initial }: { children: ReactNode; in
     };
     /** What a dropped file is, from its first 64 KiB: sysbench text, a metrics export, or fio. */
     const sniff = async (file: File): Promise<'fio' | 'sysbench' | 'series'> => {
-      if (file.size === 0 || file.size > MAX_FILE_BYTES) return 'fio';
+      if (fileSizeProblem(file.size)) return 'fio';
       try {
         const head = await file.slice(0, SNIFF_BYTES).text();
         if (looksLikeSysbench(head)) return 'sysbench';
@@ -183,8 +258,51 @@ export function SessionProvider({ children, initial }: { children: ReactNode; in
         state: { ...base, inputs: [...runs.map(archiveInput), ...base.inputs] },
       });
     };
-    return { dispatch, addFiles, addMetricsFiles, rereadSeries, addArchiveRun, openComparison };
-  }, []);
+    const isUnsaved = () => unsaved.current && stateRef.current.inputs.length > 0;
+    return { dispatch, addFiles, addMetricsFiles, rereadSeries, addArchiveRun, openComparison, isUnsaved };
+  }, [dispatch]);
+
+  // Kept in storage a moment after each change; at once when the page is hidden or unloaded.
+  const quotaShown = useRef(false);
+  useEffect(() => {
+    if (!storage) return;
+    const persist = () => {
+      const outcome = writeStoredSession(storage, serializeSession(stateRef.current, unsaved.current));
+      if (outcome === 'written' || outcome === 'cleared') quotaShown.current = false;
+      else if (!quotaShown.current) {
+        quotaShown.current = true;
+        reduce({
+          type: 'notice-shown',
+          notice: {
+            tone: 'error',
+            text:
+              outcome === 'quota'
+                ? 'This browser’s storage is full: the session is not kept across reloads. Save & share it to keep it, or free some space.'
+                : 'This browser refuses to store data for this site: the session is not kept across reloads. Save & share it to keep it.',
+          },
+        });
+      }
+    };
+    const timer = window.setTimeout(persist, PERSIST_DELAY_MS);
+    window.addEventListener('pagehide', persist);
+    return () => {
+      window.clearTimeout(timer);
+      window.removeEventListener('pagehide', persist);
+    };
+  }, [state, storage]);
+
+  // Unsaved work: the browser asks before the tab is closed or reloaded.
+  useEffect(() => {
+    const warn = (event: BeforeUnloadEvent) => {
+      if (storage) writeStoredSession(storage, serializeSession(stateRef.current, unsaved.current));
+      if (!api.isUnsaved()) return;
+      event.preventDefault();
+      // Older browsers show the prompt only when returnValue is set.
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [api, storage]);
 
   // A session link (`/#session=…`), on load or when one is opened in this tab: decode it into the
   // session, then drop it from the address bar (later edits would make it stale).
@@ -198,7 +316,7 @@ export function SessionProvider({ children, initial }: { children: ReactNode; in
     open();
     window.addEventListener('hashchange', open);
     return () => window.removeEventListener('hashchange', open);
-  }, []);
+  }, [dispatch]);
 
   const value = useMemo<SessionApi>(() => ({ state, ...api }), [state, api]);
   return <SessionContext value={value}>{children}</SessionContext>;

@@ -1,16 +1,8 @@
-import {
-  applyRateOverrides,
-  profileFromFio,
-  profileFromObserved,
-  validateVolume,
-  type ComparisonResult,
-  type IoProfile,
-  type PlanSession,
-  type Problem,
-  type RateCard,
-  type Result,
-  type RunSummary,
-} from '@blockwise/shared';
+import { applyRateOverrides, type RateCard } from '@blockwise/shared/aws';
+import { validateVolume } from '@blockwise/shared/plan';
+import { type Problem, type Result } from '@blockwise/shared/problem';
+import { profileFromFio, profileFromObserved, type IoProfile } from '@blockwise/shared/profile';
+import { type ComparisonResult, type PlanSession, type RunSummary } from '@blockwise/shared/records';
 import type { PlanContext } from '../../features/metrics-import/series-view.ts';
 import type { Catalog } from '../../lib/catalog.ts';
 import {

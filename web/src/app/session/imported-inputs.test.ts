@@ -1,4 +1,5 @@
-import { PlanSessionSchema, profileFromObserved } from '@blockwise/shared';
+import { profileFromObserved } from '@blockwise/shared/profile';
+import { PlanSessionSchema } from '@blockwise/shared/records';
 import * as catalog from '@blockwise/shared/catalog';
 import { describe, expect, it } from 'vitest';
 import { metricsFixture } from '../../features/metrics-import/metrics-fixtures.ts';

@@ -1,4 +1,4 @@
-import type { PlanSession } from '@blockwise/shared';
+import type { PlanSession } from '@blockwise/shared/records';
 import { createComparison, describeApiError, uploadRun } from '../../lib/api-client.ts';
 import type { SessionAnalysis } from './analysis.ts';
 import type { FioInput, SessionAction, SessionState } from './session-state.ts';

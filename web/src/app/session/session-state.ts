@@ -1,17 +1,13 @@
+import { type FioReport } from '@blockwise/shared/fio';
+import { type Problem, type Result } from '@blockwise/shared/problem';
+import { profileFromObserved, type IoProfile, type ObservedMetrics } from '@blockwise/shared/profile';
+import { type PlanSession, type RunLabels } from '@blockwise/shared/records';
+import { type SysbenchFileio } from '@blockwise/shared/sysbench';
 import {
-  profileFromObserved,
-  type FioReport,
-  type IoProfile,
-  type ObservedMetrics,
-  type PlanSession,
-  type Problem,
-  type Result,
-  type RunLabels,
   type SeriesChoice,
   type SeriesImportOptions,
   type SizingStatistic,
-  type SysbenchFileio,
-} from '@blockwise/shared';
+} from '@blockwise/shared/timeseries';
 import type { ImportedSeries } from '../../features/metrics-import/metrics-reader.ts';
 import { decodeSession } from '../../lib/session-url.ts';
 
@@ -151,6 +147,9 @@ export type SessionAction =
   | { type: 'session-loaded'; state: SessionState }
   | { type: 'link-opened'; text: string }
   | { type: 'notice-dismissed' }
+  | { type: 'notice-shown'; notice: NonNullable<SessionState['notice']> }
+  /** Saved & shared: nothing changes here, but the session no longer counts as unsaved work. */
+  | { type: 'session-saved' }
   | { type: 'reset' };
 
 export const refOf = (input: SessionInput) =>
@@ -314,6 +313,10 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
     }
     case 'notice-dismissed':
       return { ...state, notice: null };
+    case 'notice-shown':
+      return { ...state, notice: action.notice };
+    case 'session-saved':
+      return state;
     case 'reset':
       return initialSession;
   }

@@ -1,5 +1,5 @@
-import type { ComparisonResult } from '@blockwise/shared';
-import { buildComparison, summarizeRun } from '@blockwise/shared/catalog';
+import type { ComparisonResult } from '@blockwise/shared/records';
+import { buildComparison, summarizeRun } from '@blockwise/shared/analysis';
 import { describe, expect, it } from 'vitest';
 import { downsampleRows } from '../../lib/downsample.ts';
 import { fixtureReport } from '../../test/fixtures.ts';

@@ -1,16 +1,12 @@
+import { compareRunPair, type RunJobSettings, type RunPairComparison } from '@blockwise/shared/compare';
 import {
-  compareRunPair,
   sortedPercentiles,
   type Cliff,
-  type ComparisonResult,
   type LatencyComparison,
   type LatencyVerdict,
   type PlanResult,
-  type RunHeadline,
-  type RunJobSettings,
-  type RunLabels,
-  type RunPairComparison,
-} from '@blockwise/shared';
+} from '@blockwise/shared/plan';
+import { type ComparisonResult, type RunHeadline, type RunLabels } from '@blockwise/shared/records';
 import { downsampleRows } from '../../lib/downsample.ts';
 import { fmtDelta, fmtPercentile } from '../../lib/format.ts';
 

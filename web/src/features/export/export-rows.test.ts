@@ -1,4 +1,4 @@
-import { buildComparison, summarizeRun } from '@blockwise/shared/catalog';
+import { buildComparison, summarizeRun } from '@blockwise/shared/analysis';
 import { describe, expect, it } from 'vitest';
 import { fixtureReport } from '../../test/fixtures.ts';
 import { CSV_HEADER, exportCsv, exportRows } from './export-rows.ts';
@@ -23,6 +23,40 @@ function comparison() {
 }
 
 describe('CSV / JSON export', () => {
+  it('a type that cannot serve the load is marked not viable with its reason, never "0 GiB, $0"', () => {
+    // 4 KiB random reads on an r5d.4xlarge: st1 and sc1 (1 MiB per I/O) cannot carry them.
+    const report = fixtureReport('randread4k');
+    const labels = {
+      kind: 'ebs' as const,
+      instanceType: 'r5d.4xlarge',
+      volumeType: 'gp3' as const,
+      volumeSizeGiB: 1000,
+      volumeIops: 16_000,
+      volumeThroughputMiBps: 1000,
+    };
+    const r = buildComparison(
+      [{ id: 'AAAAAAAAAAAAAAAAAAAAAA', labels, report, summary: summarizeRun(report, labels) }],
+      null,
+    );
+    if (!r.ok) throw new Error(r.error.message);
+    const notViable = r.value.plans[0]!.plan.rightSizing.recommendations.filter(
+      (x) => x.status === 'not-viable',
+    );
+    expect(notViable.map((x) => x.type).sort()).toEqual(['sc1', 'st1']);
+    const rows = exportRows(r.value);
+    for (const rec of notViable) {
+      const mine = rows.filter((row) => row[0] === 'right-size' && row[1].endsWith(`→ ${rec.type}`));
+      expect(mine).toEqual([
+        ['right-size', mine[0]![1], 'status', 'not-viable', '', rec.reasons.join(' | ')],
+      ]);
+      expect(mine[0]![5]).toMatch(/random I\/O/);
+    }
+    // The viable ones keep their size and cost.
+    const gp2 = rows.filter((row) => row[0] === 'right-size' && row[1].endsWith('→ gp2'));
+    expect(gp2.find((row) => row[2] === 'size')?.[3]).toBeGreaterThan(0);
+    expect(gp2.find((row) => row[2] === 'total per month')?.[3]).toBeGreaterThan(0);
+  });
+
   it('one row per number with its unit; labels from uploads are defused', () => {
     const result = comparison();
     const rows = exportRows(result);

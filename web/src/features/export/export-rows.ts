@@ -1,9 +1,5 @@
-import {
-  bottleneckStateOf,
-  volumeOfRecommendation,
-  type ComparisonResult,
-  type PlanSession,
-} from '@blockwise/shared';
+import { bottleneckStateOf, volumeOfRecommendation } from '@blockwise/shared/plan';
+import { type ComparisonResult, type PlanSession } from '@blockwise/shared/records';
 import { toCsv, type CsvCell } from '../../lib/csv.ts';
 
 /**

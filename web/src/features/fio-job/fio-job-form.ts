@@ -1,12 +1,11 @@
 import {
   DEFAULT_FIO_RAMP_SEC,
   DEFAULT_FIO_RUNTIME_SEC,
-  parseBytes,
-  parseSeconds,
   type FioEngine,
   type FioJobOptions,
-  type VolumeConfig,
-} from '@blockwise/shared';
+} from '@blockwise/shared/fio-job';
+import { volumeToLabels, type VolumeConfig } from '@blockwise/shared/plan';
+import { parseBytes, parseSeconds } from '@blockwise/shared/units';
 import { slug } from '../../lib/format.ts';
 
 /**
@@ -72,13 +71,7 @@ export function uploadLabels(draft: FioJobDraft, ctx: SessionTarget): Record<str
   const index = volumeIndexOf(draft, ctx);
   const v = draft.kind === 'ebs' && index >= 0 ? ctx.candidates[index] : undefined;
   if (v) {
-    labels.volumeType = v.type;
-    labels.volumeSizeGiB = String(v.sizeGiB);
-    if (v.iops !== undefined && (v.type === 'gp3' || v.type === 'io1' || v.type === 'io2'))
-      labels.volumeIops = String(v.iops);
-    if (v.throughputMiBps !== undefined && v.type === 'gp3')
-      labels.volumeThroughputMiBps = String(v.throughputMiBps);
-    if ((v.count ?? 1) > 1) labels.volumeCount = String(v.count);
+    for (const [key, value] of Object.entries(volumeToLabels(v))) labels[key] = String(value);
   }
   if (ctx.region) labels.region = ctx.region;
   return labels;

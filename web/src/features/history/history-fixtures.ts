@@ -1,12 +1,8 @@
-import {
-  checkRegression,
-  defaultSeriesConfig,
-  type FioReport,
-  type RunLabels,
-  type RunListItem,
-  type RunRegression,
-} from '@blockwise/shared';
-import { summarizeRun } from '@blockwise/shared/catalog';
+import { type RunListItem, type RunRegression } from '@blockwise/shared/api';
+import { type FioReport } from '@blockwise/shared/fio';
+import { checkRegression, defaultSeriesConfig } from '@blockwise/shared/history';
+import { type RunLabels } from '@blockwise/shared/records';
+import { summarizeRun } from '@blockwise/shared/analysis';
 
 /**
  * Test support: CI history built from a real fio run (fixtures/fio), its headline as the archive

@@ -1,12 +1,11 @@
+import { type RunListItem, type RunRegression } from '@blockwise/shared/api';
 import {
-  THROUGHPUT_UNITS,
   extractMetrics,
   metricDefinition,
   type MetricFamily,
   type MetricId,
-  type RunListItem,
-  type RunRegression,
-} from '@blockwise/shared';
+} from '@blockwise/shared/history';
+import { THROUGHPUT_UNITS } from '@blockwise/shared/units';
 import { downsampleRows, MAX_CHART_POINTS } from '../../lib/downsample.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { ParseFioResult } from '@blockwise/shared';
+import type { ParseFioResult } from '@blockwise/shared/fio';
 import type { ParseRequest, ParseResponse } from './parse.worker.ts';
 
 /**
@@ -38,7 +38,7 @@ function getWorker(): Worker | null {
 }
 
 async function parseOnMainThread(bytes: Uint8Array): Promise<ParseFioResult> {
-  const { parseFio } = await import('@blockwise/shared');
+  const { parseFio } = await import('@blockwise/shared/fio');
   return parseFio(bytes);
 }
 

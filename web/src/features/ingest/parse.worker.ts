@@ -1,5 +1,5 @@
 import '../../lib/zod-config.ts';
-import { parseFio, type ParseFioResult } from '@blockwise/shared';
+import { parseFio, type ParseFioResult } from '@blockwise/shared/fio';
 
 /**
  * Parses fio result files off the main thread: a 20 MB json+ file takes seconds to validate, and

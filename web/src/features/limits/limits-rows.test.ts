@@ -2,19 +2,20 @@ import {
   bottleneckStateOf,
   CEILING_TOLERANCE,
   planStorage,
-  profileFromFio,
   SATURATED_UTILIZATION,
   type PlanInput,
   type PlanResult,
-} from '@blockwise/shared';
-import { defaultRateCard, findInstanceType, summarizeRun, upgradePool } from '@blockwise/shared/catalog';
+} from '@blockwise/shared/plan';
+import { profileFromFio } from '@blockwise/shared/profile';
+import { summarizeRun } from '@blockwise/shared/analysis';
+import { defaultRateCard, findInstanceType, upgradePool } from '@blockwise/shared/catalog';
 import { describe, expect, it } from 'vitest';
 import { bottleneckText } from '../../lib/plan-text.ts';
 import { fixtureReport, typedProfile } from '../../test/fixtures.ts';
 import { MAX_AXIS_UTILIZATION, bottleneckCallout, limitRows } from './limits-rows.ts';
 
 describe('limitRows', () => {
-  it('seed 000, r5d.4xlarge gp3 16k/1000: the instance bandwidth binds, units spelled out', () => {
+  it('[guide], r5d.4xlarge gp3 16k/1000: the instance bandwidth binds, units spelled out', () => {
     const plan = planStorage({
       profile: typedProfile({ readMiBps: 188, readIops: 3043, writeMiBps: 381, writeIops: 6018 }),
       target: { kind: 'ebs', volume: { type: 'gp3', sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000 } },

@@ -5,8 +5,8 @@ import {
   type Limit,
   type PlanResult,
   type UtilizationStatus,
-  type Warning,
-} from '@blockwise/shared';
+} from '@blockwise/shared/plan';
+import { type Warning } from '@blockwise/shared/problem';
 import { fmtInt, fmtNum, fmtPct } from '../../lib/format.ts';
 
 /**

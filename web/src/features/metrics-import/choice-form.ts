@@ -1,13 +1,12 @@
 import {
   CloudWatchStatisticSchema,
   ValueKindSchema,
-  parseSeconds,
   parseTimeZone,
   type IoSeries,
   type SeriesChoice,
   type SeriesImportOptions,
-  type ThroughputUnit,
-} from '@blockwise/shared';
+} from '@blockwise/shared/timeseries';
+import { parseSeconds, type ThroughputUnit } from '@blockwise/shared/units';
 import { unitName } from '../../lib/format.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { SeriesImportOptions } from '@blockwise/shared';
+import type { SeriesImportOptions } from '@blockwise/shared/timeseries';
 import type { MetricsRead } from './metrics-reader.ts';
 import type { MetricsRequest, MetricsResponse } from './metrics.worker.ts';
 

@@ -8,10 +8,6 @@ const METRICS = import.meta.glob<string>(
   { query: '?raw', import: 'default', eager: true },
 );
 
-export const METRICS_FIXTURE_NAMES = Object.keys(METRICS)
-  .filter((k) => k.includes('/cloudwatch/'))
-  .map((k) => k.slice(k.lastIndexOf('/') + 1));
-
 export function metricsFixture(name: string): string {
   const key = Object.keys(METRICS).find((k) => k.endsWith(`/${name}`));
   if (!key) throw new Error(`no metrics fixture ${name}`);

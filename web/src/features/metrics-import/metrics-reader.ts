@@ -1,18 +1,18 @@
+import { type Problem } from '@blockwise/shared/problem';
+import { type IoProfile } from '@blockwise/shared/profile';
 import {
   importMetrics,
   profilesByStatistic,
   sizingSummary,
   summarizeQueue,
   summarizeSeries,
-  type IoProfile,
   type IoSeries,
-  type Problem,
   type QueueSummary,
   type SeriesChoice,
   type SeriesImportOptions,
   type SeriesSummary,
   type SizingStatistic,
-} from '@blockwise/shared';
+} from '@blockwise/shared/timeseries';
 
 /**
  * A production metrics export (CloudWatch console CSV, `aws cloudwatch get-metric-data` JSON,

@@ -1,5 +1,5 @@
 import '../../lib/zod-config.ts';
-import type { SeriesImportOptions } from '@blockwise/shared';
+import type { SeriesImportOptions } from '@blockwise/shared/timeseries';
 import { readMetrics, type MetricsRead } from './metrics-reader.ts';
 
 /**

@@ -1,31 +1,28 @@
+import { type Gp3Generation, type InstanceSpec, type RateCard } from '@blockwise/shared/aws';
+import {
+  computeLimits,
+  planStorage,
+  type Limit,
+  type PlanResult,
+  type Recommendation,
+  type Residency,
+  type VolumeConfig,
+  volumeOfRecommendation,
+} from '@blockwise/shared/plan';
+import { type IoProfile } from '@blockwise/shared/profile';
 import {
   SIZING_STATISTICS,
   SIZING_STATISTIC_LABELS,
-  THROUGHPUT_UNITS,
-  computeLimits,
   iopsFromQueue,
-  mbps,
-  mbpsToBytesPerSec,
   minutesAbovePerDay,
-  planStorage,
-  toBytesPerSec,
   type Capacity,
-  type Gp3Generation,
-  type InstanceSpec,
-  type IoProfile,
   type IoSeries,
-  type Limit,
-  type PlanResult,
   type QueueSummary,
-  type RateCard,
   type RateSummary,
-  type Recommendation,
-  type Residency,
   type SeriesSummary,
   type SizingStatistic,
-  type VolumeConfig,
-  volumeOfRecommendation,
-} from '@blockwise/shared';
+} from '@blockwise/shared/timeseries';
+import { THROUGHPUT_UNITS, mbps, mbpsToBytesPerSec, toBytesPerSec } from '@blockwise/shared/units';
 import { downsampleRows, MAX_CHART_POINTS } from '../../lib/downsample.ts';
 import { fmtInt, fmtNum, fmtRateValue, fmtSize, fmtUsd } from '../../lib/format.ts';
 import { bottleneckText, describeRecommendation } from '../../lib/plan-text.ts';

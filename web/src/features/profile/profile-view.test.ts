@@ -1,8 +1,10 @@
-import { planStorage, profileFromFio } from '@blockwise/shared';
-import { defaultRateCard, findInstanceType, summarizeRun } from '@blockwise/shared/catalog';
+import { planStorage } from '@blockwise/shared/plan';
+import { profileFromFio } from '@blockwise/shared/profile';
+import { summarizeRun } from '@blockwise/shared/analysis';
+import { defaultRateCard, findInstanceType } from '@blockwise/shared/catalog';
 import { describe, expect, it } from 'vitest';
 import { fixtureReport, typedProfile } from '../../test/fixtures.ts';
-import { accessText, placeWarnings, profileRows, slotOf } from './profile-view.ts';
+import { accessText, measuredForText, placeWarnings, profileRows, slotOf } from './profile-view.ts';
 
 describe('slotOf: a warning sits next to the number it concerns', () => {
   it.each([
@@ -152,4 +154,26 @@ describe('accessText: the access pattern and who said so', () => {
       'random (from fio rw=)',
     );
   });
+});
+
+describe('measuredForText: where peak values came from', () => {
+  const imported = {
+    source: 'observed',
+    label: 'CloudWatch volume-queue.csv, max of 5-minute points',
+    durationSec: null,
+  } as const;
+  const named = { source: 'observed', label: 'orders-db peak', durationSec: null } as const;
+  it.each([
+    // A CloudWatch export planned as its observed entry (importedLabel): its file and statistic.
+    [imported, 'imported', 'peak values from CloudWatch volume-queue.csv, max of 5-minute points'],
+    // A typed-in entry the user named claims no source: it says it was typed in.
+    [named, 'typed', 'typed in: orders-db peak'],
+    // A share view does not know where a label came from: shown as a label, not as a source.
+    [named, 'unknown', 'peak values, labelled “orders-db peak”'],
+    [{ source: 'observed', label: null, durationSec: null }, 'typed', 'peak values (typed in)'],
+    [{ source: 'fio', label: 'ebs-gp3', durationSec: 900 }, 'unknown', '900 s'],
+  ] as const)('%j (%s) → %s', (profile, origin, text) => expect(measuredForText(profile, origin)).toBe(text));
+
+  it('a named profile of unknown origin never reads "from <label>"', () =>
+    expect(measuredForText(named)).not.toMatch(/from/));
 });

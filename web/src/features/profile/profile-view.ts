@@ -1,12 +1,7 @@
-import {
-  ASSUMED_RANDOM,
-  CONFIGURATION_CHECK_CODES,
-  LIMIT_IDS,
-  type Access,
-  type AccessPattern,
-  type PlanResult,
-  type Warning,
-} from '@blockwise/shared';
+import { CONFIGURATION_CHECK_CODES, LIMIT_IDS, type PlanResult } from '@blockwise/shared/plan';
+import { type Warning } from '@blockwise/shared/problem';
+import { ASSUMED_RANDOM, type Access, type AccessPattern } from '@blockwise/shared/profile';
+import { fmtNum } from '../../lib/format.ts';
 
 /**
  * Shapes a plan's profile summary into table rows, and places each warning next to the number it
@@ -145,4 +140,28 @@ export function accessText(access: Access | null, plan: PlanResult): string | nu
       ? ACCESS_PATTERN_TEXT[reads || !writes ? a.read : a.write]
       : `reads ${ACCESS_PATTERN_TEXT[a.read]}, writes ${ACCESS_PATTERN_TEXT[a.write]}`;
   return `${pattern} (${ACCESS_ORIGIN_TEXT[a.origin]})`;
+}
+
+/**
+ * Where an observed profile's peaks came from, when the page knows: an import (a metrics export
+ * or sysbench run, labelled with its file and statistic by the session) or numbers typed into the
+ * form. A share view does not know (a stored session keeps only the label).
+ */
+export type ObservedOrigin = 'imported' | 'typed' | 'unknown';
+
+/**
+ * "Measured for": the run's duration, or for peak values where they came from. Only an import
+ * claims a source ("peak values from CloudWatch volume-queue.csv, max of 5-minute points"); a
+ * typed-in entry the user named is "typed in: <name>", and a label of unknown origin is shown as
+ * a label, never as a source.
+ */
+export function measuredForText(
+  profile: Pick<PlanResult['profile'], 'durationSec' | 'label' | 'source'>,
+  origin: ObservedOrigin = 'unknown',
+): string {
+  if (profile.durationSec !== null) return `${fmtNum(profile.durationSec, 1)} s`;
+  if (profile.source !== 'observed' || !profile.label) return 'peak values (typed in)';
+  if (origin === 'imported') return `peak values from ${profile.label}`;
+  if (origin === 'typed') return `typed in: ${profile.label}`;
+  return `peak values, labelled “${profile.label}”`;
 }

@@ -1,11 +1,11 @@
+import { type RateCard } from '@blockwise/shared/aws';
 import {
   planStorage,
   volumeOfRecommendation,
   type PlanInput,
   type PlanResult,
-  type RateCard,
   type Recommendation,
-} from '@blockwise/shared';
+} from '@blockwise/shared/plan';
 import {
   defaultRateCard,
   findInstanceType,

@@ -1,20 +1,22 @@
 import {
   GP3,
   VOLUME_TRAITS,
+  type Gp3Generation,
+  type RateCard,
+  type VolumeType,
+} from '@blockwise/shared/aws';
+import {
   isUsable,
   overProvisioningWaste,
-  roundCents,
   volumeOfRecommendation,
+  wasteOf,
   type CostBreakdown,
-  type Gp3Generation,
   type InstanceAdvice,
   type LatencyVerdict,
   type PlanResult,
-  type RateCard,
   type Recommendation,
   type VolumeConfig,
-  type VolumeType,
-} from '@blockwise/shared';
+} from '@blockwise/shared/plan';
 import { fmtInt, fmtNum, fmtUsd } from '../../lib/format.ts';
 import { describeRecommendation } from '../../lib/plan-text.ts';
 
@@ -264,9 +266,7 @@ export function storedWaste(plan: PlanResult, type: VolumeType): WasteRow[] {
   return [
     {
       label: `As configured (${plan.target?.description ?? type})`,
-      provisioned: current.clusterMonthlyUsd,
-      rightSized: rec.clusterMonthlyUsd,
-      wasteUsd: roundCents(current.clusterMonthlyUsd.total - rec.clusterMonthlyUsd.total),
+      ...wasteOf(current.clusterMonthlyUsd, rec.clusterMonthlyUsd),
     },
   ];
 }

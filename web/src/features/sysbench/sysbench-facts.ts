@@ -1,4 +1,4 @@
-import type { SysbenchFileio, SysbenchTestMode } from '@blockwise/shared';
+import type { SysbenchFileio, SysbenchTestMode } from '@blockwise/shared/sysbench';
 import { fmtInt, fmtMs, fmtNum, fmtRate, fmtSize } from '../../lib/format.ts';
 
 /**

@@ -1,11 +1,6 @@
-import {
-  parseSysbench,
-  profileFromSysbench,
-  type IoProfile,
-  type Problem,
-  type Result,
-  type SysbenchFileio,
-} from '@blockwise/shared';
+import { type Problem, type Result } from '@blockwise/shared/problem';
+import { type IoProfile } from '@blockwise/shared/profile';
+import { parseSysbench, profileFromSysbench, type SysbenchFileio } from '@blockwise/shared/sysbench';
 
 /**
  * A `sysbench fileio … run` output read with the domain's parser and turned into a planning

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { SelectField, TextField } from '../../../components/Field.tsx';
+import '../archive.css';
 
 export type Filters = { series: string; instance: string; kind: '' | 'nvme' | 'ebs' };
 

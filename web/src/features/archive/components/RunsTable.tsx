@@ -1,4 +1,4 @@
-import type { RunHeadline, RunLabels } from '@blockwise/shared';
+import type { RunHeadline, RunLabels } from '@blockwise/shared/records';
 import type { ReactNode } from 'react';
 import { fmtInt, fmtRate, fmtSize } from '../../../lib/format.ts';
 import { TableScroll } from '../../../components/TableScroll.tsx';

@@ -1,4 +1,5 @@
-import { describeJobSettings, type RunPairComparison } from '@blockwise/shared';
+import { describeJobSettings, type RunPairComparison } from '@blockwise/shared/compare';
+import { HOURS_PER_MONTH } from '@blockwise/shared/units';
 import { lazy, useId, useState } from 'react';
 import { ChartFrame } from '../../../components/ChartFrame.tsx';
 import { SelectField } from '../../../components/Field.tsx';
@@ -27,6 +28,8 @@ export type NvmePremiumInfo = {
   dType: string;
   usdPerHour: number;
   usdPerMonth: number;
+  /** Where the premium was priced (the catalog falls back to us-east-1). */
+  region?: string;
 } | null;
 
 function RatesTable({
@@ -132,8 +135,8 @@ function CostTable({ pair, premiums }: { pair: Pair; premiums: Record<string, Nv
                 <td className="num">{fmtUsdPrecise(nvmeCost.usdPerMiBps)}</td>
                 <td>
                   {premium
-                    ? `the ${premium.dType} premium over ${premium.baseType}: $${premium.usdPerHour}/h × 730 h (us-east-1 on-demand)`
-                    : 'the d-variant’s premium over its base type (us-east-1 on-demand, 730 h)'}
+                    ? `the ${premium.dType} premium over ${premium.baseType}: $${premium.usdPerHour}/h × ${HOURS_PER_MONTH} h (${premium.region ?? 'us-east-1'} on-demand)`
+                    : `the d-variant’s premium over its base type (us-east-1 on-demand, ${HOURS_PER_MONTH} h)`}
                   ; per IOPS on AWS’s 4 KiB spec, per MiB/s on what was measured. Ephemeral: data is lost on
                   stop/terminate.
                 </td>

@@ -1,4 +1,4 @@
-import type { LatencyComparison } from '@blockwise/shared';
+import type { LatencyComparison } from '@blockwise/shared/plan';
 import { lazy, useId, useState } from 'react';
 import { ChartFrame } from '../../../components/ChartFrame.tsx';
 import { EmptyState } from '../../../components/States.tsx';

@@ -1,6 +1,7 @@
 import { Bar, BarChart, CartesianGrid, LabelList, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import { fmtInt, fmtNum } from '../../../lib/format.ts';
 import { COLORS } from '../../../lib/palette.ts';
+import { valueAxisLabel, valueAxisLayout } from '../../../lib/value-axis.ts';
 import type { RateRow } from '../compare-rows.ts';
 
 /** Grouped bars, EBS beside NVMe, per direction; the delta (from compareRunPair) labels the EBS bar, unless withheld. */
@@ -18,6 +19,7 @@ export default function RatesChart({
   title: string;
 }) {
   const format = (v: number) => (unit === 'IOPS' ? fmtInt(v) : fmtNum(v, 0));
+  const axis = valueAxisLayout(Math.max(0, ...rows.flatMap((r) => [r.ebs, r.nvme])), format, 12);
   return (
     <BarChart
       data={rows}
@@ -33,8 +35,8 @@ export default function RatesChart({
         stroke={COLORS.axis}
         tick={{ fill: COLORS.axisText, fontSize: 12 }}
         tickFormatter={format}
-        width={64}
-        label={{ value: unit, angle: -90, position: 'insideLeft', fill: COLORS.axisText, fontSize: 12 }}
+        width={axis.width}
+        label={valueAxisLabel(unit, axis, COLORS.axisText, 12)}
       />
       <Tooltip
         formatter={(value, name) => [`${format(Number(value))} ${unit}`, String(name)]}

@@ -1,4 +1,4 @@
-import type { ComparisonResult, PlanSession } from '@blockwise/shared';
+import type { ComparisonResult, PlanSession } from '@blockwise/shared/records';
 import { downloadText } from '../../../lib/download.ts';
 import { slug } from '../../../lib/format.ts';
 import { exportCsv, exportJson } from '../export-rows.ts';

@@ -1,4 +1,5 @@
-import { profileFromFio, profileFromSysbench, parseSysbench } from '@blockwise/shared';
+import { profileFromFio } from '@blockwise/shared/profile';
+import { profileFromSysbench, parseSysbench } from '@blockwise/shared/sysbench';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -50,7 +51,8 @@ describe('FioJobPanel', () => {
       'fio --output-format=json+ --output=result.json blockwise-grouped-json.fio',
     );
     expect(screen.getByLabelText('Upload command').textContent).toBe(
-      'blockwise upload result.json --server $BLOCKWISE_URL --label kind=ebs --label instanceType=r6i.4xlarge --label volumeType=gp3 --label volumeSizeGiB=1000 --label volumeIops=6000 --label volumeThroughputMiBps=500 --label region=us-east-1',
+      // The user has the web app, not the CLI: fetched from this server (happy-dom's origin).
+      `curl -fsSO ${window.location.origin}/cli/blockwise.mjs && node blockwise.mjs upload result.json --server ${window.location.origin} --label kind=ebs --label instanceType=r6i.4xlarge --label volumeType=gp3 --label volumeSizeGiB=1000 --label volumeIops=6000 --label volumeThroughputMiBps=500 --label region=us-east-1`,
     );
   });
 
@@ -97,7 +99,11 @@ describe('FioJobPanel', () => {
       'text/plain',
     );
     await user.click(screen.getByRole('button', { name: 'Copy upload command' }));
-    expect(writeText).toHaveBeenCalledWith(expect.stringMatching(/^blockwise upload result\.json/));
+    expect(writeText).toHaveBeenCalledWith(
+      expect.stringMatching(
+        /^curl -fsSO \S+\/cli\/blockwise\.mjs && node blockwise\.mjs upload result\.json/,
+      ),
+    );
     expect(screen.getByText('Upload command copied to the clipboard.')).toBeDefined();
   });
 

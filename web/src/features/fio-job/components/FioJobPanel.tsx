@@ -1,4 +1,6 @@
-import { describeVolume, generateFioJob, type IoProfile, type VolumeConfig } from '@blockwise/shared';
+import { generateFioJob } from '@blockwise/shared/fio-job';
+import { describeVolume, type VolumeConfig } from '@blockwise/shared/plan';
+import { type IoProfile } from '@blockwise/shared/profile';
 import { useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { SelectField, TextField } from '../../../components/Field.tsx';
 import { Disclosure } from '../../../components/Disclosure.tsx';
@@ -72,7 +74,8 @@ function CopyBlock({ label, text, children }: { label: string; text: string; chi
 /**
  * The fio job that reproduces a profile (typed in, imported or measured) on a candidate volume:
  * `generateFioJob` writes the job file — every option with the reason for it — the command that
- * runs it and the `blockwise upload` line that sends the result back with the session's labels.
+ * runs it and the upload line that sends the result back with the session's labels (through the CLI
+ * this server hands out at /cli/blockwise.mjs).
  * Loaded lazily.
  */
 export default function FioJobPanel({
@@ -95,7 +98,15 @@ export default function FioJobPanel({
     [draft, target, chosen],
   );
   const job = useMemo(
-    () => (chosen && read?.ok ? generateFioJob(chosen.profile, read.options) : null),
+    () =>
+      chosen && read?.ok
+        ? // The user has the web app, not the CLI: the upload line fetches it from this server.
+          generateFioJob(chosen.profile, {
+            ...read.options,
+            server: window.location.origin,
+            cliFrom: 'server',
+          })
+        : null,
     [chosen, read],
   );
   if (!chosen) return null;

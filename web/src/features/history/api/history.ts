@@ -1,4 +1,11 @@
-import type { RunListItem, RunRegression, SeriesListItem, SeriesSettingsResponse } from '@blockwise/shared';
+import type {
+  RunListItem,
+  RunRegression,
+  SeriesListItem,
+  SeriesSettingsResponse,
+} from '@blockwise/shared/api';
+import { useInfiniteQuery, useQueries, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
 import {
   describeApiError,
   getRunRegression,
@@ -6,8 +13,7 @@ import {
   listSeries,
   listSeriesRuns,
 } from '../../../lib/api-client.ts';
-import { useAsync } from '../../../lib/use-async.ts';
-import { useEffect, useRef, useState } from 'react';
+import { errorCode, useApiQuery } from '../../../lib/query.ts';
 
 /**
  * The CI history's data: the archive's series (GET /api/series), one series' runs page by page,
@@ -23,7 +29,9 @@ export type PagedState<T = RunListItem> = {
   pages: number;
 };
 
-const INITIAL: PagedState<never> = { status: 'loading', items: [], nextCursor: null, error: null, pages: 0 };
+type Page<T> = { items: T[]; nextCursor: string | null };
+/** One "load": up to `pagesPerLoad` server pages, and how many it took. */
+type Load<T> = Page<T> & { pages: number };
 
 /**
  * A list fetched page by page (`pagesPerLoad` pages per load), in the server's order, with "load
@@ -31,75 +39,41 @@ const INITIAL: PagedState<never> = { status: 'loading', items: [], nextCursor: n
  */
 export function usePaged<T>(
   key: string,
-  fetchPage: (
-    cursor: string | null,
-    signal: AbortSignal,
-  ) => Promise<{ items: T[]; nextCursor: string | null }>,
+  fetchPage: (cursor: string | null, signal: AbortSignal) => Promise<Page<T>>,
   pagesPerLoad = 1,
 ): PagedState<T> & { more: () => void; retry: () => void } {
-  const [state, setState] = useState<{ key: string; value: PagedState<T> }>({ key, value: INITIAL });
-  const [load, setLoad] = useState<{ key: string; cursor: string | null; attempt: number }>({
-    key,
-    cursor: null,
-    attempt: 0,
-  });
-  if (state.key !== key) setState({ key, value: INITIAL });
-  if (load.key !== key) setLoad({ key, cursor: null, attempt: 0 });
-
-  useEffect(() => {
-    if (load.key !== key) return;
-    const controller = new AbortController();
-    const run = async () => {
-      const got: T[] = [];
-      let cursor = load.cursor;
+  const query = useInfiniteQuery({
+    queryKey: ['paged', key, pagesPerLoad],
+    initialPageParam: null as string | null,
+    queryFn: async ({ pageParam, signal }): Promise<Load<T>> => {
+      const items: T[] = [];
+      let cursor = pageParam;
       let pages = 0;
-      try {
-        do {
-          const page = await fetchPage(cursor, controller.signal);
-          got.push(...page.items);
-          cursor = page.nextCursor;
-          pages += 1;
-        } while (cursor && pages < pagesPerLoad);
-        if (controller.signal.aborted) return;
-        setState((s) =>
-          s.key !== key
-            ? s
-            : {
-                key,
-                value: {
-                  status: 'ready',
-                  items: load.cursor ? [...s.value.items, ...got] : got,
-                  nextCursor: cursor,
-                  error: null,
-                  pages: s.value.pages + pages,
-                },
-              },
-        );
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        setState((s) =>
-          s.key !== key ? s : { key, value: { ...s.value, status: 'error', error: describeApiError(error) } },
-        );
-      }
-    };
-    void run();
-    return () => controller.abort();
-    // `fetchPage` is a fresh closure each render; `load` says when to fetch.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [load, key, pagesPerLoad]);
-
-  const value = state.key === key ? state.value : INITIAL;
+      do {
+        const page = await fetchPage(cursor, signal);
+        items.push(...page.items);
+        cursor = page.nextCursor;
+        pages += 1;
+      } while (cursor && pages < pagesPerLoad);
+      return { items, nextCursor: cursor, pages };
+    },
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+  const loads = query.data?.pages ?? [];
+  // The cache keeps `data` while it is unchanged: the list keeps its identity between renders.
+  const items = useMemo(() => (query.data?.pages ?? []).flatMap((l) => l.items), [query.data]);
+  const failed = query.status === 'error' && !query.isFetching;
   return {
-    ...value,
+    status: failed ? 'error' : query.status === 'pending' || query.isFetchingNextPage ? 'loading' : 'ready',
+    items,
+    nextCursor: loads.at(-1)?.nextCursor ?? null,
+    error: failed ? describeApiError(query.error) : null,
+    pages: loads.reduce((sum, l) => sum + l.pages, 0),
     more: () => {
-      if (!value.nextCursor) return;
-      setState((s) => ({ ...s, value: { ...s.value, status: 'loading', error: null } }));
-      setLoad((l) => ({ key, cursor: value.nextCursor, attempt: l.attempt + 1 }));
+      if (query.hasNextPage && !query.isFetching) void query.fetchNextPage();
     },
-    retry: () => {
-      setState((s) => ({ ...s, value: { ...s.value, status: 'loading', error: null } }));
-      setLoad((l) => ({ ...l, key, attempt: l.attempt + 1 }));
-    },
+    // A failed "more" asks for that page again; a failed first load starts over.
+    retry: () => void (loads.length > 0 ? query.fetchNextPage() : query.refetch()),
   };
 }
 
@@ -130,7 +104,7 @@ export function useSeriesRuns(series: string, branch: string | null) {
 }
 
 export function useSeriesSettings(series: string) {
-  return useAsync<SeriesSettingsResponse>(`settings:${series}`, (signal) =>
+  return useApiQuery<SeriesSettingsResponse>(`settings:${series}`, (signal) =>
     getSeriesSettings(series, signal),
   );
 }
@@ -143,38 +117,51 @@ export const REGRESSION_CONCURRENCY = 3;
 
 /**
  * Regression reports for `ids` (the runs on screen, bounded by the caller), fetched lazily with at
- * most 3 requests in flight; each report is fetched once per page view. Ids not in the map yet
- * are pending.
+ * most 3 requests in flight. A report is fetched once per tab (cached); a failure is asked again
+ * on the next page view. Ids not in the map yet are pending.
  */
 export function useRegressions(ids: readonly string[]): ReadonlyMap<string, RegressionState> {
-  const [reports, setReports] = useState<ReadonlyMap<string, RegressionState>>(() => new Map());
-  const settled = useRef(new Set<string>());
+  const client = useQueryClient();
+  // A stored report is cached for the session; a failure from an earlier page view is asked again.
+  const [viewStart] = useState(() => Date.now());
+  // TanStack Query has no concurrency limit: only the first few unsettled reports are enabled;
+  // each one that settles re-renders this hook, which enables the next.
+  let slots = REGRESSION_CONCURRENCY;
   const key = ids.join(',');
-  useEffect(() => {
-    const controller = new AbortController();
-    const queue = key.split(',').filter((id) => id !== '' && !settled.current.has(id));
-    const worker = async () => {
-      while (!controller.signal.aborted) {
-        const id = queue.shift();
-        if (id === undefined) return;
-        let value: RegressionState;
-        try {
-          value = { status: 'ready', report: await getRunRegression(id, controller.signal) };
-        } catch (error) {
-          if (controller.signal.aborted) return;
-          const code =
-            typeof error === 'object' && error && 'code' in error
-              ? String((error as { code: unknown }).code)
-              : null;
-          value = { status: 'error', error: describeApiError(error), code };
-        }
-        if (controller.signal.aborted) return;
-        settled.current.add(id);
-        setReports((m) => new Map(m).set(id, value));
-      }
-    };
-    for (let i = 0; i < REGRESSION_CONCURRENCY; i++) void worker();
-    return () => controller.abort();
-  }, [key]);
-  return reports;
+  // The map keeps its identity until a report settles (useQueries memoizes a stable `combine`).
+  const combine = useCallback(
+    (results: UseQueryResult<RunRegression>[]) => {
+      const wanted = key.split(',');
+      const reports = new Map<string, RegressionState>();
+      results.forEach((r, i) => {
+        if (r.isFetching) return;
+        if (r.status === 'success') reports.set(wanted[i]!, { status: 'ready', report: r.data });
+        else if (r.status === 'error')
+          reports.set(wanted[i]!, {
+            status: 'error',
+            error: describeApiError(r.error),
+            code: errorCode(r.error),
+          });
+      });
+      return reports;
+    },
+    [key],
+  );
+  return useQueries({
+    queries: ids.map((id) => {
+      const state = client.getQueryState(regressionKey(id));
+      const settled =
+        state?.fetchStatus === 'idle' &&
+        (state.status === 'success' || (state.status === 'error' && state.errorUpdatedAt >= viewStart));
+      return {
+        queryKey: regressionKey(id),
+        queryFn: ({ signal }: { signal: AbortSignal }) => getRunRegression(id, signal),
+        enabled: !settled && slots-- > 0,
+        staleTime: Infinity,
+      };
+    }),
+    combine,
+  });
 }
+
+const regressionKey = (id: string) => ['regression', id];

@@ -11,6 +11,8 @@ import {
 } from 'recharts';
 import { fmtInt, fmtMs, fmtNum } from '../../../lib/format.ts';
 import { COLORS, SERIES } from '../../../lib/palette.ts';
+import { formatTimeTick, timeTickPrecision } from '../../../lib/time-ticks.ts';
+import { valueAxisLabel, valueAxisLayout } from '../../../lib/value-axis.ts';
 import type { FamilyChart, HistoryRow, RegressionMarker } from '../history-view.ts';
 
 /**
@@ -20,13 +22,6 @@ import type { FamilyChart, HistoryRow, RegressionMarker } from '../history-view.
  * Loaded lazily.
  */
 
-const tick = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'UTC',
-  day: '2-digit',
-  month: 'short',
-  hour: '2-digit',
-  minute: '2-digit',
-});
 const when = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
   day: '2-digit',
@@ -64,6 +59,11 @@ export default function HistoryChart({
   height: number;
 }) {
   const log = chart.unit === 'ms';
+  // Runs in the same minute (a CI matrix) get second-precision ticks instead of identical labels.
+  const precision = timeTickPrecision(rows.map((r) => r.t));
+  const yTick = (v: number) => (chart.unit === 'ms' ? `${v}` : fmtNum(v, 0));
+  const top = Math.max(0, ...rows.flatMap((r) => metrics.map((m) => r[m.id] ?? 0)));
+  const axis = valueAxisLayout(top, yTick, 11);
   return (
     <LineChart
       data={rows}
@@ -84,7 +84,7 @@ export default function HistoryChart({
         dataKey="t"
         scale="time"
         domain={['dataMin', 'dataMax']}
-        tickFormatter={(t: number) => tick.format(t)}
+        tickFormatter={(t: number) => formatTimeTick(t, precision)}
         stroke={COLORS.axis}
         tick={{ fill: COLORS.axisText, fontSize: 11 }}
         minTickGap={32}
@@ -95,9 +95,9 @@ export default function HistoryChart({
         allowDataOverflow={log}
         stroke={COLORS.axis}
         tick={{ fill: COLORS.axisText, fontSize: 11 }}
-        tickFormatter={(v: number) => (chart.unit === 'ms' ? `${v}` : fmtNum(v, 0))}
-        width={64}
-        label={{ value: chart.unit, angle: -90, position: 'insideLeft', fill: COLORS.axisText, fontSize: 11 }}
+        tickFormatter={yTick}
+        width={axis.width}
+        label={valueAxisLabel(chart.unit, axis, COLORS.axisText, 11)}
       />
       <Tooltip
         labelFormatter={(t) => when.format(Number(t))}

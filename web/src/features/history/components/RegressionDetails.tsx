@@ -1,4 +1,4 @@
-import { displayUnit, formatDeltaPct, formatMetricNumber, type MetricCheck } from '@blockwise/shared';
+import { displayUnit, formatDeltaPct, formatMetricNumber, type MetricCheck } from '@blockwise/shared/history';
 import type { ReactNode } from 'react';
 import { LoadingState } from '../../../components/States.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';

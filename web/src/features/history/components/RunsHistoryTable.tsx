@@ -3,7 +3,7 @@ import {
   metricDefinition,
   type MetricId,
   type RegressionVerdict,
-} from '@blockwise/shared';
+} from '@blockwise/shared/history';
 import type { ReactNode } from 'react';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import type { RegressionState } from '../api/history.ts';
@@ -43,7 +43,9 @@ const cell = (p: HistoryPoint, id: MetricId) => {
 
 /**
  * The runs of the series, newest first — the charts' numbers as a table and the keyboard way to
- * pick a run: "Details" shows its regression report below; the date opens the run.
+ * pick a run: "Details" shows its regression report below; the date opens the run. The gate's
+ * verdict comes right after the run (on a 390 px phone the numbers scroll sideways, the verdict
+ * must not), and the run column stays put while the rest scrolls (ux-details.css).
  */
 export function RunsHistoryTable({
   points,
@@ -64,19 +66,19 @@ export function RunsHistoryTable({
   caption: string;
 }) {
   return (
-    <TableScroll label={caption}>
-      <table className="table table--dense">
+    <TableScroll label={caption} className="history-runs">
+      <table className="table table--dense history-runs__table">
         <caption>{caption}</caption>
         <thead>
           <tr>
             <th scope="col">Uploaded (UTC)</th>
+            <th scope="col">Gate</th>
             <th scope="col">Branch @ commit</th>
             {COLUMNS.map((c) => (
               <th key={c.id} scope="col" className="num">
                 {c.head}
               </th>
             ))}
-            <th scope="col">Gate</th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -89,6 +91,9 @@ export function RunsHistoryTable({
               <tr key={p.id} className={p.id === selected ? 'is-changed' : undefined}>
                 <th scope="row">{runLink(p.id, fmtWhen(p.createdAt))}</th>
                 <td>
+                  <VerdictCell state={reports.get(p.id)} wanted={wanted.has(p.id)} />
+                </td>
+                <td>
                   {p.branch ?? <span className="cell-note">no branch</span>}
                   {p.commit ? <span className="cell-note"> @ {p.commit.slice(0, 10)}</span> : null}
                 </td>
@@ -97,9 +102,6 @@ export function RunsHistoryTable({
                     {cell(p, c.id)}
                   </td>
                 ))}
-                <td>
-                  <VerdictCell state={reports.get(p.id)} wanted={wanted.has(p.id)} />
-                </td>
                 <td>
                   <button
                     type="button"

@@ -1,4 +1,4 @@
-import type { SeriesListItem } from '@blockwise/shared';
+import type { SeriesListItem } from '@blockwise/shared/api';
 import type { ReactNode } from 'react';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { fmtInt } from '../../../lib/format.ts';

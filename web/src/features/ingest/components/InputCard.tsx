@@ -1,7 +1,9 @@
-import type { IoProfile, Problem, Warning } from '@blockwise/shared';
+import type { Problem, Warning } from '@blockwise/shared/problem';
+import type { IoProfile } from '@blockwise/shared/profile';
 import type { ReactNode } from 'react';
 import { Warnings } from '../../../components/Warnings.tsx';
 import { fmtInt, fmtRate, fmtSize } from '../../../lib/format.ts';
+import '../ingest.css';
 
 /**
  * One input of the session: a fio file (reading, read, or why it could not be read — with the

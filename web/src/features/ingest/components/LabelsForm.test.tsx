@@ -1,4 +1,4 @@
-import { RunLabelsSchema, type RunLabels } from '@blockwise/shared';
+import { RunLabelsSchema, type RunLabels } from '@blockwise/shared/records';
 import { listInstanceTypes, listPriceRegions } from '@blockwise/shared/catalog';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

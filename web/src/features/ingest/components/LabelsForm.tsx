@@ -1,17 +1,20 @@
 import {
-  RunLabelsSchema,
   VOLUME_TRAITS,
   VOLUME_TYPES,
   provisionableGp3ThroughputMiBps,
-  validateVolume,
   type InstanceSpec,
-  type RunLabels,
-  type VolumeConfig,
   type VolumeType,
-} from '@blockwise/shared';
+} from '@blockwise/shared/aws';
+import {
+  includedSettingsOf,
+  provisionedFieldsOf,
+  validateVolume,
+  volumeFromLabels,
+} from '@blockwise/shared/plan';
+import { RunLabelsSchema, type RunLabels } from '@blockwise/shared/records';
 import { useId, useState } from 'react';
 import { SelectField, TextField } from '../../../components/Field.tsx';
-import { numberText, parseNumberText } from '../../../lib/parse-number.ts';
+import { numberProblem, numberText, parseNumberText, suffixRefusal } from '../../../lib/parse-number.ts';
 import { InstanceCombobox } from '../../../components/InstanceCombobox.tsx';
 
 /**
@@ -34,8 +37,6 @@ type Draft = {
   count: string;
 };
 
-const USES_IOPS: readonly VolumeType[] = ['gp3', 'io1', 'io2'];
-
 function draftOf(l: RunLabels): Draft {
   return {
     name: l.name ?? '',
@@ -54,12 +55,21 @@ type Errors = Partial<
   Record<'name' | 'size' | 'iops' | 'throughput' | 'count' | 'instanceType' | 'region' | 'form', string>
 >;
 
+type NumberField = 'size' | 'iops' | 'throughput' | 'count';
+/** IOPS and volume counts are counts ("16k"); size and throughput have a unit beside them. */
+const FIELD_UNITS: Partial<Record<NumberField, string>> = { size: 'GiB', throughput: 'MiB/s' };
+
 /** Draft → RunLabels, or the errors by field. */
 export function readLabels(d: Draft): { ok: true; labels: RunLabels } | { ok: false; errors: Errors } {
   const errors: Errors = {};
-  const num = (text: string, field: 'size' | 'iops' | 'throughput' | 'count', what: string) => {
+  const num = (text: string, field: NumberField, what: string) => {
     if (text.trim() === '') return undefined;
-    const n = parseNumberText(text);
+    const unit = FIELD_UNITS[field];
+    const n = parseNumberText(text, { suffixes: unit === undefined });
+    if (unit !== undefined && numberProblem(text) === 'suffix') {
+      errors[field] = `${what}: ${suffixRefusal(unit)}`;
+      return undefined;
+    }
     if (n === null || n <= 0) {
       errors[field] = `${what}: expected a positive number.`;
       return undefined;
@@ -75,11 +85,12 @@ export function readLabels(d: Draft): { ok: true; labels: RunLabels } | { ok: fa
     labels.volumeType = d.volumeType;
     const size = num(d.size, 'size', 'Size');
     if (size !== undefined) labels.volumeSizeGiB = size;
-    if (USES_IOPS.includes(d.volumeType)) {
+    const takes = provisionedFieldsOf(d.volumeType);
+    if (takes.iops) {
       const iops = num(d.iops, 'iops', 'IOPS');
       if (iops !== undefined) labels.volumeIops = iops;
     }
-    if (d.volumeType === 'gp3') {
+    if (takes.throughputMiBps) {
       const tp = num(d.throughput, 'throughput', 'Throughput');
       // gp3 throughput is provisioned in whole MiB/s; the field says so when it rounds.
       if (tp !== undefined) labels.volumeThroughputMiBps = provisionableGp3ThroughputMiBps(tp);
@@ -107,17 +118,8 @@ export function readLabels(d: Draft): { ok: true; labels: RunLabels } | { ok: fa
       errors[field] ??= issue.message;
     }
   }
-  if (
-    labels.volumeType &&
-    labels.volumeSizeGiB !== undefined &&
-    !errors.size &&
-    !errors.iops &&
-    !errors.throughput
-  ) {
-    const volume: VolumeConfig = { type: labels.volumeType, sizeGiB: labels.volumeSizeGiB };
-    if (labels.volumeIops !== undefined) volume.iops = labels.volumeIops;
-    if (labels.volumeThroughputMiBps !== undefined) volume.throughputMiBps = labels.volumeThroughputMiBps;
-    if (labels.volumeCount !== undefined) volume.count = labels.volumeCount;
+  const volume = volumeFromLabels(labels);
+  if (volume && !errors.size && !errors.iops && !errors.throughput) {
     for (const p of validateVolume(volume)) {
       const field = (
         { sizeGiB: 'size', iops: 'iops', throughputMiBps: 'throughput', count: 'count' } as Record<
@@ -159,9 +161,11 @@ export function LabelsForm({ labels, onChange, instanceTypes, regions, catalogEr
   const update = (patch: Partial<Draft>) => {
     const next = { ...draft, ...patch };
     // Choosing gp3 fills in what it includes (3,000 IOPS, 125 MiB/s) as a starting point.
-    if (patch.volumeType === 'gp3') {
-      if (!next.iops) next.iops = '3000';
-      if (!next.throughput) next.throughput = '125';
+    if (patch.volumeType) {
+      const included = includedSettingsOf(patch.volumeType);
+      if (!next.iops && included.iops !== null) next.iops = String(included.iops);
+      if (!next.throughput && included.throughputMiBps !== null)
+        next.throughput = String(included.throughputMiBps);
     }
     setDraft(next);
     const r = readLabels(next);
@@ -173,6 +177,7 @@ export function LabelsForm({ labels, onChange, instanceTypes, regions, catalogEr
 
   const ebs = draft.kind === 'ebs';
   const vt = draft.volumeType;
+  const takes = vt ? provisionedFieldsOf(vt) : { iops: false, throughputMiBps: false };
   const missingVolume = ebs && (!vt || draft.size.trim() === '');
 
   return (
@@ -232,7 +237,7 @@ export function LabelsForm({ labels, onChange, instanceTypes, regions, catalogEr
             suffix="GiB"
             onChange={(e) => update({ size: e.target.value })}
           />
-          {vt && USES_IOPS.includes(vt) ? (
+          {takes.iops ? (
             <TextField
               id={`${id}-iops`}
               label="Provisioned IOPS"
@@ -244,7 +249,7 @@ export function LabelsForm({ labels, onChange, instanceTypes, regions, catalogEr
               onChange={(e) => update({ iops: e.target.value })}
             />
           ) : null}
-          {vt === 'gp3' ? (
+          {takes.throughputMiBps ? (
             <TextField
               id={`${id}-tp`}
               label="Provisioned throughput"

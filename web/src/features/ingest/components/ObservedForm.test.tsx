@@ -1,4 +1,4 @@
-import { profileFromObserved, type ObservedMetrics } from '@blockwise/shared';
+import { profileFromObserved, type ObservedMetrics } from '@blockwise/shared/profile';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -56,7 +56,7 @@ describe('ObservedForm', () => {
     const user = userEvent.setup();
     const onSubmit = vi.fn();
     render(<ObservedForm onSubmit={onSubmit} />);
-    await fill(user, 'Peak read IOPS', '12k');
+    await fill(user, 'Peak read IOPS', '-5');
     await fill(user, 'Peak write IOPS', '100');
     await fill(user, 'Peak write throughput', '5');
     await fill(user, 'Writes p99.9 latency in milliseconds', 'slow');
@@ -67,13 +67,52 @@ describe('ObservedForm', () => {
     const iops = screen.getByLabelText('Peak read IOPS');
     expect(iops.getAttribute('aria-invalid')).toBe('true');
     expect(iops.getAttribute('aria-describedby')).toContain('error');
-    expect(screen.getByText('Peak read IOPS: expected a number such as 12000.')).toBeDefined();
+    expect(screen.getByText('Peak read IOPS: must be 0 or more (IOPS cannot be negative).')).toBeDefined();
     expect(screen.getByText('Enter the peak read throughput (0 if there were no reads).')).toBeDefined();
     expect(screen.getByText('p99.9: expected milliseconds such as 12.5.')).toBeDefined();
 
     // Fixing a field clears its message.
     await fill(user, 'Peak read IOPS', '0');
-    expect(screen.queryByText('Peak read IOPS: expected a number such as 12000.')).toBeNull();
+    expect(screen.queryByText('Peak read IOPS: must be 0 or more (IOPS cannot be negative).')).toBeNull();
+  });
+
+  it('takes counts as dashboards print them: 10k and 1.5M', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn();
+    render(<ObservedForm onSubmit={onSubmit} />);
+    await fill(user, 'Peak read IOPS', '10k');
+    await fill(user, 'Peak read throughput', '160');
+    await fill(user, 'Peak write IOPS', '1.5M');
+    await fill(user, 'Peak write throughput', '3,000');
+    await fill(user, 'Writes p99.9 latency in milliseconds', 'slow');
+    await user.click(screen.getByRole('button', { name: 'Add typed-in metrics' }));
+    // Only the latency is refused: the counts were read.
+    expect(screen.getByRole('alert').textContent).toBe('One field needs attention.');
+    expect(screen.getByLabelText('Peak read IOPS').getAttribute('aria-invalid')).not.toBe('true');
+    expect(screen.getByLabelText('Peak write IOPS').getAttribute('aria-invalid')).not.toBe('true');
+  });
+
+  it('refuses k/M beside a unit: "500M" MiB/s and "5m" ms are misread units, not 524 TB/s or 5,000,000 ms', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn();
+    render(<ObservedForm onSubmit={onSubmit} />);
+    await fill(user, 'Peak read IOPS', '10k');
+    await fill(user, 'Peak read throughput', '500M');
+    await fill(user, 'Peak write IOPS', '0');
+    await fill(user, 'Peak write throughput', '0');
+    await fill(user, 'Writes p99.9 latency in milliseconds', '5m');
+    await user.click(screen.getByRole('button', { name: 'Add typed-in metrics' }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(screen.getByLabelText('Peak read throughput').getAttribute('aria-invalid')).toBe('true');
+    expect(
+      screen.getByText(
+        /Peak read throughput: "k" and "M" are only for counts such as IOPS: type the number in MiB\/s/,
+      ),
+    ).toBeDefined();
+    expect(
+      screen.getByText(/p99\.9: "k" and "M" are only for counts such as IOPS: type the number in ms/),
+    ).toBeDefined();
+    expect(screen.getByLabelText('Peak read IOPS').getAttribute('aria-invalid')).not.toBe('true');
   });
 
   it('applies the domain’s rules: throughput without IOPS is refused on the IOPS field', async () => {

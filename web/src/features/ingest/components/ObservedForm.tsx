@@ -1,20 +1,23 @@
+import { MERGE_MIN_IO_BYTES } from '@blockwise/shared/aws';
+import {
+  classifyBlockSize,
+  profileFromObserved,
+  type AccessPattern,
+  type ObservedMetrics,
+} from '@blockwise/shared/profile';
 import {
   THROUGHPUT_UNIT_NAMES,
   averageBlockSize,
-  classifyBlockSize,
   formatBytes,
   iops as toIops,
-  profileFromObserved,
   toBytesPerSec,
-  type AccessPattern,
-  type ObservedMetrics,
   type ThroughputUnit,
-  MERGE_MIN_IO_BYTES,
-} from '@blockwise/shared';
+} from '@blockwise/shared/units';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { SelectField, TextField } from '../../../components/Field.tsx';
 import { unitName } from '../../../lib/format.ts';
-import { numberText, parseNumberText } from '../../../lib/parse-number.ts';
+import { numberProblem, numberText, parseNumberText, suffixRefusal } from '../../../lib/parse-number.ts';
+import '../ingest.css';
 
 /**
  * Numbers typed in from a dashboard (CloudWatch, Grafana, Datadog): peak read/write IOPS and
@@ -68,23 +71,35 @@ export function readDraft(
   const errors: Errors = {};
   const dir = (d: Dir) => {
     const x = draft[d];
-    const iops = parseNumberText(x.iops);
+    // IOPS are a count ("12k" as dashboards print it); throughput has a unit beside it.
+    const iops = parseNumberText(x.iops, { suffixes: true });
     const throughput = parseNumberText(x.throughput);
     if (x.iops.trim() === '')
       errors[`${d}.iops`] = `Enter the peak ${DIR_NAME[d]} IOPS (0 if there were no ${d}s).`;
     else if (iops === null)
-      errors[`${d}.iops`] = `Peak ${DIR_NAME[d]} IOPS: expected a number such as 12000.`;
+      errors[`${d}.iops`] =
+        numberProblem(x.iops, { suffixes: true }) === 'negative'
+          ? `Peak ${DIR_NAME[d]} IOPS: must be 0 or more (IOPS cannot be negative).`
+          : `Peak ${DIR_NAME[d]} IOPS: expected a number such as 12000, 12,000 or 12k.`;
     if (x.throughput.trim() === '')
       errors[`${d}.throughput`] = `Enter the peak ${DIR_NAME[d]} throughput (0 if there were no ${d}s).`;
     else if (throughput === null)
       errors[`${d}.throughput`] =
-        `Peak ${DIR_NAME[d]} throughput: expected a number such as 500, in the unit picked beside it.`;
+        numberProblem(x.throughput) === 'negative'
+          ? `Peak ${DIR_NAME[d]} throughput: must be 0 or more (throughput cannot be negative).`
+          : numberProblem(x.throughput) === 'suffix'
+            ? `Peak ${DIR_NAME[d]} throughput: ${suffixRefusal(x.unit)}`
+            : `Peak ${DIR_NAME[d]} throughput: expected a number such as 500, in the unit picked beside it.`;
     const latencyMs: Record<string, number> = {};
     for (const p of LATENCY_PERCENTILES) {
       const text = x.latency[p] ?? '';
       if (text.trim() === '') continue;
       const v = parseNumberText(text);
-      if (v === null) errors[`${d}.latencyMs.${p}`] = `p${p}: expected milliseconds such as 12.5.`;
+      if (v === null)
+        errors[`${d}.latencyMs.${p}`] =
+          numberProblem(text) === 'suffix'
+            ? `p${p}: ${suffixRefusal('ms')}`
+            : `p${p}: expected milliseconds such as 12.5.`;
       else latencyMs[p] = v;
     }
     return {
@@ -113,7 +128,7 @@ export function readDraft(
 
 /** "≈ 64 KiB per I/O — medium: IOPS or throughput can bind" while typing. */
 function blockSizeHint(d: DirDraft): string | null {
-  const iops = parseNumberText(d.iops);
+  const iops = parseNumberText(d.iops, { suffixes: true });
   const tp = parseNumberText(d.throughput);
   if (iops === null || tp === null || iops <= 0) return null;
   const size = averageBlockSize(toBytesPerSec(tp, d.unit), toIops(iops));

@@ -1,4 +1,4 @@
-import { planStorage } from '@blockwise/shared';
+import { planStorage } from '@blockwise/shared/plan';
 import { defaultRateCard, findInstanceType, upgradePool } from '@blockwise/shared/catalog';
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

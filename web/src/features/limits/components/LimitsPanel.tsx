@@ -1,4 +1,4 @@
-import type { PlanResult } from '@blockwise/shared';
+import type { PlanResult } from '@blockwise/shared/plan';
 import { lazy } from 'react';
 import { ChartFrame } from '../../../components/ChartFrame.tsx';
 import { EmptyState } from '../../../components/States.tsx';

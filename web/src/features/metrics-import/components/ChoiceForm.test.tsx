@@ -1,4 +1,4 @@
-import type { SeriesImportOptions } from '@blockwise/shared';
+import type { SeriesImportOptions } from '@blockwise/shared/timeseries';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-import type { SeriesImportOptions } from '@blockwise/shared';
+import type { SeriesImportOptions } from '@blockwise/shared/timeseries';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import '../metrics-import.css';
 import {

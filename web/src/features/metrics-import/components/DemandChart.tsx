@@ -1,6 +1,7 @@
 import { Area, AreaChart, CartesianGrid, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { fmtInt, fmtNum } from '../../../lib/format.ts';
 import { COLORS } from '../../../lib/palette.ts';
+import { valueAxisLabel, valueAxisLayout } from '../../../lib/value-axis.ts';
 import { fmtUtc, type DemandRow, type LimitLine } from '../series-view.ts';
 import { LINE_STYLE, SERIES_COLORS } from './line-style.ts';
 
@@ -48,6 +49,8 @@ export default function DemandChart({
   title: string;
   height: number;
 }) {
+  const top = Math.max(0, ...lines.map((l) => l.value), ...rows.map((r) => (r.read ?? 0) + (r.write ?? 0)));
+  const axis = valueAxisLayout(top, (v) => compact.format(v), 11);
   return (
     <AreaChart
       data={rows}
@@ -72,8 +75,8 @@ export default function DemandChart({
         stroke={COLORS.axis}
         tick={{ fill: COLORS.axisText, fontSize: 11 }}
         tickFormatter={(v: number) => compact.format(v)}
-        width={56}
-        label={{ value: unit, angle: -90, position: 'insideLeft', fill: COLORS.axisText, fontSize: 11 }}
+        width={axis.width}
+        label={valueAxisLabel(unit, axis, COLORS.axisText, 11)}
       />
       <Tooltip content={(props: TooltipProps) => <DemandTooltip {...props} unit={unit} />} />
       <Area
@@ -110,7 +113,7 @@ export default function DemandChart({
             stroke={style.stroke}
             strokeWidth={1.5}
             strokeDasharray={style.dash}
-            label={{ value: style.short, position: 'insideTopRight', fill: style.stroke, fontSize: 11 }}
+            label={{ value: style.short, position: style.labelPosition, fill: style.stroke, fontSize: 11 }}
           />
         );
       })}

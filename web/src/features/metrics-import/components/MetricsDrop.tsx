@@ -1,4 +1,4 @@
-import { PROMQL_COUNTERS } from '@blockwise/shared';
+import { PROMQL_COUNTERS } from '@blockwise/shared/timeseries';
 import { DropZone } from '../../../components/DropZone.tsx';
 
 /**

@@ -4,7 +4,7 @@ import {
   SIZING_STATISTIC_LABELS,
   type SeriesImportOptions,
   type SizingStatistic,
-} from '@blockwise/shared';
+} from '@blockwise/shared/timeseries';
 import { lazy, useId, useMemo, useState } from 'react';
 import { ChartFrame } from '../../../components/ChartFrame.tsx';
 import { Disclosure } from '../../../components/Disclosure.tsx';
@@ -34,7 +34,7 @@ import {
   type PlanContext,
 } from '../series-view.ts';
 import { ChoiceForm } from './ChoiceForm.tsx';
-import { LINE_STYLE, SERIES_COLORS } from './line-style.ts';
+import { LINE_STYLE, SERIES_COLORS, demandLegend } from './line-style.ts';
 
 const DemandChart = lazy(() => import('./DemandChart.tsx'));
 
@@ -416,6 +416,7 @@ export default function SeriesPanel({
             <div key={kind}>
               <ChartFrame
                 title={chartTitle}
+                legend={demandLegend(lines.filter((l) => l.unit === unit))}
                 caption={
                   <>
                     Read and write {kind === 'iops' ? 'I/O operations per second' : 'mebibytes per second'} (

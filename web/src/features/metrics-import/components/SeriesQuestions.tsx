@@ -1,4 +1,4 @@
-import type { SeriesChoice, SeriesImportOptions } from '@blockwise/shared';
+import type { SeriesChoice, SeriesImportOptions } from '@blockwise/shared/timeseries';
 import { useMemo } from 'react';
 import { browserTimeZone, questionsFor } from '../choice-form.ts';
 import { ChoiceForm } from './ChoiceForm.tsx';

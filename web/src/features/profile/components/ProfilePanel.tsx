@@ -1,15 +1,32 @@
-import type { Access, PlanResult } from '@blockwise/shared';
+import type { PlanResult } from '@blockwise/shared/plan';
+import type { Access } from '@blockwise/shared/profile';
 import { Quantity } from '../../../components/Unit.tsx';
 import { Warnings } from '../../../components/Warnings.tsx';
 import { fmtInt, fmtNum, fmtPct, fmtRate, fmtRateValue, fmtSize } from '../../../lib/format.ts';
-import { BOUND_TEXT, SIZE_CLASS_TEXT, accessText, profileRows } from '../profile-view.ts';
+import {
+  BOUND_TEXT,
+  SIZE_CLASS_TEXT,
+  accessText,
+  measuredForText,
+  profileRows,
+  type ObservedOrigin,
+} from '../profile-view.ts';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 
 /**
  * The I/O profile: per direction IOPS, throughput, average block size (bytes/s ÷ IOPS), its size
  * class and the likely bound — with each benchmark warning beside the number it concerns.
  */
-export function ProfilePanel({ plan, access = null }: { plan: PlanResult; access?: Access | null }) {
+export function ProfilePanel({
+  plan,
+  access = null,
+  origin = 'unknown',
+}: {
+  plan: PlanResult;
+  access?: Access | null;
+  /** Where observed peaks came from, when the page knows (see measuredForText). */
+  origin?: ObservedOrigin;
+}) {
   const { rows, slots } = profileRows(plan);
   const p = plan.profile;
   const pattern = accessText(access, plan);
@@ -84,7 +101,7 @@ export function ProfilePanel({ plan, access = null }: { plan: PlanResult; access
         </div>
         <div>
           <dt>Measured for</dt>
-          <dd>{p.durationSec === null ? 'peak values (typed in)' : `${fmtNum(p.durationSec, 1)} s`}</dd>
+          <dd>{measuredForText(p, origin)}</dd>
         </div>
         {pattern ? (
           <div>

@@ -1,6 +1,7 @@
-import { SEED_GUIDE_GP3, pricesOlderThanAYear, type Problem, type RateCard } from '@blockwise/shared';
+import { SEED_GUIDE_GP3, pricesOlderThanAYear, type RateCard } from '@blockwise/shared/aws';
+import { type Problem } from '@blockwise/shared/problem';
 import { useId, useState } from 'react';
-import { SelectField } from '../../../components/Field.tsx';
+import { RegionSelect } from '../../../components/RegionSelect.tsx';
 import { parseNumberText } from '../../../lib/parse-number.ts';
 
 /**
@@ -165,23 +166,18 @@ export function RateCardEditor({
     <div className="rate-card">
       <RateMeta rates={card} {...(catalog ? { catalog } : {})} />
       <div className="field-row">
-        <SelectField
+        <RegionSelect
           id={`${id}-region`}
           label="Price region"
+          regions={regions}
           value={region}
-          onChange={(e) => {
+          onChange={(code) => {
             setDrafts({});
             setErrors({});
-            onRegion(e.target.value);
+            onRegion(code);
           }}
           hint="Regions with a complete EBS price table"
-        >
-          {regions.map((r) => (
-            <option key={r.code} value={r.code}>
-              {r.code} — {r.location}
-            </option>
-          ))}
-        </SelectField>
+        />
       </div>
       {problem ? (
         <p className="field__error" role="alert">
@@ -240,7 +236,7 @@ export function RateCardEditor({
             onOverrides(SEED_GUIDE_OVERRIDES);
           }}
         >
-          Use the seed guide’s gp3 rates ($0.08 / $0.005 / $0.06)
+          Use the “EBS gp3 vs Local NVMe” guide’s gp3 rates ($0.08 / $0.005 / $0.06)
         </button>
         <button type="button" className="btn btn--small btn--ghost" onClick={reset} disabled={map.size === 0}>
           Reset to AWS prices

@@ -1,4 +1,5 @@
-import { planStorage, type PlanInput, type RateCard } from '@blockwise/shared';
+import { type RateCard } from '@blockwise/shared/aws';
+import { planStorage, type PlanInput } from '@blockwise/shared/plan';
 import { defaultRateCard, findInstanceType, regionRateCardFor, upgradePool } from '@blockwise/shared/catalog';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

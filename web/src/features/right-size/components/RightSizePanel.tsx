@@ -1,8 +1,11 @@
-import { HOURS_PER_MONTH, VOLUME_TYPES, type PlanResult } from '@blockwise/shared';
+import { VOLUME_TYPES } from '@blockwise/shared/aws';
+import { type PlanResult } from '@blockwise/shared/plan';
+import { HOURS_PER_MONTH } from '@blockwise/shared/units';
 import { lazy, useState, type ReactNode } from 'react';
-import { ChartFrame } from '../../../components/ChartFrame.tsx';
+import { ChartFrame, barChartHeight } from '../../../components/ChartFrame.tsx';
 import { EmptyState } from '../../../components/States.tsx';
 import { Unit } from '../../../components/Unit.tsx';
+import { PriceStamp } from '../../../components/PriceStamp.tsx';
 import { fmtInt, fmtPct, fmtUsd } from '../../../lib/format.ts';
 import {
   SIDE_BY_SIDE,
@@ -168,7 +171,8 @@ function TypesTable({ plan }: { plan: PlanResult }) {
           </>
         ) : null}
         ) and <strong>{fmtInt(t.throughputMiBps)}</strong> <Unit unit="MiB/s" />, at least{' '}
-        <strong>{fmtInt(t.minSizeGiB)}</strong> <Unit unit="GiB" />.
+        <strong>{fmtInt(t.minSizeGiB)}</strong> <Unit unit="GiB" />. Costs below:{' '}
+        <PriceStamp rates={plan.rates} />
       </p>
       <TableScroll label="Volume types side by side, right-sized for this profile">
         <table className="table table--dense table--columns">
@@ -256,13 +260,28 @@ function TypesTable({ plan }: { plan: PlanResult }) {
   );
 }
 
-export function WasteTable({ rows, nodes }: { rows: WasteRow[]; nodes: number }) {
+export function WasteTable({
+  rows,
+  nodes,
+  rates,
+}: {
+  rows: WasteRow[];
+  nodes: number;
+  /** The prices the costs use, stamped beside them. */
+  rates?: { date: string; source?: string; region?: string | null };
+}) {
   if (rows.length === 0) return null;
   return (
     <TableScroll label={`Over-provisioning across ${nodes} node${nodes === 1 ? '' : 's'}, per month`}>
       <table className="table table--dense">
         <caption>
           Over-provisioning across {nodes} node{nodes === 1 ? '' : 's'}, per month
+          {rates ? (
+            <>
+              {' '}
+              <PriceStamp rates={rates} />
+            </>
+          ) : null}
         </caption>
         <thead>
           <tr>
@@ -331,13 +350,13 @@ export function RightSizePanel({
               the type includes, provisioned <Unit unit="MiB/s" /> above what it includes
             </>
           }
-          height={60 + bars.length * 34}
+          height={barChartHeight(bars.length)}
           table={<CostTable bars={bars} nodes={nodes} caption={title} />}
         >
           <CostChart bars={bars} title={title} />
         </ChartFrame>
       ) : null}
-      <WasteTable rows={waste} nodes={nodes} />
+      <WasteTable rows={waste} nodes={nodes} rates={entry.plan.rates} />
     </div>
   );
 }

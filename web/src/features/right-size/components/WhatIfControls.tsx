@@ -1,21 +1,24 @@
 import {
   GP2,
   GP3,
-  HDD,
-  IO1,
-  IO2,
   VOLUME_TRAITS,
   VOLUME_TYPES,
-  isUsable,
   provisionableGp3ThroughputMiBps,
   type Gp3Generation,
-  type PlanSession,
-  type Problem,
+  type VolumeType,
+} from '@blockwise/shared/aws';
+import {
+  includedSettingsOf,
+  isUsable,
+  provisionedFieldsOf,
+  settingRangesOf,
+  volumeWithSettings,
   type Recommendation,
   type Residency,
-  type VolumeType,
   volumeOfRecommendation,
-} from '@blockwise/shared';
+} from '@blockwise/shared/plan';
+import { type Problem } from '@blockwise/shared/problem';
+import { type PlanSession } from '@blockwise/shared/records';
 import { useId } from 'react';
 import { SelectField, TextField } from '../../../components/Field.tsx';
 import { SliderField } from '../../../components/SliderField.tsx';
@@ -51,65 +54,32 @@ type Props = {
 
 export const PERCENTILES = ['50', '99', '99.9', '99.99'] as const;
 
-/** Slider ranges per type, from the domain's published limits. */
-function ranges(type: VolumeType, gen: Gp3Generation) {
-  switch (type) {
-    case 'gp3':
-      return {
-        size: [GP3.sizeGiB.min.value, GP3.sizeGiB.max[gen].value],
-        iops: [GP3.iops.min.value, GP3.iops.max[gen].value],
-        tp: [GP3.throughputMiBps.min.value, GP3.throughputMiBps.max[gen].value],
-      } as const;
-    case 'io2':
-      return {
-        size: [IO2.sizeGiB.min.value, IO2.sizeGiB.max.value],
-        iops: [IO2.iops.min.value, IO2.iops.max.value],
-        tp: null,
-      } as const;
-    case 'io1':
-      return {
-        size: [IO1.sizeGiB.min.value, IO1.sizeGiB.max.value],
-        iops: [IO1.iops.min.value, IO1.iops.max.value],
-        tp: null,
-      } as const;
-    case 'gp2':
-      return { size: [GP2.sizeGiB.min.value, GP2.sizeGiB.max.value], iops: null, tp: null } as const;
-    case 'st1':
-    case 'sc1':
-      return {
-        size: [HDD[type].sizeGiB.min.value, HDD[type].sizeGiB.max.value],
-        iops: null,
-        tp: null,
-      } as const;
-  }
-}
+const GP3_GENERATIONS = [
+  ['current', 'Current'],
+  ['before-2025', 'Before 2025'],
+] as const satisfies readonly (readonly [Gp3Generation, string])[];
 
-/** A starting configuration for a type: what it includes, at the given size. */
+/**
+ * A starting configuration for a type, at the given size (at least the type's smallest): what it
+ * includes; io1/io2, which include no IOPS, start at gp3's included 3,000 so types compare alike.
+ */
 export function defaultCandidate(type: VolumeType, sizeGiB = 1000): Candidate {
-  switch (type) {
-    case 'gp3':
-      return {
-        type,
-        sizeGiB,
-        iops: GP3.iops.included.value,
-        throughputMiBps: GP3.throughputMiBps.included.value,
-        count: 1,
-      };
-    case 'io1':
-    case 'io2':
-      return { type, sizeGiB: Math.max(sizeGiB, 4), iops: 3000, count: 1 };
-    case 'st1':
-    case 'sc1':
-      return { type, sizeGiB: Math.max(sizeGiB, 125), count: 1 };
-    case 'gp2':
-      return { type, sizeGiB, count: 1 };
-  }
+  const ranges = settingRangesOf(type);
+  const included = includedSettingsOf(type);
+  const start = volumeWithSettings({
+    type,
+    sizeGiB: Math.max(sizeGiB, ranges.sizeGiB[0]),
+    iops: ranges.iops ? (included.iops ?? GP3.iops.included.value) : null,
+    throughputMiBps: included.throughputMiBps,
+    count: 1,
+  });
+  return { ...start, count: 1 };
 }
 
 /** Switching type keeps the size and what the new type can take. */
 function retype(c: Candidate, type: VolumeType): Candidate {
   const d = defaultCandidate(type, c.sizeGiB);
-  if ((type === 'io1' || type === 'io2' || type === 'gp3') && c.iops !== undefined) d.iops = c.iops;
+  if (provisionedFieldsOf(type).iops && c.iops !== undefined) d.iops = c.iops;
   return { ...d, count: c.count };
 }
 
@@ -133,7 +103,8 @@ function CandidateEditor({
   onRemove: () => void;
 }) {
   const id = useId();
-  const r = ranges(candidate.type, gen);
+  const r = settingRangesOf(candidate.type, gen);
+  const included = includedSettingsOf(candidate.type);
   const name = `Candidate ${index + 1}`;
   const other = problems.filter((p) => !['sizeGiB', 'iops', 'throughputMiBps'].includes(p.path ?? ''));
   return (
@@ -170,9 +141,9 @@ function CandidateEditor({
       <SliderField
         label={`${name} size`}
         value={candidate.sizeGiB}
-        min={r.size[0]}
-        max={r.size[1]}
-        step={candidate.type === 'gp3' || candidate.type === 'gp2' ? 1 : 1}
+        min={r.sizeGiB[0]}
+        max={r.sizeGiB[1]}
+        step={1}
         unit="GiB"
         error={problemFor(problems, 'sizeGiB')}
         onChange={(sizeGiB) => onChange({ ...candidate, sizeGiB })}
@@ -185,26 +156,29 @@ function CandidateEditor({
           max={r.iops[1]}
           step={100}
           unit="IOPS"
-          hint={candidate.type === 'gp3' ? '3,000 included' : 'all provisioned IOPS are billed'}
+          suffixes
+          hint={
+            included.iops !== null ? `${fmtInt(included.iops)} included` : 'all provisioned IOPS are billed'
+          }
           error={problemFor(problems, 'iops')}
           onChange={(iops) => onChange({ ...candidate, iops })}
         />
       ) : (
         <p className="field__hint">
           {candidate.type === 'gp2'
-            ? 'gp2 IOPS follow the size: 3 per GiB, 100–16,000 (bursts to 3,000 below 1 TiB).'
+            ? `gp2 IOPS follow the size: ${GP2.iops.perGiB.value} per GiB, ${fmtInt(GP2.iops.baselineMin.value)}–${fmtInt(GP2.iops.baselineMax.value)} (bursts to ${fmtInt(GP2.iops.burst.value)} below 1 TiB).`
             : `${candidate.type} is throughput-based: performance follows the size.`}
         </p>
       )}
-      {r.tp ? (
+      {r.throughputMiBps ? (
         <SliderField
           label={`${name} throughput`}
-          value={candidate.throughputMiBps ?? r.tp[0]}
-          min={r.tp[0]}
-          max={r.tp[1]}
+          value={candidate.throughputMiBps ?? r.throughputMiBps[0]}
+          min={r.throughputMiBps[0]}
+          max={r.throughputMiBps[1]}
           step={5}
           unit="MiB/s"
-          hint="Whole MiB/s (a fraction is rounded up); 125 MiB/s included; at most 0.25 MiB/s per provisioned IOPS"
+          hint={`Whole MiB/s (a fraction is rounded up); ${included.throughputMiBps ?? 0} MiB/s included; at most ${GP3.throughputMiBps.maxPerProvisionedIops.value} MiB/s per provisioned IOPS`}
           error={problemFor(problems, 'throughputMiBps')}
           // gp3 throughput is provisioned in whole MiB/s: the field then shows the rounded value.
           onChange={(tp) => onChange({ ...candidate, throughputMiBps: provisionableGp3ThroughputMiBps(tp) })}
@@ -265,6 +239,7 @@ export function WhatIfControls(props: Props) {
           max={64}
           step={1}
           unit="nodes"
+          suffixes
           hint="One volume configuration per node; costs multiply"
           onChange={(nodes) =>
             Number.isInteger(nodes) && nodes >= 1 && nodes <= 100_000 && props.onSettings({ nodes })
@@ -276,8 +251,11 @@ export function WhatIfControls(props: Props) {
           value={settings.gp3Generation}
           onChange={(e) => props.onSettings({ gp3Generation: e.target.value as Gp3Generation })}
         >
-          <option value="current">Current: 80,000 IOPS, 2,000 MiB/s, 64 TiB</option>
-          <option value="before-2025">Before 2025: 16,000 IOPS, 1,000 MiB/s, 16 TiB</option>
+          {GP3_GENERATIONS.map(([gen, text]) => (
+            <option key={gen} value={gen}>
+              {`${text}: ${fmtInt(GP3.iops.max[gen].value)} IOPS, ${fmtInt(GP3.throughputMiBps.max[gen].value)} MiB/s, ${fmtInt(GP3.sizeGiB.max[gen].value / 1024)} TiB`}
+            </option>
+          ))}
         </SelectField>
         <SelectField
           id={`${id}-res`}

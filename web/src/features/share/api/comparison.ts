@@ -1,8 +1,8 @@
-import type { Comparison } from '@blockwise/shared';
+import type { Comparison } from '@blockwise/shared/api';
 import { getComparison } from '../../../lib/api-client.ts';
-import { useAsync } from '../../../lib/use-async.ts';
+import { useApiQuery } from '../../../lib/query.ts';
 
 /** A stored comparison (share link), validated against the contract. */
 export function useComparison(id: string) {
-  return useAsync<Comparison>(`comparison:${id}`, (signal) => getComparison(id, signal));
+  return useApiQuery<Comparison>(`comparison:${id}`, (signal) => getComparison(id, signal));
 }

@@ -1,7 +1,8 @@
-import type { PlanSession } from '@blockwise/shared';
+import type { PlanSession } from '@blockwise/shared/records';
 import { useId, useRef, useState } from 'react';
 import { TextField } from '../../../components/Field.tsx';
 import { sessionLink } from '../../../lib/session-url.ts';
+import '../share.css';
 
 /**
  * "Save & share" (uploads the session's files, then freezes a comparison on the server → a short

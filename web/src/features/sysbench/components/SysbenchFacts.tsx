@@ -1,4 +1,4 @@
-import type { SysbenchFileio } from '@blockwise/shared';
+import type { SysbenchFileio } from '@blockwise/shared/sysbench';
 import { sysbenchFacts } from '../sysbench-facts.ts';
 
 /** How a sysbench fileio run ran and what it measured, as a definition list for its input card. */

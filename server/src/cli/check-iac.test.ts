@@ -1,0 +1,219 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IAC_COMMENT_MARKER, IacReportSchema } from '@blockwise/shared/iac';
+import { rescaleFio } from '../routes/series/noisy-fio.ts';
+import { REPO_ROOT, runCli } from '../testing/run-cli.ts';
+import { MANY_UPLOADS, fixture, makeTestApp, type TestApp } from '../testing/test-app.ts';
+
+/**
+ * `blockwise check-iac` end to end: the fixtures of fixtures/iac, demand from a CI series on the
+ * real app listening on an ephemeral port, a fio file or a metrics export, and the exit statuses
+ * a CI job sees.
+ */
+
+const PLAN = join(REPO_ROOT, 'fixtures/iac/over-provisioned-gp3.plan.json');
+const RULES = join(REPO_ROOT, 'fixtures/iac/rules.plan.json');
+const MANIFESTS = join(REPO_ROOT, 'fixtures/iac/ebs-csi.yaml');
+/** A real fio-3.33 randread 4 KiB run (77,896 IOPS), re-measured at a 12,000 IOPS peak. */
+const RANDREAD = fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json');
+const FIO_12K = rescaleFio(RANDREAD, { throughput: 12_000 / 77_896.220756 });
+
+let dir: string;
+let t: TestApp;
+let server: Server;
+let url: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'bw-iac-'));
+  writeFileSync(join(dir, 'fio-12k.json'), FIO_12K);
+  t = await makeTestApp({ rateLimits: MANY_UPLOADS });
+  server = createServer(t.app);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const up = await runCli(
+    ['upload', 'fio-12k.json', '--server', url, '--series', 'pg-ci', '--branch', 'main'],
+    {
+      cwd: dir,
+    },
+  );
+  expect(up.code, up.stderr).toBe(0);
+});
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const run = (args: string[]) => runCli(['check-iac', ...args], { cwd: dir });
+const json = (stdout: string) => IacReportSchema.parse(JSON.parse(stdout));
+
+describe('blockwise check-iac: gp3 at 80,000 IOPS where the CI series peaks at 12,000', () => {
+  // us-east-1, 2022-02-10: $500.00 provisioned (80 + 77,000 × 0.005 + 875 × 0.04) vs $140.00 for
+  // gp3 1,000 GiB / 15,000 IOPS / 125 MiB/s (80 + 12,000 × 0.005): $360.00 a month (the shared test spells it out).
+  it('--fail-on over: exit 1, the finding with its monthly waste', async () => {
+    const r = await run([PLAN, '--series', 'pg-ci', '--server', url, '--fail-on', 'over']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain('over-provisioned [over_provisioned] aws_ebs_volume.pg_data');
+    expect(r.stdout).toContain('$360.00/month wasted');
+    expect(r.stdout).toMatch(
+      /Demand \(series pg-ci, run [\w-]+ of \d{4}-\d{2}-\d{2}: http:\/\/127\.0\.0\.1:\d+\/runs\/[\w-]+\): peak 12,000 IOPS/,
+    );
+    expect(r.stderr).toContain('1 finding(s) fail the build (--fail-on over)');
+  });
+
+  it('--fail-on under: exit 0 (nothing is under-provisioned)', async () => {
+    const r = await run([PLAN, '--series', 'pg-ci', '--server', url, '--fail-on', 'under']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('$360.00/month wasted');
+  });
+
+  it('--format markdown: a pull-request comment', async () => {
+    const r = await run([
+      PLAN,
+      '--series',
+      'pg-ci',
+      '--server',
+      url,
+      '--branch',
+      'main',
+      '--format',
+      'markdown',
+    ]);
+    expect(r.code).toBe(0);
+    expect(
+      r.stdout.startsWith(`${IAC_COMMENT_MARKER}\n### Blockwise infrastructure check: 1 over-provisioned`),
+    ).toBe(true);
+    expect(r.stdout).toContain('| aws\\_ebs\\_volume.pg\\_data |');
+    expect(r.stdout).toContain('**$360.00/month** of over-provisioning');
+  });
+
+  it('--format json: the report, and the same verdict from a fio file', async () => {
+    const r = await run([PLAN, '--fio', 'fio-12k.json', '--format', 'json', '--fail-on', 'any']);
+    expect(r.code).toBe(1);
+    const report = json(r.stdout);
+    expect(report.findings.find((f) => f.kind === 'over')?.wasteUsdPerMonth).toBe(360);
+    expect(report.demand).toMatchObject({ peakIops: 12_000, targetIops: 15_000 });
+  });
+});
+
+describe('blockwise check-iac: the fixtures', () => {
+  it('rules.plan.json: every rule that needs no demand', async () => {
+    const r = await run([RULES, '--format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const by = json(r.stdout).findings.map((f) => `${f.subject}: ${f.code}`);
+    expect(by.sort()).toEqual([
+      'aws_ebs_volume.logs: volume_invalid',
+      'aws_instance.legacy_db ebs_block_device /dev/sdf: instance_cap_below_volume',
+      'aws_instance.legacy_db ebs_block_device /dev/sdf: requires_nitro',
+      'module.workers.aws_launch_template.node block_device_mappings /dev/xvda: instance_cap_below_volume',
+      'module.workers.module.scratch.aws_ebs_volume.hot: volume_invalid',
+      'module.workers.module.scratch.aws_ebs_volume.io1_ratio: volume_invalid',
+      'module.workers.module.scratch.aws_ebs_volume.io2_small[0]: volume_invalid',
+    ]);
+  });
+
+  it('ebs-csi.yaml: the driver rules, and the claims resolved through their classes', async () => {
+    const r = await run([MANIFESTS, '--format', 'json', '--fail-on', 'any']);
+    expect(r.code).toBe(1);
+    const report = json(r.stdout);
+    expect(report.findings.map((f) => `${f.subject}: ${f.code}`).sort()).toEqual([
+      'PersistentVolumeClaim prod/cache: iops_capped',
+      'StorageClass gp3-both: iops_and_iops_per_gb',
+      'StorageClass gp3-per-gb: unknown_parameter',
+      'StorageClass io2-fast: throughput_not_gp3',
+    ]);
+    expect(report.volumes.map((v) => [v.subject, v.volume])).toEqual([
+      [
+        'PersistentVolumeClaim prod/pg-data',
+        { type: 'gp3', sizeGiB: 500, iops: 16_000, throughputMiBps: 1000 },
+      ],
+      ['PersistentVolumeClaim prod/cache', { type: 'gp3', sizeGiB: 20, iops: 10_000 }],
+      ['PersistentVolumeClaim prod/ledger', { type: 'io2', sizeGiB: 1024, iops: 20_000 }],
+    ]);
+  });
+
+  it('--volume limits the demand to the volumes it names', async () => {
+    const r = await run([RULES, '--fio', 'fio-12k.json', '--volume', 'ebs_block_device', '--format', 'json']);
+    const under = json(r.stdout).findings.filter((f) => f.kind === 'under' || f.kind === 'over');
+    expect(under.length).toBeGreaterThan(0);
+    expect(under.every((f) => f.subject.includes('ebs_block_device'))).toBe(true);
+  });
+
+  it('a metrics export as the demand', async () => {
+    const metrics = join(REPO_ROOT, 'fixtures/cloudwatch/get_metric_data_volume_5min.json');
+    // The export does not say which statistic it holds: without --stat the command asks (exit 2).
+    const ask = await run([PLAN, '--metrics', metrics]);
+    expect(ask.code).toBe(2);
+    expect(ask.stderr).toContain('--stat Sum or Average');
+    const r = await run([PLAN, '--metrics', metrics, '--stat', 'Sum']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /Demand \(max of metrics .*get_metric_data_volume_5min\.json\): peak [\d,]+ IOPS/,
+    );
+  });
+});
+
+describe('blockwise check-iac: usage and bad input exit 2', () => {
+  it.each([
+    { name: 'no file', args: [], says: 'give at least one plan or manifest file' },
+    {
+      name: 'a bad --fail-on',
+      args: [PLAN, '--fail-on', 'some'],
+      says: '--fail-on: expected over, under, any or none',
+    },
+    { name: 'two demands', args: [PLAN, '--fio', 'a', '--metrics', 'b'], says: 'give one demand' },
+    { name: '--series without --server', args: [PLAN, '--series', 's'], says: '--series needs --server' },
+    { name: 'a file that is neither', args: ['notes.txt'], says: 'no Kubernetes object' },
+    { name: 'JSON that is neither', args: ['other.json'], says: 'neither `terraform show -json` output' },
+    { name: 'broken YAML', args: ['broken.yaml'], says: 'not valid YAML' },
+    { name: 'a YAML alias bomb', args: ['bomb.yaml'], says: 'cannot read the YAML' },
+    { name: 'an unreadable fio file', args: [PLAN, '--fio', 'notes.txt'], says: 'notes.txt' },
+  ])('$name', async ({ args, says }) => {
+    writeFileSync(join(dir, 'notes.txt'), 'just some text\n');
+    writeFileSync(join(dir, 'other.json'), '{"hello": 1}');
+    writeFileSync(join(dir, 'broken.yaml'), 'kind: StorageClass\n  bad: : indent\n');
+    const lol = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (let i = 1; i < 9; i++)
+      lol.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
+    writeFileSync(join(dir, 'bomb.yaml'), `${lol.join('\n')}\nkind: List\n`);
+    const r = await run(args);
+    expect(r.code, r.stdout).toBe(2);
+    expect(r.stderr).toContain(says);
+  });
+
+  it("a server's error body is printed on one line, escaped", async () => {
+    // A proxy or a hostile server answers with text made to forge log lines and clear the screen.
+    const hostile = createServer((_, res) => {
+      res.writeHead(502, { 'Content-Type': 'text/plain' });
+      res.end('bad gateway\nforged: all checks passed\u001b[2J');
+    });
+    await new Promise<void>((r) => hostile.listen(0, '127.0.0.1', r));
+    try {
+      const at = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+      const r = await run([PLAN, '--series', 'pg-ci', '--server', at]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('answered 502: bad gateway\\u000aforged: all checks passed\\u001b[2J');
+      expect(r.stderr).not.toMatch(/^forged/m);
+      expect(r.stderr).not.toContain('\u001b');
+    } finally {
+      await new Promise((r) => hostile.close(r));
+    }
+  });
+
+  it('a series with no runs, and a server that does not answer', async () => {
+    const empty = await run([PLAN, '--series', 'nobody', '--server', url]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('series "nobody" has no runs');
+    const down = await run([PLAN, '--series', 'pg-ci', '--server', 'http://127.0.0.1:9']);
+    expect(down.code).toBe(2);
+    expect(down.stderr).toContain('cannot reach http://127.0.0.1:9');
+  });
+});

@@ -1,0 +1,298 @@
+import { RunListSchema, RunSchema } from '@blockwise/shared/api';
+import { escapeText } from '@blockwise/shared/escape-text';
+import {
+  IAC_FAIL_ON,
+  checkIac,
+  extractKubernetesVolumes,
+  extractTerraformVolumes,
+  failingFindings,
+  formatIacMarkdown,
+  formatIacText,
+  type IacFailOn,
+  type IacFinding,
+  type IacVolume,
+  type ManifestObject,
+} from '@blockwise/shared/iac';
+import { profileFromFio, type IoProfile } from '@blockwise/shared/profile';
+import { profileFromSeries } from '@blockwise/shared/timeseries';
+import { findInstanceType } from '@blockwise/shared/catalog';
+import { parseAllDocuments } from 'yaml';
+import type { z } from 'zod';
+import { CATALOG_FLAG, CATALOG_USAGE, applyCatalogFlag } from './catalog-flag.ts';
+import { parseFraction, parseGp3Generation, resolveRegionRateCard } from './flags.ts';
+import { EXIT, UsageError, parseFlags, type Command } from './io.ts';
+import {
+  IMPORT_FLAGS,
+  IMPORT_USAGE,
+  InputError,
+  importOptionsFrom,
+  loadFioProfile,
+  loadSeries,
+  parseGroupFlag,
+  parseSizingStatistic,
+  readInputFile,
+} from './metrics-input.ts';
+
+const usage = `Usage: blockwise check-iac FILE... [--series S --server URL [--branch B] [--token T] | --metrics F | --fio F]
+                           [--headroom 0.25] [--fail-on over|under|any|none] [--format text|markdown|json]
+                           [--volume TEXT ...] [--region us-east-1] [--rates k=v,…] [--gp3-limits current|before-2025]
+
+  Checks the EBS volumes that infrastructure code provisions (docs/iac.md) against AWS's rules and
+  the EBS CSI driver's, and, given measured demand, against what the workload needs:
+    FILE   \`terraform show -json plan.tfplan > plan.json\` output (aws_ebs_volume, aws_instance
+           root_block_device / ebs_block_device, aws_launch_template block_device_mappings), or
+           Kubernetes manifests in YAML or JSON (StorageClass and VolumeAttributesClass of
+           ebs.csi.aws.com, PersistentVolumeClaim; multi-document files and Lists are read).
+
+  Demand (one of; without any, only the rules that need none are applied):
+  --series S --server URL   the latest run of a CI series on a Blockwise server (--branch B: of that
+                            branch; --token or BLOCKWISE_TOKEN when the server asks for one)
+  --metrics F               a metrics export (the inputs of \`blockwise metrics\`), sized by --statistic
+                            (max, default; p99; p95)
+  --fio F                   a fio result file (--group N for one group of several)
+
+  --headroom   fraction above the peak to provision for (default 0.25)
+  --fail-on    which findings fail the build: over, under, any (every finding but notes) or none
+               (default: report only)
+  --format     text (default), markdown (a pull-request comment) or json
+  --volume     judge only volumes whose name contains TEXT against the demand (repeatable); the
+               rules still apply to all (a root volume does not carry the database's load)
+  --region     EBS price table (default us-east-1); --rates your own rates over it
+${CATALOG_USAGE}
+${IMPORT_USAGE}
+
+  Exit status: 0 no finding fails the build; 1 findings per --fail-on; 2 usage error, or an input
+  that cannot be read (a file that is neither a plan nor manifests, an unreachable server, a series
+  with no runs).`;
+
+const FORMATS = ['text', 'markdown', 'json'] as const;
+type Format = (typeof FORMATS)[number];
+
+const MAX_INPUT_BYTES = 50 * 1024 * 1024;
+
+/** One input file, told apart by content: a Terraform plan (JSON with format_version) or manifests. */
+function readInfraFile(
+  file: string,
+  bytes: Uint8Array,
+): { kind: 'terraform'; doc: unknown } | { kind: 'kubernetes'; objects: ManifestObject[] } {
+  const text = Buffer.from(bytes).toString('utf8');
+  if (text.trimStart().startsWith('{')) {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (error) {
+      throw new UsageError(`${file}: not valid JSON: ${(error as Error).message}`, 'FILE');
+    }
+    if (doc && typeof doc === 'object' && 'format_version' in doc) return { kind: 'terraform', doc };
+    if (doc && typeof doc === 'object' && 'kind' in doc)
+      return { kind: 'kubernetes', objects: [{ file, object: doc }] };
+    throw new UsageError(
+      `${file}: neither \`terraform show -json\` output (no format_version) nor a Kubernetes object (no kind)`,
+      'FILE',
+    );
+  }
+  // Aliases expand into the plain objects: a bound on them keeps a "billion laughs" file small.
+  const docs = parseAllDocuments(text, { prettyErrors: true });
+  const list = Array.isArray(docs) ? docs : [docs];
+  const objects: ManifestObject[] = [];
+  for (const doc of list) {
+    const error = doc.errors[0];
+    if (error) throw new UsageError(`${file}: not valid YAML: ${error.message.split('\n')[0]}`, 'FILE');
+    let object: unknown;
+    try {
+      object = doc.toJS({ maxAliasCount: 100 });
+    } catch (e) {
+      throw new UsageError(`${file}: cannot read the YAML: ${(e as Error).message}`, 'FILE');
+    }
+    if (object !== null && object !== undefined) objects.push({ file, object });
+  }
+  if (!objects.some((o) => o.object && typeof o.object === 'object' && 'kind' in o.object))
+    throw new UsageError(
+      `${file}: no Kubernetes object (a document with kind) and not \`terraform show -json\` output`,
+      'FILE',
+    );
+  return { kind: 'kubernetes', objects };
+}
+
+/** One GET of the Blockwise API, its answer checked against `schema`; failures are usage errors (exit 2). */
+async function getJson<S extends z.ZodType>(
+  url: URL,
+  token: string | undefined,
+  schema: S,
+): Promise<z.infer<S>> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { headers, signal: AbortSignal.timeout(60_000) });
+  } catch (error) {
+    throw new UsageError(
+      `--server: cannot reach ${url.origin}: ${String((error as Error).cause ?? (error as Error).message)}`,
+      '--server',
+    );
+  }
+  const text = await res.text();
+  // The body is the server's (or a proxy's) text: escaped here so a newline in it cannot start a
+  // log line of its own (main escapes each line of the message, not the line breaks).
+  if (!res.ok)
+    throw new UsageError(
+      `--server: GET ${url.pathname} answered ${res.status}: ${escapeText(text.slice(0, 200))}`,
+      '--server',
+    );
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* reported below */
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success)
+    throw new UsageError(`--server: GET ${url.pathname} answered with an unexpected body`, '--server');
+  return parsed.data;
+}
+
+/** The demand of a CI series: its latest run (of --branch, when given), profiled like `--fio`. */
+async function seriesProfile(
+  series: string,
+  server: string,
+  branch: string | undefined,
+  token: string | undefined,
+): Promise<{ profile: IoProfile; source: string }> {
+  const list = new URL(`/api/series/${encodeURIComponent(series)}/runs`, server);
+  list.searchParams.set('limit', '1');
+  if (branch !== undefined) list.searchParams.set('branch', branch);
+  const page = await getJson(list, token, RunListSchema);
+  const latest = page.items[0];
+  if (!latest)
+    throw new UsageError(
+      `--series: series "${series}"${branch !== undefined ? ` has no runs on branch "${branch}"` : ' has no runs'} on ${server}`,
+      '--series',
+    );
+  const run = await getJson(new URL(`/api/runs/${encodeURIComponent(latest.id)}`, server), token, RunSchema);
+  const profile = profileFromFio(run.report);
+  if (!profile.ok) throw new UsageError(`--series: run ${latest.id}: ${profile.error.message}`, '--series');
+  const url = URL.canParse(latest.url, server) ? new URL(latest.url, server).href : latest.url;
+  return {
+    profile: profile.value,
+    source: `series ${series}, run ${latest.id} of ${latest.createdAt.slice(0, 10)}: ${url}`,
+  };
+}
+
+export const checkIacCommand: Command = {
+  summary: 'Check the EBS volumes in a Terraform plan or Kubernetes manifests (for CI).',
+  usage,
+  async run(argv, io) {
+    const { values, positionals } = parseFlags(argv, {
+      series: { type: 'string' },
+      server: { type: 'string' },
+      branch: { type: 'string' },
+      token: { type: 'string' },
+      metrics: { type: 'string' },
+      statistic: { type: 'string' },
+      fio: { type: 'string' },
+      group: { type: 'string' },
+      headroom: { type: 'string' },
+      'fail-on': { type: 'string' },
+      format: { type: 'string' },
+      volume: { type: 'string', multiple: true },
+      region: { type: 'string' },
+      rates: { type: 'string' },
+      'gp3-limits': { type: 'string' },
+      ...IMPORT_FLAGS,
+      ...CATALOG_FLAG,
+    });
+    if (positionals.length === 0) throw new UsageError('give at least one plan or manifest file', 'FILE');
+    const format = (values.format ?? 'text') as Format;
+    if (!FORMATS.includes(format))
+      throw new UsageError(`--format: expected text, markdown or json, got "${values.format}"`, '--format');
+    const failOn = (values['fail-on'] ?? 'none') as IacFailOn;
+    if (!IAC_FAIL_ON.includes(failOn))
+      throw new UsageError(
+        `--fail-on: expected over, under, any or none, got "${values['fail-on']}"`,
+        '--fail-on',
+      );
+    const headroom =
+      values.headroom === undefined ? 0.25 : parseFraction(values.headroom, '--headroom', { max: 10 });
+    const demands = [values.series, values.metrics, values.fio].filter((d) => d !== undefined);
+    if (demands.length > 1) throw new UsageError('give one demand: --series, --metrics or --fio', '--series');
+    if (values.series !== undefined && values.server === undefined && !io.env.BLOCKWISE_URL)
+      throw new UsageError('--series needs --server URL (or BLOCKWISE_URL)', '--server');
+    const server = values.server ?? io.env.BLOCKWISE_URL;
+    if (values.series !== undefined && !URL.canParse(server!))
+      throw new UsageError(
+        `--server: expected a URL such as https://blockwise.example.com, got "${server}"`,
+        '--server',
+      );
+    const gen = parseGp3Generation(values['gp3-limits']);
+    await applyCatalogFlag(values.catalog, io);
+    const rateCard = resolveRegionRateCard(values.region, values.rates);
+
+    const volumes: IacVolume[] = [];
+    const findings: IacFinding[] = [];
+    const manifests: ManifestObject[] = [];
+    for (const file of positionals) {
+      const read = readInfraFile(file, await readInputFile(file, 'FILE', io, MAX_INPUT_BYTES));
+      if (read.kind === 'kubernetes') {
+        manifests.push(...read.objects);
+        continue;
+      }
+      const tf = extractTerraformVolumes(read.doc, file);
+      if (!tf.ok) throw new UsageError(`${file}: ${tf.error.message}`, 'FILE');
+      volumes.push(...tf.value.volumes);
+      findings.push(...tf.value.findings);
+    }
+    const k8s = extractKubernetesVolumes(manifests, gen);
+    volumes.push(...k8s.volumes);
+    findings.push(...k8s.findings);
+
+    let demand: { profile: IoProfile; source: string } | null = null;
+    try {
+      if (values.fio !== undefined)
+        demand = {
+          profile: await loadFioProfile(values.fio, parseGroupFlag(values.group), io),
+          source: `fio result ${values.fio}`,
+        };
+      else if (values.metrics !== undefined) {
+        const statistic = parseSizingStatistic(values.statistic);
+        const series = await loadSeries(values.metrics, '--metrics', importOptionsFrom(values), io);
+        const profile = profileFromSeries(series, { statistic });
+        if (!profile.ok) throw new InputError(values.metrics, profile.error);
+        demand = { profile: profile.value, source: `${statistic} of metrics ${values.metrics}` };
+      } else if (values.series !== undefined)
+        demand = await seriesProfile(
+          values.series,
+          server!,
+          values.branch,
+          values.token ?? io.env.BLOCKWISE_TOKEN,
+        );
+    } catch (error) {
+      // Exit 1 means "findings fail the build": an unreadable demand is bad input (2), never that.
+      if (error instanceof InputError)
+        throw new UsageError(
+          `${error.file}: ${error.problem.message} [${error.problem.code}]`,
+          values.fio !== undefined ? '--fio' : '--metrics',
+        );
+      throw error;
+    }
+
+    const only = values.volume ?? [];
+    const report = checkIac({
+      volumes,
+      profile: demand?.profile ?? null,
+      ...(demand ? { demandSource: demand.source } : {}),
+      headroom,
+      rateCard,
+      findInstance: findInstanceType,
+      gp3Generation: gen,
+      ...(only.length > 0 ? { judgeDemand: (v: IacVolume) => only.some((t) => v.subject.includes(t)) } : {}),
+    });
+    report.findings = [...findings, ...report.findings];
+    const failing = failingFindings(report.findings, failOn);
+    if (format === 'json') io.stdout(`${JSON.stringify({ ...report, failOn, failing: failing.length })}\n`);
+    else if (format === 'markdown') io.stdout(formatIacMarkdown(report));
+    else io.stdout(formatIacText(report));
+    if (format !== 'json' && failing.length > 0)
+      io.stderr(`check-iac: ${failing.length} finding(s) fail the build (--fail-on ${escapeText(failOn)})\n`);
+    return failing.length > 0 ? EXIT.failed : EXIT.ok;
+  },
+};

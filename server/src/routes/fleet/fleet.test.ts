@@ -1,0 +1,204 @@
+import { gzipSync } from 'node:zlib';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
+import { openSqliteStore } from '../../store/sqlite-store.ts';
+import {
+  FLEET_VOLUMES,
+  fleetInstancesJson,
+  fleetMetricsJson,
+  fleetPlanOfInputs,
+  fleetVolumesJson,
+} from '../../store/testing/fleet-inputs.ts';
+import { makeTestApp, type TestApp } from '../../testing/test-app.ts';
+import { CreatedFleetPlanSchema, StoredFleetPlanResponseSchema } from '@blockwise/shared/api';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await makeTestApp({
+    rateLimits: { writesAnonymous: { name: 'uploads without a token', limit: 1000, windowMs: 60_000 } },
+  });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const body = (extra: Record<string, unknown> = {}) => ({
+  volumes: fleetVolumesJson(),
+  metrics: [fleetMetricsJson()],
+  instances: fleetInstancesJson(),
+  headroom: 0.25,
+  statistic: 'max',
+  region: 'us-east-1',
+  ...extra,
+});
+
+const volumeOf = (plan: { volumes: { volumeId: string }[] }, id: string) =>
+  plan.volumes.find((v) => v.volumeId === id) ?? expect.fail(`${id} is not in the plan`);
+
+describe('POST /api/fleet/plans → GET: an immutable fleet plan link', () => {
+  it('plans the fleet with the shared planner, stores it, and serves the same document', async () => {
+    const created = await request(t.app).post('/api/fleet/plans').send(body());
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { id, url, plan } = CreatedFleetPlanSchema.parse(created.body);
+    expect(url).toBe(`/fleet/${id}`);
+    // Exactly what the shared planner computes from the same files (the CLI and the page too).
+    expect(plan).toEqual(fleetPlanOfInputs());
+
+    // The known peaks: the under-provisioned gp3 is a risk, the io2 on an m5.large is held by the
+    // instance's EBS IOPS cap, the volume without points is listed, not dropped.
+    expect(volumeOf(plan, FLEET_VOLUMES.under)).toMatchObject({ status: 'under', risk: expect.any(String) });
+    expect(volumeOf(plan, FLEET_VOLUMES.capped)).toMatchObject({
+      instanceType: 'm5.large',
+      binding: { id: 'instance-iops', explanation: expect.stringContaining('m5.large') },
+    });
+    expect(volumeOf(plan, FLEET_VOLUMES.over)).toMatchObject({ status: 'over' });
+    expect(plan.noData).toEqual([
+      expect.objectContaining({ volumeId: FLEET_VOLUMES.noData, status: 'no_data' }),
+    ]);
+    expect(plan.unused.map((u) => u.volumeId)).toEqual([FLEET_VOLUMES.unattached]);
+
+    const read = await request(t.app).get(`/api/fleet/plans/${id}`);
+    expect(read.status).toBe(200);
+    expect(read.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const served = StoredFleetPlanResponseSchema.parse(read.body);
+    expect(served).toEqual({
+      id,
+      url,
+      createdAt: expect.any(String),
+      analysisVersion: ANALYSIS_VERSION,
+      plan,
+    });
+  });
+
+  it('round-trips through the SQLite file: another store on the same database reads the same plan', async () => {
+    const created = await request(t.app)
+      .post('/api/fleet/plans')
+      .send(body({ headroom: 0.5, statistic: 'p99' }));
+    expect(created.status).toBe(201);
+    const { id, plan } = CreatedFleetPlanSchema.parse(created.body);
+    expect(plan).toMatchObject({ headroom: 0.5, statistic: 'p99' });
+    const other = await openSqliteStore({ path: `${t.dir}/blockwise.db` });
+    try {
+      const stored = await other.getFleetPlan(id);
+      expect(stored).toMatchObject({ id, analysisVersion: ANALYSIS_VERSION, priceDate: plan.priceDate });
+      expect(stored?.plan).toEqual(plan);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('takes a gzip body and works without describe-instances (no instance caps applied)', async () => {
+    const { instances: _instances, ...withoutInstances } = body();
+    const created = await request(t.app)
+      .post('/api/fleet/plans')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .serialize((bytes: unknown) => bytes as string)
+      .send(gzipSync(JSON.stringify(withoutInstances)));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { plan } = CreatedFleetPlanSchema.parse(created.body);
+    expect(volumeOf(plan, FLEET_VOLUMES.capped)).toMatchObject({ instanceType: null });
+  });
+
+  it.each([
+    ['an unknown id', '/api/fleet/plans/AAAAAAAAAAAAAAAAAAAAAA'],
+    ['a malformed id', '/api/fleet/plans/..%2F..%2Fetc'],
+  ])('answers 404 fleet_plan_not_found for %s', async (_what, path) => {
+    const res = await request(t.app).get(path);
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('fleet_plan_not_found');
+  });
+
+  it('refuses to change a stored plan (405)', async () => {
+    const res = await request(t.app).put('/api/fleet/plans/AAAAAAAAAAAAAAAAAAAAAA').send({});
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+  });
+});
+
+describe('POST /api/fleet/plans: bad input is a 4xx with a stable code naming the field', () => {
+  const badVolumes = { Volumes: [{ VolumeId: 'vol-1', Size: 'big', VolumeType: 'gp3', State: 'in-use' }] };
+  const badLabel = {
+    MetricDataResults: [{ Id: 'm1', Label: 'not a volume', Timestamps: [], Values: [] }],
+  };
+  it.each([
+    ['volumes missing', { volumes: undefined }, 422, 'body_invalid', 'volumes'],
+    ['no metrics file', { metrics: [] }, 422, 'body_invalid', 'metrics'],
+    ['a negative headroom', { headroom: -0.1 }, 422, 'body_invalid', 'headroom'],
+    ['an unknown statistic', { statistic: 'p50' }, 422, 'body_invalid', 'statistic'],
+    ['a region that is no region code', { region: 'Europe' }, 422, 'body_invalid', 'region'],
+    ['a region without prices', { region: 'xx-north-1' }, 422, 'region_unknown', 'region'],
+    [
+      'a describe-volumes size that is text',
+      { volumes: badVolumes },
+      422,
+      'volumes_invalid',
+      'volumes.Volumes.0.Size',
+    ],
+    [
+      'a metric result whose label names no volume',
+      { metrics: [fleetMetricsJson(), badLabel] },
+      422,
+      'metrics_invalid',
+      'metrics.1.MetricDataResults.0.Label',
+    ],
+    [
+      'describe-instances without a list',
+      { instances: { Reservations: 'x' } },
+      422,
+      'instances_invalid',
+      'instances.Reservations',
+    ],
+  ])('%s', async (_what, extra, status, code, path) => {
+    const res = await request(t.app).post('/api/fleet/plans').send(body(extra));
+    expect(res.status, JSON.stringify(res.body)).toBe(status);
+    expect(res.body.error).toMatchObject({ code, path });
+    expect(res.body.error.message).toContain(path.split('.')[0]);
+  });
+
+  it('refuses a field it does not know (422 body_invalid, naming it)', async () => {
+    const res = await request(t.app)
+      .post('/api/fleet/plans')
+      .send(body({ headrooom: 0.3 }));
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('body_invalid');
+    expect(res.body.error.message).toContain('headrooom');
+  });
+
+  it('refuses a body that is not JSON (400 invalid_json) or not sent as JSON (415)', async () => {
+    const broken = await request(t.app)
+      .post('/api/fleet/plans')
+      .set('Content-Type', 'application/json')
+      .send('{"volumes": ');
+    expect(broken.status).toBe(400);
+    expect(broken.body.error.code).toBe('invalid_json');
+    const text = await request(t.app).post('/api/fleet/plans').set('Content-Type', 'text/plain').send('{}');
+    expect(text.status).toBe(415);
+    expect(text.body.error.code).toBe('unsupported_media_type');
+  });
+});
+
+describe('POST /api/fleet/plans: limited like uploads', () => {
+  it('refuses a body over the upload size limit (413) and a client over its upload rate (429)', async () => {
+    const small = await makeTestApp({
+      config: { maxUploadBytes: 64 * 1024 },
+      rateLimits: { writesAnonymous: { name: 'uploads without a token', limit: 2, windowMs: 60_000 } },
+    });
+    try {
+      const big = await request(small.app).post('/api/fleet/plans').send(body());
+      expect(big.status).toBe(413);
+      expect(big.body.error.code).toBe('payload_too_large');
+      const small1 = await request(small.app)
+        .post('/api/fleet/plans')
+        .send({ volumes: { Volumes: [] }, metrics: [{ MetricDataResults: [] }] });
+      expect(small1.status, JSON.stringify(small1.body)).toBe(201);
+      const third = await request(small.app).post('/api/fleet/plans').send(body());
+      expect(third.status).toBe(429);
+      expect(third.body.error.code).toBe('rate_limited');
+      expect(third.headers['retry-after']).toBeDefined();
+    } finally {
+      await small.close();
+    }
+  });
+});

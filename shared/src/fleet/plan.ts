@@ -1,0 +1,631 @@
+import type { InstanceSpec } from '../aws/instance-spec.ts';
+import { missingPriceMessage, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
+import { INSTANCE_BURST_MINUTES_PER_DAY, VOLUME_TYPES, type VolumeType } from '../aws/volume-types.ts';
+import { monthlyCost } from '../plan/cost.ts';
+import { attachContextOf } from '../plan/limits.ts';
+import { isUsable, rightSize, volumeOfRecommendation } from '../plan/right-size.ts';
+import {
+  provisionedFieldsOf,
+  volumeCapabilities,
+  volumeWithSettings,
+  type VolumeConfig,
+} from '../plan/volume.ts';
+import type { IoProfile } from '../profile/io-profile.schema.ts';
+import { formatInt, MiB, mbps, mbpsToMiBps, roundCents } from '../units.ts';
+import { gcdMs, modeOf, statisticOf } from './metrics.ts';
+import type {
+  FleetBinding,
+  FleetConfig,
+  FleetInstance,
+  FleetObserved,
+  FleetPlan,
+  FleetTotals,
+  FleetUnused,
+  FleetVolume,
+  FleetVolumePlan,
+  FleetVolumeStatus,
+  PlanFleetInput,
+  FleetSeriesSummary,
+} from './schema.ts';
+
+/**
+ * The rule AWS documents for changing a volume again, shown under every list of commands. The
+ * EC2 API reference (ModifyVolume) words it: wait for the modification to reach the completed
+ * state; up to four modifications within a rolling 24-hour period, the volume in-use or available.
+ * (Before 2025 the rule was one modification per six hours.) docs/fleet.md cites both pages.
+ */
+export const MODIFICATION_RULE =
+  'A volume can be modified again only after its previous modification has completed (aws ec2 describe-volumes-modifications shows the state: modifying, optimizing, completed), and at most four times within a rolling 24-hour period; size can only grow, so a size increase has no rollback. Sources: Amazon EBS User Guide, "Requirements for Amazon EBS volume modifications", https://docs.aws.amazon.com/ebs/latest/userguide/modify-volume-requirements.html; Amazon EC2 API Reference, "ModifyVolume", https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_ModifyVolume.html';
+
+const DEFAULT_MIN_HISTORY_DAYS = 1;
+const DEFAULT_MIN_POINTS = 12;
+const DEFAULT_PERIOD_SECONDS = 300;
+
+const isVolumeType = (t: string): t is VolumeType => (VOLUME_TYPES as readonly string[]).includes(t);
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const n0 = formatInt;
+
+/** The describe-volumes configuration as the cost and capability functions take it; null for `standard` (magnetic). */
+export function volumeConfigOf(
+  v: Pick<FleetVolume, 'type' | 'sizeGib' | 'iops' | 'throughputMibps'>,
+): VolumeConfig | null {
+  if (!isVolumeType(v.type)) return null;
+  // describe-volumes reports gp2's baseline as Iops too: volumeWithSettings keeps only what the type takes.
+  return volumeWithSettings({
+    type: v.type,
+    sizeGiB: v.sizeGib,
+    iops: v.iops || null,
+    throughputMiBps: v.throughputMibps || null,
+  });
+}
+
+function costOf(config: VolumeConfig | null, card: RegionRateCard): number | null {
+  if (config === null || !priceAvailable(card, config.type)) return null;
+  return monthlyCost(config, card as RateCard).total;
+}
+
+function fleetConfigOf(
+  config: VolumeConfig,
+  card: RegionRateCard,
+  instance: InstanceSpec | null,
+): FleetConfig {
+  const caps = volumeCapabilities(config, attachContextOf(instance));
+  return {
+    type: config.type,
+    sizeGib: config.sizeGiB,
+    iops: caps.iops,
+    throughputMibps: caps.throughputMiBps,
+    usdPerMonth: costOf(config, card),
+  };
+}
+
+function currentOf(v: FleetVolume, card: RegionRateCard, instance: InstanceSpec | null): FleetConfig {
+  const config = volumeConfigOf(v);
+  if (config === null)
+    return {
+      type: v.type,
+      sizeGib: v.sizeGib,
+      iops: v.iops,
+      throughputMibps: v.throughputMibps,
+      usdPerMonth: null,
+    };
+  return fleetConfigOf(config, card, instance);
+}
+
+type VolumeSeries = Partial<Record<string, FleetSeriesSummary>>;
+
+const partsOf = (series: VolumeSeries) => [
+  series.VolumeReadOps,
+  series.VolumeWriteOps,
+  series.VolumeReadBytes,
+  series.VolumeWriteBytes,
+];
+
+/**
+ * The Period of a volume's points from their spacing, seconds; null when no series has two
+ * points. All four metrics were queried with one Period, so the gcd of their spacings is a
+ * multiple of it; when the sampled gaps all skipped periods (an idle volume), the number of points
+ * over the span bounds it from above, and the largest whole-minute divisor under that bound is taken.
+ */
+export function periodOfSeries(series: VolumeSeries): number | null {
+  let spacing = 0;
+  let bound = Infinity;
+  for (const s of partsOf(series)) {
+    if (!s) continue;
+    spacing = gcdMs(spacing, s.spacingMs);
+    if (s.count >= 2 && s.lastMs > s.firstMs) bound = Math.min(bound, (s.lastMs - s.firstMs) / (s.count - 1));
+  }
+  if (spacing === 0) return null;
+  if (spacing <= bound) return spacing / 1000;
+  for (let d = spacing - 60_000; d >= 60_000; d -= 60_000)
+    if (spacing % d === 0 && d <= bound) return d / 1000;
+  return 60;
+}
+
+/**
+ * The reference Period: the one given, else the most common among the volumes (CloudWatch answers
+ * every query of a request at its Period), else 300 s (`fleet query`'s default).
+ */
+function referencePeriodOf(inferred: ReadonlyMap<string, number | null>, given: number | undefined): number {
+  if (given !== undefined) return given;
+  const counts = new Map<number, number>();
+  for (const p of inferred.values()) if (p !== null) counts.set(p, (counts.get(p) ?? 0) + 1);
+  return modeOf(counts) ?? DEFAULT_PERIOD_SECONDS;
+}
+
+/**
+ * A volume's Period: its own, unless that is a multiple of the reference — then the volume's
+ * points merely skipped periods without I/O (an hourly job on 5-minute data), and the reference
+ * is its Period; dividing by the longer one would understate its rates.
+ */
+function volumePeriodOf(inferred: number | null, reference: number): number {
+  if (inferred === null || inferred % reference === 0) return reference;
+  return inferred;
+}
+
+/** Per-second peaks of one volume from its series (Sum per period ÷ period). */
+function observe(
+  series: VolumeSeries | undefined,
+  statistic: PlanFleetInput['statistic'],
+  period: number,
+): FleetObserved | null {
+  if (series === undefined) return null;
+  const parts = partsOf(series);
+  const points = Math.max(0, ...parts.map((s) => s?.count ?? 0));
+  if (points === 0) return null;
+  let exact = true;
+  const rate = (s: FleetSeriesSummary | undefined, unit: number) => {
+    if (!s || s.count === 0) return 0;
+    const r = statisticOf(s, statistic);
+    exact &&= r.exact;
+    return r.value / period / unit;
+  };
+  const first = Math.min(...parts.map((s) => s?.firstMs ?? Infinity));
+  const last = Math.max(...parts.map((s) => s?.lastMs ?? -Infinity));
+  return {
+    readIops: round2(rate(series.VolumeReadOps, 1)),
+    writeIops: round2(rate(series.VolumeWriteOps, 1)),
+    readMibps: round2(rate(series.VolumeReadBytes, MiB)),
+    writeMibps: round2(rate(series.VolumeWriteBytes, MiB)),
+    points,
+    periodSeconds: period,
+    days: round2((last - first + period * 1000) / 86_400_000),
+    exact,
+  };
+}
+
+/** The observed peaks as an I/O profile (access unknown: random is assumed, the safe side; HDD volumes sequential). */
+function profileOf(v: FleetVolume, o: FleetObserved): IoProfile {
+  const dir = (iops: number, mibps: number) => ({
+    iops,
+    bytesPerSec: mibps * MiB,
+    blockSizeBytes: iops > 0 && mibps > 0 ? (mibps * MiB) / iops : null,
+    latency: null,
+  });
+  const hdd = v.type === 'st1' || v.type === 'sc1';
+  const pattern = hdd ? 'sequential' : 'random';
+  return {
+    source: 'observed',
+    label: v.volumeId,
+    read: dir(o.readIops, o.readMibps),
+    write: dir(o.writeIops, o.writeMibps),
+    durationSec: o.days * 86_400,
+    benchmark: null,
+    warnings: [],
+    access: { read: pattern, write: pattern, origin: 'assumed' },
+  };
+}
+
+/**
+ * Types a volume may move to by modify-volume without changing what it is for: General Purpose
+ * SSD → gp3 (or stays gp2 when that is cheaper); io1/io2 stay Provisioned IOPS (io2: same price,
+ * more durable); HDD stays HDD. Never SSD → HDD: the access pattern is unknown.
+ */
+function candidateTypes(type: VolumeType): VolumeType[] {
+  if (type === 'gp2' || type === 'gp3') return ['gp3', 'gp2'];
+  if (type === 'io1' || type === 'io2') return ['io2', 'io1'];
+  return ['st1', 'sc1'];
+}
+
+type Limit = { id: FleetBinding['id']; cap: number; demand: number; what: string };
+
+/** The limit the peak is closest to (highest utilization), volume and instance together. */
+function bindingOf(o: FleetObserved, current: FleetConfig, instance: InstanceSpec | null): FleetBinding {
+  const iopsPeak = o.readIops + o.writeIops;
+  const mibPeak = o.readMibps + o.writeMibps;
+  const limits: Limit[] = [];
+  if (current.iops)
+    limits.push({
+      id: 'volume-iops',
+      cap: current.iops,
+      demand: iopsPeak,
+      what: `the ${current.type} volume's ${n0(current.iops)} IOPS`,
+    });
+  if (current.throughputMibps)
+    limits.push({
+      id: 'volume-throughput',
+      cap: current.throughputMibps,
+      demand: mibPeak,
+      what: `the ${current.type} volume's ${n0(current.throughputMibps)} MiB/s`,
+    });
+  if (instance?.ebs) {
+    limits.push({
+      id: 'instance-iops',
+      cap: instance.ebs.baselineIops,
+      demand: iopsPeak,
+      what: `${instance.instanceType}'s ${n0(instance.ebs.baselineIops)} baseline EBS IOPS`,
+    });
+    const mib = Math.floor(mbpsToMiBps(mbps(instance.ebs.baselineBandwidthMbps)));
+    limits.push({
+      id: 'instance-throughput',
+      cap: mib,
+      demand: mibPeak,
+      what: `${instance.instanceType}'s ${n0(mib)} MiB/s baseline EBS bandwidth (${n0(instance.ebs.baselineBandwidthMbps)} Mbps)`,
+    });
+  }
+  if (limits.length === 0) return { id: 'none', explanation: 'no known limit' };
+  const top = limits.reduce((a, b) => (b.demand / b.cap > a.demand / a.cap ? b : a));
+  const unit = top.id.endsWith('iops') ? 'IOPS' : 'MiB/s';
+  return {
+    id: top.id,
+    explanation: `peak ${n0(top.demand)} ${unit} is ${Math.round((top.demand / top.cap) * 100)}% of ${top.what}`,
+  };
+}
+
+/** The settings modify-volume takes for a type (none for `standard`, which is never modified). */
+const takesOf = (type: string) =>
+  isVolumeType(type) ? provisionedFieldsOf(type) : { iops: false, throughputMiBps: false };
+
+/** `--volume-type gp3 --size 100 --iops 3000 --throughput 125`, only the flags the type takes. */
+function modifyFlags(c: FleetConfig, withSize: boolean): string {
+  const parts = [`--volume-type ${c.type}`];
+  const takes = takesOf(c.type);
+  if (withSize) parts.push(`--size ${c.sizeGib}`);
+  if (takes.iops && c.iops !== null) parts.push(`--iops ${c.iops}`);
+  if (takes.throughputMiBps && c.throughputMibps !== null) parts.push(`--throughput ${c.throughputMibps}`);
+  return parts.join(' ');
+}
+
+/** modify-volume, its rollback (not for size), and the aws_ebs_volume attribute diff. */
+export function commandsFor(
+  volumeId: string,
+  current: FleetConfig,
+  rec: FleetConfig,
+): FleetVolumePlan['commands'] {
+  const grows = rec.sizeGib > current.sizeGib;
+  const modify = [`aws ec2 modify-volume --volume-id ${volumeId} ${modifyFlags(rec, true)}`];
+  const rollback = [
+    `aws ec2 describe-volumes-modifications --volume-ids ${volumeId} --query 'VolumesModifications[0].ModificationState'  # wait for completed`,
+    `aws ec2 modify-volume --volume-id ${volumeId} ${modifyFlags(current, false)}`,
+  ];
+  if (grows)
+    rollback.push(
+      `# size grew ${current.sizeGib} → ${rec.sizeGib} GiB: no rollback (EBS volumes can only grow)`,
+    );
+  const attr = (c: FleetConfig) => ({
+    type: `"${c.type}"`,
+    size: String(c.sizeGib),
+    iops: takesOf(c.type).iops ? String(c.iops) : null,
+    throughput: takesOf(c.type).throughputMiBps ? String(c.throughputMibps) : null,
+  });
+  const a = attr(current);
+  const b = attr(rec);
+  const lines = (['type', 'size', 'iops', 'throughput'] as const).flatMap((k) => {
+    const pad = k.padEnd(10);
+    if (a[k] === b[k]) return a[k] === null ? [] : [`   ${pad} = ${a[k]}`];
+    return [
+      ...(a[k] === null ? [] : [`-  ${pad} = ${a[k]}`]),
+      ...(b[k] === null ? [] : [`+  ${pad} = ${b[k]}`]),
+    ];
+  });
+  return {
+    modify,
+    rollback,
+    terraform: [`resource "aws_ebs_volume" "…" { # ${volumeId}`, ...lines, '}'].join('\n'),
+  };
+}
+
+const noCommands = { modify: [], rollback: [], terraform: '' };
+
+function unusedOf(
+  v: FleetVolume,
+  reason: FleetUnused['reason'],
+  current: FleetConfig,
+  snapshotUsdPerGibMonth: number | null,
+): FleetUnused {
+  // Assumption: the snapshot holds the whole volume (the first snapshot copies every written block; an upper bound).
+  const snapshot = snapshotUsdPerGibMonth === null ? null : roundCents(v.sizeGib * snapshotUsdPerGibMonth);
+  const saving = current.usdPerMonth === null ? null : roundCents(current.usdPerMonth - (snapshot ?? 0));
+  const commands = [
+    `aws ec2 create-snapshot --volume-id ${v.volumeId} --description "before deleting ${v.volumeId}"`,
+    'aws ec2 wait snapshot-completed --snapshot-ids <snapshot id printed above>',
+    ...(reason === 'stopped_instance' ? [`aws ec2 detach-volume --volume-id ${v.volumeId}`] : []),
+    `aws ec2 delete-volume --volume-id ${v.volumeId}`,
+  ];
+  return {
+    volumeId: v.volumeId,
+    reason,
+    instanceId: v.instanceId,
+    sizeGib: v.sizeGib,
+    usdPerMonth: current.usdPerMonth,
+    snapshotUsdPerMonth: snapshot,
+    savingUsdPerMonth: saving,
+    commands,
+  };
+}
+
+type Ctx = Required<Pick<PlanFleetInput, 'headroom' | 'statistic' | 'minHistoryDays' | 'minPoints'>> & {
+  card: RegionRateCard;
+};
+
+/**
+ * Why a recommendation stops below the target: the instance's baseline EBS limits, not the volume,
+ * bind. Says which limit, and the two ways out: an instance type with a higher baseline, or the
+ * instance's EBS burst (its maximum, for 30 minutes at least once every 24 hours) if the peaks are
+ * that short (InstanceSpec; aws/volume-types.ts INSTANCE_BURST_MINUTES_PER_DAY).
+ */
+function instanceCapNote(
+  instance: InstanceSpec & { ebs: NonNullable<InstanceSpec['ebs']> },
+  target: { iops: number; throughputMibps: number },
+): string {
+  const ebs = instance.ebs;
+  const mib = Math.floor(mbpsToMiBps(mbps(ebs.baselineBandwidthMbps)));
+  const over: string[] = [];
+  if (target.iops > ebs.baselineIops)
+    over.push(`${n0(ebs.baselineIops)} baseline EBS IOPS, below the ${n0(target.iops)} IOPS target`);
+  if (target.throughputMibps > mib)
+    over.push(
+      `${n0(mib)} MiB/s baseline EBS bandwidth, below the ${n0(target.throughputMibps)} MiB/s target`,
+    );
+  const name = instance.instanceType;
+  return `recommendation capped at ${name}'s ${over.join(' and ') || 'baseline EBS limits'}: the instance, not the volume, binds — move to an instance type with a higher EBS baseline, or rely on ${name}'s EBS burst (up to ${n0(ebs.maximumIops)} IOPS, ${n0(ebs.maximumBandwidthMbps)} Mbps) if the peaks last at most ${INSTANCE_BURST_MINUTES_PER_DAY} minutes a day`;
+}
+
+/** Right-sizes one volume that has enough history. */
+function planMeasured(
+  v: FleetVolume,
+  base: FleetVolumePlan,
+  o: FleetObserved,
+  instance: InstanceSpec | null,
+  ctx: Ctx,
+): FleetVolumePlan {
+  const current = base.current;
+  const factor = 1 + ctx.headroom;
+  const target = {
+    iops: Math.ceil((o.readIops + o.writeIops) * factor),
+    throughputMibps: Math.ceil((o.readMibps + o.writeMibps) * factor),
+  };
+  const binding = bindingOf(o, current, instance);
+  const notes = [...base.notes];
+  if (!o.exact)
+    notes.push(
+      `the ${ctx.statistic} is an upper bound: the points arrived in an order that let the summary drop the exact value`,
+    );
+  if (!isVolumeType(v.type)) {
+    notes.push(
+      `${v.type} (previous-generation magnetic) is not right-sized: migrate by snapshot and restore`,
+    );
+    return { ...base, status: 'ok', observed: o, target, binding, notes };
+  }
+  const caps = {
+    iops: Math.min(current.iops ?? Infinity, instance?.ebs?.baselineIops ?? Infinity),
+    mib: Math.min(
+      current.throughputMibps ?? Infinity,
+      instance?.ebs ? Math.floor(mbpsToMiBps(mbps(instance.ebs.baselineBandwidthMbps))) : Infinity,
+    ),
+  };
+  const short = target.iops > caps.iops || target.throughputMibps > caps.mib;
+  const result = rightSize({
+    profile: profileOf(v, o),
+    headroom: ctx.headroom,
+    minSizeGiB: v.sizeGib, // modify-volume can only grow a volume
+    instance,
+    rateCard: ctx.card,
+    types: candidateTypes(v.type),
+  });
+  const best = result.recommendations.find((r) => isUsable(r) && (r.volumeCount ?? 1) === 1) ?? null;
+  let risk: string | null = null;
+  if (short) {
+    const instanceBinds = binding.id.startsWith('instance');
+    risk = `target ${n0(target.iops)} IOPS / ${n0(target.throughputMibps)} MiB/s (peak × ${factor}) exceeds what is delivered: ${binding.explanation}${instanceBinds ? '; the instance, not the volume, must change' : ''}`;
+    if (current.type === 'gp2' && v.sizeGib < 1000)
+      notes.push('gp2 below 1 TiB bursts to 3,000 IOPS while credits last: the peak may be a burst');
+  }
+  if (best === null) {
+    notes.push(
+      `no single ${candidateTypes(v.type).join('/')} volume carries the target: ${result.recommendations[0]?.reasons.join('; ') ?? ''}`,
+    );
+    return { ...base, status: short ? 'under' : 'ok', observed: o, target, binding, risk, notes };
+  }
+  if (current.usdPerMonth === null && !priceAvailable(ctx.card, v.type as VolumeType))
+    notes.push(missingPriceMessage(ctx.card, v.type as VolumeType));
+  const rec = fleetConfigOf(volumeOfRecommendation(best), ctx.card, instance);
+  const saving =
+    current.usdPerMonth !== null && rec.usdPerMonth !== null
+      ? roundCents(current.usdPerMonth - rec.usdPerMonth)
+      : 0;
+  const changes = short || saving > 0;
+  if (best.status === 'capped-by-instance' && instance?.ebs)
+    notes.push(instanceCapNote({ ...instance, ebs: instance.ebs }, target));
+  const status: FleetVolumeStatus = short ? 'under' : saving > 0 ? 'over' : 'ok';
+  if (!changes) return { ...base, status, observed: o, target, binding, risk, notes };
+  if (rec.sizeGib > current.sizeGib)
+    notes.push(
+      `size raised ${current.sizeGib} → ${rec.sizeGib} GiB: ${best.reasons.find((r) => r.startsWith('size')) ?? 'for IOPS per GiB'}`,
+    );
+  return {
+    ...base,
+    status,
+    observed: o,
+    target,
+    binding,
+    recommended: rec,
+    savingUsdPerMonth: saving,
+    risk,
+    commands: commandsFor(v.volumeId, current, rec),
+    notes,
+  };
+}
+
+/**
+ * Plans a fleet: per volume the current configuration and cost, the observed peak, the binding
+ * limit, the cheapest configuration meeting peak × (1 + headroom) (plan/right-size.ts), and the
+ * commands; totals per type, per instance, and for the fleet. Every volume is listed.
+ */
+export function planFleet(input: PlanFleetInput): FleetPlan {
+  const card = input.catalog.rateCard;
+  const ctx: Ctx = {
+    card,
+    headroom: input.headroom,
+    statistic: input.statistic,
+    minHistoryDays: input.minHistoryDays ?? DEFAULT_MIN_HISTORY_DAYS,
+    minPoints: input.minPoints ?? DEFAULT_MIN_POINTS,
+  };
+  // Each volume's Period from its timestamps (docs/fleet.md §2): a 90-day query at 3,600 s divided by 300 would be 12× too high.
+  const inferred = new Map<string, number | null>();
+  for (const v of input.volumes) {
+    const series = input.metrics.series.get(v.volumeId);
+    inferred.set(v.volumeId, series ? periodOfSeries(series) : null);
+  }
+  const referencePeriod = referencePeriodOf(inferred, input.periodSeconds);
+  const instances = new Map<string, FleetInstance>((input.instances ?? []).map((i) => [i.instanceId, i]));
+  const specs = new Map<string, InstanceSpec | null>();
+  const specOf = (type: string) => {
+    if (!specs.has(type)) specs.set(type, input.catalog.findInstance(type) ?? null);
+    return specs.get(type)!;
+  };
+  const notes: string[] = [];
+  const unknownTypes = new Set<string>();
+  const volumes: FleetVolumePlan[] = [];
+  const unused: FleetUnused[] = [];
+  const noData: FleetPlan['noData'] = [];
+
+  for (const v of input.volumes) {
+    const inst = v.instanceId ? instances.get(v.instanceId) : undefined;
+    const spec = inst ? specOf(inst.instanceType) : null;
+    if (inst && spec === null) unknownTypes.add(inst.instanceType);
+    const current = currentOf(v, card, spec);
+    const base: FleetVolumePlan = {
+      volumeId: v.volumeId,
+      name: v.name,
+      instanceId: v.instanceId,
+      instanceType: inst?.instanceType ?? null,
+      status: 'ok',
+      current,
+      observed: null,
+      target: null,
+      binding: null,
+      recommended: null,
+      savingUsdPerMonth: 0,
+      risk: null,
+      commands: noCommands,
+      notes:
+        current.usdPerMonth === null
+          ? [isVolumeType(v.type) ? missingPriceMessage(card, v.type) : `no price for ${v.type}`]
+          : [],
+    };
+    const period = volumePeriodOf(inferred.get(v.volumeId) ?? null, referencePeriod);
+    const o = observe(input.metrics.series.get(v.volumeId), ctx.statistic, period);
+    const idle =
+      v.state === 'available'
+        ? 'unattached'
+        : inst && (inst.state === 'stopped' || inst.state === 'stopping')
+          ? 'stopped_instance'
+          : null;
+    if (idle) {
+      unused.push(unusedOf(v, idle, current, input.catalog.snapshotUsdPerGibMonth));
+      volumes.push({ ...base, status: idle, observed: o });
+      continue;
+    }
+    if (o === null) {
+      volumes.push({ ...base, status: 'no_data' });
+      noData.push({
+        volumeId: v.volumeId,
+        status: 'no_data',
+        reason: 'no CloudWatch points for this volume in the metrics files',
+      });
+      continue;
+    }
+    if (o.days < ctx.minHistoryDays || o.points < ctx.minPoints) {
+      volumes.push({ ...base, status: 'too_little_history', observed: o });
+      noData.push({
+        volumeId: v.volumeId,
+        status: 'too_little_history',
+        reason: `${o.points} points over ${o.days} days; at least ${ctx.minPoints} points and ${ctx.minHistoryDays} day(s) are needed`,
+      });
+      continue;
+    }
+    volumes.push(planMeasured(v, base, o, spec, ctx));
+  }
+  if (unknownTypes.size > 0)
+    notes.push(
+      `instance types not in the catalog (their EBS caps are not applied): ${[...unknownTypes].sort().join(', ')}`,
+    );
+  if (input.metrics.warnings.length > 0) notes.push(...input.metrics.warnings.slice(0, 20));
+  notes.push(
+    'read and write peaks are summed (they may not coincide: the safe side); access is assumed random',
+  );
+  const otherPeriods = volumes.filter((v) => v.observed && v.observed.periodSeconds !== referencePeriod);
+  notes.push(
+    `rates are Sums per period ÷ the period: ${referencePeriod} s ${input.periodSeconds !== undefined ? '(given)' : 'from the spacing of the timestamps'}${otherPeriods.length > 0 ? `; ${otherPeriods.length} volume(s) at another period (observed.periodSeconds)` : ''}`,
+  );
+  if (input.catalog.snapshotUsdPerGibMonth === null)
+    notes.push(
+      'snapshot storage is not included in the deletion savings: the catalog has no snapshot price for this region',
+    );
+  return {
+    region: input.region ?? card.region,
+    statistic: ctx.statistic,
+    headroom: ctx.headroom,
+    periodSeconds: referencePeriod,
+    minHistoryDays: ctx.minHistoryDays,
+    priceDate: card.date,
+    priceSource: card.source,
+    snapshotUsdPerGibMonth: input.catalog.snapshotUsdPerGibMonth,
+    volumes,
+    totals: totalsOf(volumes, unused),
+    unused,
+    noData,
+    modificationRule: MODIFICATION_RULE,
+    notes,
+  };
+}
+
+type Row = FleetTotals['fleet'];
+const emptyRow = (): Omit<Row, 'unusedSavingUsdPerMonth'> => ({
+  volumes: 0,
+  currentUsdPerMonth: 0,
+  recommendedUsdPerMonth: 0,
+  savingUsdPerMonth: 0,
+  riskCount: 0,
+  unpricedCount: 0,
+});
+
+/** A volume without a price (now or recommended) is counted, not summed as $0. */
+function addTo(row: Omit<Row, 'unusedSavingUsdPerMonth'>, v: FleetVolumePlan) {
+  const cur = v.current.usdPerMonth;
+  const rec = v.recommended ? v.recommended.usdPerMonth : cur;
+  row.volumes++;
+  if (v.status === 'under') row.riskCount++;
+  if (cur === null || rec === null) {
+    row.unpricedCount++;
+    return;
+  }
+  row.currentUsdPerMonth = roundCents(row.currentUsdPerMonth + cur);
+  row.recommendedUsdPerMonth = roundCents(row.recommendedUsdPerMonth + rec);
+  row.savingUsdPerMonth = roundCents(row.savingUsdPerMonth + v.savingUsdPerMonth);
+}
+
+function totalsOf(volumes: readonly FleetVolumePlan[], unused: readonly FleetUnused[]): FleetTotals {
+  const byType = new Map<string, ReturnType<typeof emptyRow>>();
+  const byInstance = new Map<
+    string,
+    ReturnType<typeof emptyRow> & { instanceId: string | null; instanceType: string | null }
+  >();
+  const fleet = emptyRow();
+  for (const v of volumes) {
+    const t = byType.get(v.current.type) ?? emptyRow();
+    byType.set(v.current.type, t);
+    addTo(t, v);
+    const key = v.instanceId ?? '';
+    const i = byInstance.get(key) ?? {
+      ...emptyRow(),
+      instanceId: v.instanceId,
+      instanceType: v.instanceType,
+    };
+    byInstance.set(key, i);
+    addTo(i, v);
+    addTo(fleet, v);
+  }
+  const unusedSaving = roundCents(unused.reduce((s, u) => s + (u.savingUsdPerMonth ?? 0), 0));
+  return {
+    byVolumeType: [...byType]
+      .map(([type, row]) => ({ type, ...row }))
+      .sort((a, b) => b.savingUsdPerMonth - a.savingUsdPerMonth || a.type.localeCompare(b.type)),
+    byInstance: [...byInstance.values()].sort(
+      (a, b) =>
+        b.savingUsdPerMonth - a.savingUsdPerMonth || (a.instanceId ?? '').localeCompare(b.instanceId ?? ''),
+    ),
+    fleet: { ...fleet, unusedSavingUsdPerMonth: unusedSaving },
+  };
+}

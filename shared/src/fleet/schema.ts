@@ -1,0 +1,267 @@
+import { z } from 'zod';
+import type { InstanceSpec } from '../aws/instance-spec.ts';
+import type { RegionRateCard } from '../aws/rate-card.ts';
+
+/** A volume as the planner sees it, from describe-volumes (normalized once, at the edge). */
+export const FleetVolumeSchema = z.object({
+  volumeId: z.string(),
+  /** As AWS names it; `standard` (magnetic) is listed but not right-sized. */
+  type: z.string(),
+  sizeGib: z.number().int().positive(),
+  /** Provisioned IOPS (gp3, io1, io2); gp2's baseline is derived from its size; null when none. */
+  iops: z.number().nullable(),
+  /** gp3 only, MiB/s; null otherwise. */
+  throughputMibps: z.number().nullable(),
+  state: z.string(),
+  availabilityZone: z.string().nullable(),
+  /** The attached instance (the first attachment; multi-attach io volumes list the rest in `alsoAttachedTo`). */
+  instanceId: z.string().nullable(),
+  alsoAttachedTo: z.array(z.string()),
+  name: z.string().nullable(),
+});
+export type FleetVolume = z.infer<typeof FleetVolumeSchema>;
+
+export const FleetInstanceSchema = z.object({
+  instanceId: z.string(),
+  instanceType: z.string(),
+  state: z.string(),
+});
+export type FleetInstance = z.infer<typeof FleetInstanceSchema>;
+
+export const METRIC_NAMES = [
+  'VolumeReadOps',
+  'VolumeWriteOps',
+  'VolumeReadBytes',
+  'VolumeWriteBytes',
+] as const;
+export type MetricName = (typeof METRIC_NAMES)[number];
+export const FleetStatisticSchema = z.enum(['max', 'p99', 'p95']);
+export type FleetStatistic = z.infer<typeof FleetStatisticSchema>;
+
+/**
+ * The planning options' defaults, one place for the CLI, the HTTP API and the web page: 25 %
+ * headroom over the peak, the maximum (as AWS Compute Optimizer), and us-east-1's prices (the
+ * catalog's DEFAULT_REGION; a test keeps the two equal without importing the catalog here).
+ */
+export const FLEET_DEFAULTS = {
+  headroom: 0.25,
+  statistic: 'max',
+  region: 'us-east-1',
+} as const satisfies { headroom: number; statistic: FleetStatistic; region: string };
+
+/** Headroom accepted: 0 (the peak itself) to 10 (11 × the peak), as a fraction. */
+export const FLEET_HEADROOM_BOUNDS = { min: 0, max: 10 } as const;
+export const FleetHeadroomSchema = z.number().min(FLEET_HEADROOM_BOUNDS.min).max(FLEET_HEADROOM_BOUNDS.max);
+
+/** One --metric-data-queries entry (CloudWatch MetricDataQuery). */
+export const MetricDataQuerySchema = z.object({
+  Id: z.string(),
+  Label: z.string(),
+  MetricStat: z.object({
+    Metric: z.object({
+      Namespace: z.literal('AWS/EBS'),
+      MetricName: z.enum(METRIC_NAMES),
+      Dimensions: z.array(z.object({ Name: z.literal('VolumeId'), Value: z.string() })),
+    }),
+    Period: z.number().int().positive(),
+    Stat: z.literal('Sum'),
+  }),
+  ReturnData: z.literal(true),
+});
+export type MetricDataQuery = z.infer<typeof MetricDataQuerySchema>;
+
+export type MetricQueryBatch = {
+  /** 1-based. */
+  index: number;
+  /** The --metric-data-queries JSON (at most 500 entries: AWS's limit per request). */
+  queries: MetricDataQuery[];
+  /** File name the CLI writes the batch to with --out, and the command refers to. */
+  fileName: string;
+  /** The exact aws cli line for this batch. */
+  command: string;
+};
+
+/** A configuration (current or recommended) of one volume. */
+export const FleetConfigSchema = z.object({
+  type: z.string(),
+  sizeGib: z.number(),
+  /** Provisioned IOPS, or what the type delivers at that size (gp2: 3/GiB baseline); null when not applicable. */
+  iops: z.number().nullable(),
+  throughputMibps: z.number().nullable(),
+  /** null when the rate card has no price for the type. */
+  usdPerMonth: z.number().nullable(),
+});
+export type FleetConfig = z.infer<typeof FleetConfigSchema>;
+
+export const FleetObservedSchema = z.object({
+  /** Per-second rates: Sum per period ÷ period seconds, then the statistic over the points. */
+  readIops: z.number(),
+  writeIops: z.number(),
+  readMibps: z.number(),
+  writeMibps: z.number(),
+  /** Points of the metric with the most points. */
+  points: z.number().int(),
+  /**
+   * The Period of this volume's points, seconds, taken from the spacing of their timestamps (or the
+   * Period given, or the fleet's most common): the rates are Sum ÷ this.
+   */
+  periodSeconds: z.number().int().positive(),
+  /** History covered: (last − first timestamp + period) in days. */
+  days: z.number(),
+  /** false when a percentile could only be bounded from above (see docs/fleet.md). */
+  exact: z.boolean(),
+});
+export type FleetObserved = z.infer<typeof FleetObservedSchema>;
+
+export const FleetVolumeStatusSchema = z.enum([
+  'over',
+  'under',
+  'ok',
+  'no_data',
+  'too_little_history',
+  'unattached',
+  'stopped_instance',
+]);
+export type FleetVolumeStatus = z.infer<typeof FleetVolumeStatusSchema>;
+
+export const FleetBindingSchema = z.object({
+  /** volume-iops | volume-throughput | instance-iops | instance-throughput | none */
+  id: z.enum(['volume-iops', 'volume-throughput', 'instance-iops', 'instance-throughput', 'none']),
+  explanation: z.string(),
+});
+export type FleetBinding = z.infer<typeof FleetBindingSchema>;
+
+export const FleetVolumePlanSchema = z.object({
+  volumeId: z.string(),
+  name: z.string().nullable(),
+  instanceId: z.string().nullable(),
+  instanceType: z.string().nullable(),
+  status: FleetVolumeStatusSchema,
+  current: FleetConfigSchema,
+  observed: FleetObservedSchema.nullable(),
+  /** peak × (1 + headroom), per second, both directions together. */
+  target: z.object({ iops: z.number(), throughputMibps: z.number() }).nullable(),
+  binding: FleetBindingSchema.nullable(),
+  recommended: FleetConfigSchema.nullable(),
+  /** current − recommended, USD per month (negative: the fix costs more). */
+  savingUsdPerMonth: z.number(),
+  /** Under-provisioned: by how much the target exceeds what the volume (and instance) deliver. */
+  risk: z.string().nullable(),
+  commands: z.object({
+    modify: z.array(z.string()),
+    rollback: z.array(z.string()),
+    terraform: z.string(),
+  }),
+  notes: z.array(z.string()),
+});
+export type FleetVolumePlan = z.infer<typeof FleetVolumePlanSchema>;
+
+const TotalsRowSchema = z.object({
+  volumes: z.number().int(),
+  currentUsdPerMonth: z.number(),
+  recommendedUsdPerMonth: z.number(),
+  savingUsdPerMonth: z.number(),
+  riskCount: z.number().int(),
+  /** Volumes without a price (current or recommended): counted in `volumes`, left out of the USD sums. */
+  unpricedCount: z.number().int(),
+});
+export const FleetTotalsSchema = z.object({
+  byVolumeType: z.array(TotalsRowSchema.extend({ type: z.string() })),
+  byInstance: z.array(
+    TotalsRowSchema.extend({ instanceId: z.string().nullable(), instanceType: z.string().nullable() }),
+  ),
+  fleet: TotalsRowSchema.extend({
+    /** Deleting the unattached volumes and those of stopped instances after a snapshot (see `unused`), USD per month. */
+    unusedSavingUsdPerMonth: z.number(),
+  }),
+});
+export type FleetTotals = z.infer<typeof FleetTotalsSchema>;
+
+export const FleetUnusedSchema = z.object({
+  volumeId: z.string(),
+  reason: z.enum(['unattached', 'stopped_instance']),
+  instanceId: z.string().nullable(),
+  sizeGib: z.number(),
+  usdPerMonth: z.number().nullable(),
+  /** Snapshot storage, assumed full size (the first snapshot of a volume is a full copy of its written blocks). null: no snapshot price. */
+  snapshotUsdPerMonth: z.number().nullable(),
+  /** Deleting after a snapshot: volume cost − snapshot cost. */
+  savingUsdPerMonth: z.number().nullable(),
+  commands: z.array(z.string()),
+});
+export type FleetUnused = z.infer<typeof FleetUnusedSchema>;
+
+export const FleetPlanSchema = z.object({
+  region: z.string().nullable(),
+  statistic: FleetStatisticSchema,
+  headroom: z.number(),
+  /** The Period given, or else the most common Period of the volumes' points (each volume's is observed.periodSeconds). */
+  periodSeconds: z.number(),
+  minHistoryDays: z.number(),
+  priceDate: z.string(),
+  priceSource: z.string(),
+  /** USD per GiB-month of standard snapshot storage, null when the catalog has none. */
+  snapshotUsdPerGibMonth: z.number().nullable(),
+  volumes: z.array(FleetVolumePlanSchema),
+  totals: FleetTotalsSchema,
+  unused: z.array(FleetUnusedSchema),
+  noData: z.array(z.object({ volumeId: z.string(), status: FleetVolumeStatusSchema, reason: z.string() })),
+  /** The modification rule and its source, shown under every list of commands. */
+  modificationRule: z.string(),
+  notes: z.array(z.string()),
+});
+export type FleetPlan = z.infer<typeof FleetPlanSchema>;
+
+/**
+ * What the planner needs from the catalog, passed in (the catalog is a separate, lazily loaded
+ * entry: `@blockwise/shared/catalog`). Build it with `regionRateCardFor(region)`,
+ * `findInstanceType`, and `activeCatalog().ebs[region].snapshot.standard`.
+ */
+export type FleetCatalog = {
+  rateCard: RegionRateCard;
+  findInstance: (instanceType: string) => InstanceSpec | undefined;
+  snapshotUsdPerGibMonth: number | null;
+};
+
+export type PlanFleetInput = {
+  volumes: readonly FleetVolume[];
+  metrics: FleetMetrics;
+  instances?: readonly FleetInstance[];
+  catalog: FleetCatalog;
+  /** 0.25 = 25 %. */
+  headroom: number;
+  statistic: FleetStatistic;
+  region?: string | null;
+  /** Less history than this is `too_little_history` (default 1 day). */
+  minHistoryDays?: number;
+  /** Fewer points than this is `too_little_history` (default 12: one hour of 5-minute points). */
+  minPoints?: number;
+  /**
+   * The Period of the queries, seconds, when the user gave it (the readers refuse files spaced
+   * otherwise). Without it each volume's Period is taken from its timestamps (300 when none can be).
+   */
+  periodSeconds?: number;
+};
+
+/** Per series, only what the statistics need (see metrics.ts). */
+export type FleetSeriesSummary = {
+  count: number;
+  max: number;
+  /** Min-heap of the largest values (≥ 5 % of the points + 1): enough for p95 and p99. */
+  top: number[];
+  /** The largest value ever dropped from `top` (-Infinity when none). */
+  droppedMax: number;
+  firstMs: number;
+  lastMs: number;
+  /** The gcd of the sampled gaps between timestamps and of each result's span, ms: a multiple of the Period (0: unknown). */
+  spacingMs: number;
+};
+
+/** Merged GetMetricData responses, per volume id and metric. */
+export type FleetMetrics = {
+  series: Map<string, Partial<Record<MetricName, FleetSeriesSummary>>>;
+  /** Responses merged, results read, and results with a status other than Complete. */
+  files: number;
+  results: number;
+  warnings: string[];
+};

@@ -1,0 +1,239 @@
+import type { InstanceSpec } from '../aws/instance-spec.ts';
+import { describeRateCard, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
+import { NON_NITRO, type Gp3Generation } from '../aws/volume-types.ts';
+import { monthlyCost, wasteOf } from '../plan/cost.ts';
+import { attachContextOf, computeLimits, type Limit } from '../plan/limits.ts';
+import { isUsable, rightSize, volumeOfRecommendation, type RightSizeResult } from '../plan/right-size.ts';
+import { describeVolume, validateVolume, volumeCapabilities, volumeWithSettings } from '../plan/volume.ts';
+import type { IoProfile } from '../profile/io-profile.schema.ts';
+import {
+  bytesPerSec,
+  bytesPerSecToMiBps,
+  formatDecimal,
+  formatInt,
+  formatUsd,
+  mbps,
+  mbpsToMiBps,
+} from '../units.ts';
+import type { IacFinding, IacReport, IacVolume, IacVolumeResult } from './schema.ts';
+
+/**
+ * Judges what the code provisions (docs/iac.md): the combinations AWS rejects or caps, the
+ * instance's EBS cap binding before the volume, and — given measured demand — over- and
+ * under-provisioning against peak × (1 + headroom). Every limit, price and right-sizing comes
+ * from plan/ (validateVolume, computeLimits, rightSize, monthlyCost): nothing is re-derived here.
+ */
+
+export type IacCheckInput = {
+  volumes: readonly IacVolume[];
+  /** Measured demand; null: only the rules that need none are applied. */
+  profile: IoProfile | null;
+  /** Where the demand comes from, for people ("fio result run.json", "series pg-ci, run 01H…"). */
+  demandSource?: string;
+  /** Fraction above the peak to provision for (0.25 = 25%). */
+  headroom: number;
+  rateCard: RegionRateCard;
+  /** Instance types by name (the catalog's findInstanceType). */
+  findInstance: (name: string) => InstanceSpec | undefined;
+  gp3Generation?: Gp3Generation;
+  /** Which volumes the demand is for (all by default): a root volume does not carry the database's load. */
+  judgeDemand?: (volume: IacVolume) => boolean;
+  /** Smallest monthly waste reported as over-provisioning, USD (default 1: cents are noise). */
+  minWasteUsd?: number;
+};
+
+const n0 = formatInt;
+const n1 = (v: number) => formatDecimal(v, 1);
+const pct = (u: number) => `${Math.round(u * 100)}%`;
+
+type Emit = (kind: IacFinding['kind'], code: string, message: string, waste?: number) => void;
+
+/** The combinations AWS rejects or caps, whatever the demand (validateVolume, and the Nitro rule). */
+function checkRules(v: IacVolume, instance: InstanceSpec | null, gen: Gp3Generation, emit: Emit): boolean {
+  const problems = validateVolume(v.volume, gen);
+  for (const p of problems) emit('invalid', p.code, p.message);
+  const piops = v.volume.type === 'io1' || v.volume.type === 'io2' ? (v.volume.iops ?? 0) : 0;
+  if (piops > NON_NITRO.maxPiops.value) {
+    const max = n0(NON_NITRO.maxPiops.value);
+    if (instance?.hypervisor === 'xen')
+      emit(
+        'invalid',
+        'requires_nitro',
+        `${v.volume.type} at ${n0(piops)} IOPS on ${instance.instanceType}, which is not built on the Nitro System: AWS delivers at most ${max} IOPS per volume there, so ${n0(piops - NON_NITRO.maxPiops.value)} provisioned IOPS are paid for and never delivered`,
+      );
+    else if (instance && instance.hypervisor == null)
+      emit(
+        'note',
+        'nitro_unknown',
+        `${v.volume.type} above ${max} IOPS needs a Nitro instance; the catalog does not say whether ${instance.instanceType} is one: check skipped`,
+      );
+    else if (!instance)
+      emit(
+        'note',
+        'nitro_unchecked',
+        `${v.volume.type} above ${max} IOPS needs an instance built on the Nitro System (others cap it at ${max}); the instance type is not in the code here: check skipped`,
+      );
+  }
+  return problems.length === 0;
+}
+
+/** The instance's sustained EBS ceilings, when the catalog has them. */
+function instanceCeilings(instance: InstanceSpec | null) {
+  if (!instance?.ebs) return null;
+  return {
+    iops: instance.ebs.baselineIops,
+    throughputMiBps: mbpsToMiBps(mbps(instance.ebs.baselineBandwidthMbps)),
+  };
+}
+
+/** Limits the demand × (1 + headroom) runs over, sorted by how far. */
+function overrun(limits: readonly Limit[], scope: Limit['scope'], factor: number): Limit[] {
+  return limits
+    .filter((l) => l.sustained && l.scope === scope && l.demand * factor > l.capacity)
+    .sort((a, b) => b.utilization - a.utilization);
+}
+
+function describeTarget(rs: RightSizeResult): string {
+  return `${n0(rs.target.iops)} IOPS / ${n0(rs.target.throughputMiBps)} MiB/s (peak + ${pct(rs.target.headroom)} headroom)`;
+}
+
+/** One volume: rules, the instance cap, then demand. */
+function checkVolume(
+  v: IacVolume,
+  input: IacCheckInput,
+  gen: Gp3Generation,
+  findings: IacFinding[],
+): IacVolumeResult {
+  const emit: Emit = (kind, code, message, waste) =>
+    findings.push({ kind, code, file: v.file, subject: v.subject, message, wasteUsdPerMonth: waste ?? null });
+  let instance: InstanceSpec | null = null;
+  if (v.instanceType) {
+    instance = input.findInstance(v.instanceType) ?? null;
+    if (!instance)
+      emit(
+        'note',
+        'instance_unknown',
+        `instance type ${v.instanceType} is not in the catalog: its EBS caps are not checked`,
+      );
+  }
+  const valid = checkRules(v, instance, gen, emit);
+  const result: IacVolumeResult = { ...v, monthlyUsd: null, rightSized: null };
+  if (!valid) return result;
+  const config = volumeWithSettings(v.volume);
+  const card = input.rateCard;
+  const priced = priceAvailable(card, config.type);
+  const cost = priced ? monthlyCost(config, card as RateCard) : null;
+  result.monthlyUsd = cost;
+  if (!priced)
+    emit(
+      'note',
+      'price_missing',
+      `no ${config.type} price in ${describeRateCard(card)}: its cost is not judged`,
+    );
+
+  const ceil = instanceCeilings(instance);
+  const caps = volumeCapabilities(config, attachContextOf(instance));
+  if (ceil && instance && (caps.iops > ceil.iops || caps.throughputMiBps > ceil.throughputMiBps + 1e-9)) {
+    const parts = [
+      caps.iops > ceil.iops ? `${n0(caps.iops)} IOPS (the instance sustains ${n0(ceil.iops)})` : null,
+      caps.throughputMiBps > ceil.throughputMiBps + 1e-9
+        ? `${n1(caps.throughputMiBps)} MiB/s (the instance sustains ${n0(instance.ebs!.baselineBandwidthMbps)} Mbps = ${n1(ceil.throughputMiBps)} MiB/s to all its EBS volumes together)`
+        : null,
+    ].filter(Boolean);
+    emit(
+      'instance-cap',
+      'instance_cap_below_volume',
+      `${instance.instanceType}'s EBS cap binds before the volume: ${describeVolume(config, { performance: true })} can deliver ${parts.join(' and ')}; what is above the instance's cap is paid for and never delivered`,
+    );
+  } else if (v.instanceType === null && v.origin === 'terraform' && input.profile)
+    emit(
+      'note',
+      'instance_not_in_code',
+      'no instance type attached in the code: the instance caps are not checked',
+    );
+
+  if (!input.profile || (input.judgeDemand && !input.judgeDemand(v))) return result;
+  const profile = input.profile;
+  const factor = 1 + input.headroom;
+  const rs = rightSize({
+    profile,
+    headroom: input.headroom,
+    minSizeGiB: config.sizeGiB * (config.count ?? 1),
+    instance,
+    rateCard: card,
+    gp3Generation: gen,
+  });
+  const limits = computeLimits(profile, { kind: 'ebs', volume: config }, instance);
+  const volumeShort = overrun(limits, 'volume', factor);
+  const instanceShort = overrun(limits, 'instance', factor);
+  for (const l of volumeShort)
+    emit(
+      'under',
+      'under_provisioned',
+      `${l.label} will bind: demand ${n1(l.demand)} ${l.unit} + ${pct(input.headroom)} headroom = ${n1(l.demand * factor)} ${l.unit}, above the ${n1(l.capacity)} ${l.unit} provisioned (${pct(l.utilization)} of it at the peak). ${l.explanation}`,
+    );
+  for (const l of instanceShort)
+    emit(
+      'under',
+      'instance_limit_binds',
+      `${l.label} will bind before any volume setting helps: demand ${n1(l.demand)} ${l.unit} + ${pct(input.headroom)} headroom = ${n1(l.demand * factor)} ${l.unit}. ${rs.instanceAdvice?.message ?? l.explanation}`,
+    );
+  const best = rs.recommendations.find(isUsable);
+  if (best) {
+    const volume = volumeOfRecommendation(best);
+    result.rightSized = { type: best.type, volume, monthlyUsd: best.monthlyUsd };
+    if (volumeShort.length === 0 && cost) {
+      const { wasteUsd } = wasteOf(cost, best.monthlyUsd);
+      if (wasteUsd >= (input.minWasteUsd ?? 1))
+        emit(
+          'over',
+          'over_provisioned',
+          `${describeVolume(config, { performance: true })} costs ${formatUsd(cost.total)}/month; the demand needs ${describeTarget(rs)}, which ${describeVolume(volume, { performance: true })} meets for ${formatUsd(best.monthlyUsd.total)}/month: ${formatUsd(wasteUsd)}/month wasted (${card.region ?? 'custom'} prices of ${card.date})`,
+          wasteUsd,
+        );
+    }
+  }
+  return result;
+}
+
+/** The peak the profile asks for and the target right-sizing aims at (from rightSize, not re-derived). */
+function demandSummary(input: IacCheckInput): IacReport['demand'] {
+  const profile = input.profile;
+  if (!profile) return null;
+  const rs = rightSize({
+    profile,
+    headroom: input.headroom,
+    minSizeGiB: 1,
+    instance: null,
+    rateCard: input.rateCard,
+    types: ['gp3'],
+  });
+  return {
+    source: input.demandSource ?? profile.label ?? profile.source,
+    peakIops: profile.read.iops + profile.write.iops,
+    peakThroughputMiBps: bytesPerSecToMiBps(
+      bytesPerSec(profile.read.bytesPerSec + profile.write.bytesPerSec),
+    ),
+    headroom: input.headroom,
+    targetIops: rs.target.iops,
+    targetThroughputMiBps: rs.target.throughputMiBps,
+  };
+}
+
+/** Checks every volume; findings come out per volume, in the order the files declare them. */
+export function checkIac(input: IacCheckInput): IacReport {
+  const gen = input.gp3Generation ?? 'current';
+  const findings: IacFinding[] = [];
+  const volumes = input.volumes.map((v) => checkVolume(v, input, gen, findings));
+  return { volumes, findings, demand: demandSummary(input), prices: describeRateCard(input.rateCard) };
+}
+
+/** Which findings fail the build for `--fail-on`: over, under, any (every kind but notes), none. */
+export const IAC_FAIL_ON = ['over', 'under', 'any', 'none'] as const;
+export type IacFailOn = (typeof IAC_FAIL_ON)[number];
+
+export function failingFindings(findings: readonly IacFinding[], failOn: IacFailOn): IacFinding[] {
+  if (failOn === 'none') return [];
+  if (failOn === 'any') return findings.filter((f) => f.kind !== 'note');
+  return findings.filter((f) => f.kind === failOn);
+}

@@ -1,0 +1,794 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findInstanceType, regionRateCardFor } from '../aws/catalog.ts';
+import type { InstanceSpec } from '../aws/instance-spec.ts';
+import { publishedProfile } from '../test-support/profiles.ts';
+import { checkIac, failingFindings, type IacFailOn } from './check.ts';
+import { IAC_COMMENT_MARKER, formatIacMarkdown } from './format.ts';
+import {
+  driverIops,
+  extractKubernetesVolumes,
+  gibOfBytes,
+  parseQuantityBytes,
+  readEbsParameters,
+  type ManifestObject,
+} from './kubernetes.ts';
+import type { IacFinding, IacVolume } from './schema.ts';
+import { extractTerraformVolumes } from './terraform.ts';
+
+const FIXTURES = resolve(import.meta.dirname, '../../../fixtures/iac');
+const readPlan = (name: string) => JSON.parse(readFileSync(resolve(FIXTURES, name), 'utf8')) as unknown;
+const card = regionRateCardFor('us-east-1')!;
+const codes = (findings: readonly IacFinding[]) => findings.map((f) => f.code).sort();
+
+/** 12,000 random 4 KiB reads per second: the demand of the done-means case. */
+const demand12k = publishedProfile({
+  readIops: 12_000,
+  readMiBps: (12_000 * 4) / 1024,
+  writeIops: 0,
+  writeMiBps: 0,
+});
+
+const vol = (volume: IacVolume['volume'], instanceType: string | null = null): IacVolume => ({
+  file: 'plan.json',
+  subject: 'aws_ebs_volume.x',
+  origin: 'terraform',
+  volume,
+  instanceType,
+});
+
+const check = (volumes: IacVolume[], extra: Partial<Parameters<typeof checkIac>[0]> = {}) =>
+  checkIac({
+    volumes,
+    profile: null,
+    headroom: 0.25,
+    rateCard: card,
+    findInstance: findInstanceType,
+    ...extra,
+  });
+
+describe('the done-means case: gp3 maxed out at 80,000 IOPS where demand peaks at 12,000', () => {
+  it('is over-provisioned by $360.00 a month (us-east-1 prices of 2022-02-10)', () => {
+    // By hand, from the catalog's us-east-1 card (gp3: $0.08/GiB, $0.005 per IOPS above 3,000,
+    // $0.04 per MiB/s above 125):
+    //   provisioned  1,000 GiB × 0.08 = 80 + (80,000 − 3,000) × 0.005 = 385 + (1,000 − 125) × 0.04 = 35 → $500.00
+    //   target       12,000 × 1.25 = 15,000 IOPS; 46.9 MiB/s × 1.25 → 59 MiB/s (under the free 125)
+    //   cheapest     gp3 1,000 GiB (the size stays: EBS cannot shrink), 15,000 IOPS, 125 MiB/s
+    //                = 80 + 12,000 × 0.005 = 60 → $140.00
+    //   waste        500 − 140 = $360.00 per month
+    expect(card.gp3).toEqual({ storage: 0.08, iops: 0.005, throughput: 0.04 });
+    const tf = extractTerraformVolumes(readPlan('over-provisioned-gp3.plan.json'), 'plan.json');
+    if (!tf.ok) throw new Error(tf.error.message);
+    const report = check(tf.value.volumes, { profile: demand12k });
+    const over = report.findings.filter((f) => f.kind === 'over');
+    expect(over).toHaveLength(1);
+    expect(over[0]!.wasteUsdPerMonth).toBe(360);
+    expect(over[0]!.message).toContain('$360.00/month wasted');
+    expect(report.volumes[0]!.monthlyUsd!.total).toBe(500);
+    expect(report.volumes[0]!.rightSized).toMatchObject({
+      type: 'gp3',
+      volume: { sizeGiB: 1000, iops: 15_000, throughputMiBps: 125 },
+      monthlyUsd: { total: 140 },
+    });
+    expect(report.demand).toMatchObject({ peakIops: 12_000, targetIops: 15_000, headroom: 0.25 });
+    expect(failingFindings(report.findings, 'over')).toHaveLength(1);
+    expect(failingFindings(report.findings, 'under')).toHaveLength(0);
+    const md = formatIacMarkdown(report);
+    expect(md.startsWith(IAC_COMMENT_MARKER)).toBe(true);
+    expect(md).toContain('**$360.00/month** of over-provisioning');
+  });
+});
+
+describe('formatIacMarkdown: names from the files stay text', () => {
+  it('leaves no live address, and quotes the price source exactly', () => {
+    const v = {
+      ...vol({ type: 'gp3', sizeGiB: 10 }),
+      subject: 'PersistentVolumeClaim db/cfg|x](http://evil)',
+    };
+    const report = check([v], {
+      profile: demand12k,
+      demandSource: 'series pg-ci: https://bw.example/runs/1',
+    });
+    const md = formatIacMarkdown(report);
+    // Outside code spans (GitHub links nothing inside one), no address GitHub would autolink.
+    expect(md.replace(/`[^`\n]*`/g, '')).not.toMatch(/:\/\/|www\./i);
+    expect(md).toContain('| PersistentVolumeClaim db/cfg\\|x\\](http:\u200b//evil) |');
+    expect(md).toContain('Demand (`series pg-ci: https://bw.example/runs/1`)');
+    expect(md).toContain(
+      'Prices: `us-east-1 (US East (N. Virginia)), prices as of 2022-02-10, source: AWS Price List, AmazonEC2 offer 20220210050117 for us-east-1 (published 2022-02-10, fetched 2026-11-24) via cloudkeep-io/ebs-pricing@d76ed276, re-encoded`',
+    );
+  });
+});
+
+describe('extractTerraformVolumes', () => {
+  const plan = (resources: unknown[], childModules: unknown[] = []) => ({
+    format_version: '1.2',
+    planned_values: { root_module: { resources, child_modules: childModules } },
+  });
+  const res = (type: string, address: string, values: unknown, mode = 'managed') => ({
+    address,
+    mode,
+    type,
+    values,
+  });
+  it.each([
+    {
+      name: 'aws_ebs_volume without a type: CreateVolume default gp2',
+      doc: plan([res('aws_ebs_volume', 'aws_ebs_volume.a', { size: 100 })]),
+      volumes: [{ subject: 'aws_ebs_volume.a', volume: { type: 'gp2', sizeGiB: 100 } }],
+      notes: [],
+    },
+    {
+      name: 'aws_instance root and data volumes, with its instance type',
+      doc: plan([
+        res('aws_instance', 'aws_instance.db', {
+          instance_type: 'r6i.2xlarge',
+          root_block_device: [{ volume_size: 30, volume_type: 'gp3' }],
+          ebs_block_device: [{ device_name: '/dev/sdf', volume_size: 500, volume_type: 'io2', iops: 8000 }],
+        }),
+      ]),
+      volumes: [
+        {
+          subject: 'aws_instance.db root_block_device',
+          volume: { type: 'gp3', sizeGiB: 30 },
+          instanceType: 'r6i.2xlarge',
+        },
+        {
+          subject: 'aws_instance.db ebs_block_device /dev/sdf',
+          volume: { type: 'io2', sizeGiB: 500, iops: 8000 },
+          instanceType: 'r6i.2xlarge',
+        },
+      ],
+      notes: [],
+    },
+    {
+      name: 'a root volume left to the AMI (no size, no type)',
+      doc: plan([
+        res('aws_instance', 'aws_instance.web', { instance_type: 'm6i.large', root_block_device: [{}] }),
+      ]),
+      volumes: [],
+      notes: ['type_unknown'],
+    },
+    {
+      name: 'a launch template in a child module; 0 means unset; string numbers',
+      doc: plan(
+        [],
+        [
+          {
+            address: 'module.m',
+            resources: [
+              res('aws_launch_template', 'module.m.aws_launch_template.lt', {
+                instance_type: 'm5.large',
+                block_device_mappings: [
+                  {
+                    device_name: '/dev/xvda',
+                    ebs: [{ volume_type: 'gp3', volume_size: '64', iops: 0, throughput: 0 }],
+                  },
+                ],
+              }),
+            ],
+          },
+        ],
+      ),
+      volumes: [
+        {
+          subject: 'module.m.aws_launch_template.lt block_device_mappings /dev/xvda',
+          volume: { type: 'gp3', sizeGiB: 64 },
+          instanceType: 'm5.large',
+        },
+      ],
+      notes: [],
+    },
+    {
+      name: 'data sources and other resources are left alone; standard (magnetic) is noted',
+      doc: plan([
+        res('aws_ebs_volume', 'data.aws_ebs_volume.old', { size: 8, type: 'gp2' }, 'data'),
+        res('aws_s3_bucket', 'aws_s3_bucket.b', { bucket: 'x' }),
+        res('aws_ebs_volume', 'aws_ebs_volume.mag', { size: 8, type: 'standard' }),
+      ]),
+      volumes: [],
+      notes: ['type_not_checked'],
+    },
+    {
+      name: 'resource_changes when there are no planned_values (deletions skipped)',
+      doc: {
+        format_version: '1.2',
+        resource_changes: [
+          {
+            address: 'aws_ebs_volume.new',
+            type: 'aws_ebs_volume',
+            change: { actions: ['create'], after: { size: 10, type: 'gp3' } },
+          },
+          {
+            address: 'aws_ebs_volume.old',
+            type: 'aws_ebs_volume',
+            change: { actions: ['delete'], after: null },
+          },
+        ],
+      },
+      volumes: [{ subject: 'aws_ebs_volume.new', volume: { type: 'gp3', sizeGiB: 10 } }],
+      notes: [],
+    },
+    {
+      name: 'a numeric string with an exponent is read',
+      doc: plan([res('aws_ebs_volume', 'aws_ebs_volume.e', { type: 'gp3', size: '1e2', iops: '1.2e4' })]),
+      volumes: [{ volume: { type: 'gp3', sizeGiB: 100, iops: 12_000 } }],
+      notes: [],
+    },
+    {
+      name: 'unreadable numbers are reported, not read as unset',
+      doc: plan([
+        res('aws_ebs_volume', 'aws_ebs_volume.bad', { type: 'gp3', size: 100, iops: 'abc' }),
+        res('aws_instance', 'aws_instance.bad', {
+          instance_type: 'm6i.large',
+          root_block_device: [{ volume_type: 'gp3', volume_size: true, throughput: { x: 1 } }],
+        }),
+        res('aws_ebs_volume', 'aws_ebs_volume.neg', { type: 'gp3', size: '-5' }),
+      ]),
+      volumes: [],
+      notes: ['attribute_not_a_number', 'attribute_not_a_number', 'attribute_not_a_number'],
+    },
+  ])('$name', ({ doc, volumes, notes }) => {
+    const r = extractTerraformVolumes(doc, 'plan.json');
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.volumes).toMatchObject(volumes);
+    expect(r.value.volumes).toHaveLength(volumes.length);
+    expect(codes(r.value.findings)).toEqual(notes);
+  });
+
+  it('names the attribute it could not read, and leaves the volume unjudged', () => {
+    const r = extractTerraformVolumes(
+      plan([
+        res('aws_instance', 'aws_instance.bad', {
+          root_block_device: [{ volume_type: 'gp3', volume_size: 30, iops: '3k', throughput: 'fast' }],
+        }),
+      ]),
+      'plan.json',
+    );
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.findings).toMatchObject([
+      {
+        kind: 'invalid',
+        code: 'attribute_not_a_number',
+        subject: 'aws_instance.bad root_block_device',
+        message: expect.stringMatching(/^iops: "3k" and throughput: "fast" are not numbers/),
+      },
+    ]);
+  });
+
+  // The AWS provider reports what EC2 computed for the types that take no settings: gp2's
+  // baseline IOPS (3 per GiB, 100 at least) and throughput 0, in planned_values and in a state.
+  it('a gp2 volume as the provider reports it is neither invalid nor unpriced', () => {
+    const r = extractTerraformVolumes(
+      plan([
+        res('aws_instance', 'aws_instance.web', {
+          instance_type: 'm6i.large',
+          root_block_device: [{ volume_type: 'gp2', volume_size: 8, iops: 100, throughput: 0 }],
+        }),
+        res('aws_ebs_volume', 'aws_ebs_volume.old', { type: 'gp2', size: 500, iops: 1500, throughput: 0 }),
+        res('aws_ebs_volume', 'aws_ebs_volume.cold', { type: 'sc1', size: 500, iops: 0, throughput: 6 }),
+      ]),
+      'plan.json',
+    );
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.volumes.map((v) => v.volume)).toEqual([
+      { type: 'gp2', sizeGiB: 8 },
+      { type: 'gp2', sizeGiB: 500 },
+      { type: 'sc1', sizeGiB: 500 },
+    ]);
+    const report = check(r.value.volumes);
+    expect(codes(report.findings)).not.toContain('volume_invalid');
+    // gp2 at $0.10 and sc1 at $0.015 per GiB-month (us-east-1, 2022-02-10)
+    expect(report.volumes.map((v) => v.monthlyUsd?.total)).toEqual([0.8, 50, 7.5]);
+  });
+
+  it('refuses a document that is not a plan', () => {
+    const r = extractTerraformVolumes({ resources: [] }, 'x.json');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.code).toBe('not_a_terraform_plan');
+  });
+});
+
+describe('the rules that need no demand', () => {
+  const xen: InstanceSpec = { ...findInstanceType('m4.4xlarge')!, hypervisor: null };
+  it.each([
+    {
+      name: 'gp3 above 500 IOPS per GiB',
+      v: vol({ type: 'gp3', sizeGiB: 100, iops: 60_000 }),
+      want: ['volume_invalid'],
+    },
+    {
+      name: 'gp3 throughput above 0.25 MiB/s per IOPS',
+      v: vol({ type: 'gp3', sizeGiB: 500, iops: 3000, throughputMiBps: 1000 }),
+      want: ['volume_invalid'],
+    },
+    {
+      name: 'io1 above 50 IOPS per GiB',
+      v: vol({ type: 'io1', sizeGiB: 100, iops: 6000 }),
+      want: ['volume_invalid'],
+    },
+    {
+      name: 'io2 above 1,000 IOPS per GiB',
+      v: vol({ type: 'io2', sizeGiB: 10, iops: 12_000 }),
+      want: ['volume_invalid'],
+    },
+    {
+      name: 'gp2 with IOPS set',
+      v: vol({ type: 'gp2', sizeGiB: 100, iops: 3000 }),
+      want: ['volume_invalid'],
+    },
+    {
+      name: 'io1 above 32,000 IOPS on a Xen instance (m4.4xlarge); its cap binds too',
+      v: vol({ type: 'io1', sizeGiB: 1000, iops: 40_000 }, 'm4.4xlarge'),
+      want: ['instance_cap_below_volume', 'requires_nitro'],
+    },
+    {
+      name: 'io2 above 32,000 IOPS on Nitro (m6i.32xlarge): fine',
+      v: vol({ type: 'io2', sizeGiB: 1000, iops: 40_000 }, 'm6i.32xlarge'),
+      want: [],
+    },
+    {
+      name: 'io2 above 32,000 IOPS without an instance type',
+      v: vol({ type: 'io2', sizeGiB: 1000, iops: 40_000 }),
+      want: ['nitro_unchecked'],
+    },
+    {
+      name: 'gp3 16,000 IOPS / 1,000 MiB/s on r5.large (3,600 IOPS, 650 Mbps)',
+      v: vol({ type: 'gp3', sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000 }, 'r5.large'),
+      want: ['instance_cap_below_volume'],
+    },
+    {
+      name: 'gp3 at the current maxima (80,000 IOPS, 2,000 MiB/s)',
+      v: vol({ type: 'gp3', sizeGiB: 1000, iops: 80_000, throughputMiBps: 2000 }),
+      want: [],
+    },
+    {
+      name: 'an instance type the catalog lacks',
+      v: vol({ type: 'gp3', sizeGiB: 10 }, 'zz9.huge'),
+      want: ['instance_unknown'],
+    },
+  ])('$name → $want', ({ v, want }) => {
+    expect(codes(check([v]).findings)).toEqual(want);
+  });
+
+  it('gp3 at 80,000 IOPS is invalid under the limits before 2025 (16,000)', () => {
+    const v = vol({ type: 'gp3', sizeGiB: 1000, iops: 80_000 });
+    expect(codes(check([v], { gp3Generation: 'before-2025' }).findings)).toEqual(['volume_invalid']);
+  });
+
+  it('skips the Nitro check when the catalog does not say (hypervisor unknown)', () => {
+    const v = vol({ type: 'io1', sizeGiB: 1000, iops: 40_000 }, 'm4.4xlarge');
+    const r = check([v], { findInstance: () => xen });
+    expect(codes(r.findings)).toContain('nitro_unknown');
+    expect(codes(r.findings)).not.toContain('requires_nitro');
+  });
+});
+
+describe('against demand (12,000 random 4 KiB reads per second)', () => {
+  it.each([
+    {
+      name: 'gp3 at the included 3,000 IOPS: volume IOPS bind',
+      v: vol({ type: 'gp3', sizeGiB: 100 }),
+      kinds: ['under'],
+      text: 'Volume IOPS will bind',
+    },
+    {
+      name: 'gp3 at exactly peak × 1.25 = 15,000 IOPS: neither over nor under',
+      v: vol({ type: 'gp3', sizeGiB: 1000, iops: 15_000 }),
+      kinds: [],
+      text: '',
+    },
+    {
+      name: 'gp3 on r5.large: the instance binds (3,600 IOPS)',
+      v: vol({ type: 'gp3', sizeGiB: 1000, iops: 16_000 }, 'r5.large'),
+      kinds: ['instance-cap', 'over', 'under'],
+      text: 'Instance EBS IOPS will bind',
+    },
+    {
+      name: 'io2 at 20,000 IOPS: over (gp3 is cheaper)',
+      v: vol({ type: 'io2', sizeGiB: 1024, iops: 20_000 }),
+      kinds: ['over'],
+      text: '$1,286.08/month wasted',
+    },
+  ])('$name', ({ v, kinds, text }) => {
+    const r = check([v], { profile: demand12k });
+    const judged = r.findings.filter((f) => f.kind !== 'note');
+    expect(judged.map((f) => f.kind).sort()).toEqual(kinds);
+    if (text) expect(judged.map((f) => f.message).join('\n')).toContain(text);
+  });
+
+  it('more headroom turns a fitting volume into an under-provisioned one', () => {
+    const v = vol({ type: 'gp3', sizeGiB: 1000, iops: 15_000 });
+    expect(check([v], { profile: demand12k, headroom: 0.3 }).findings.map((f) => f.kind)).toContain('under');
+  });
+
+  it('throughput: 200 MiB/s of 1 MiB sequential reads on gp3 at 125 MiB/s', () => {
+    const profile = publishedProfile({
+      readIops: 200,
+      readMiBps: 200,
+      writeIops: 0,
+      writeMiBps: 0,
+      access: 'sequential',
+    });
+    const r = check([vol({ type: 'gp3', sizeGiB: 500 })], { profile });
+    expect(r.findings.find((f) => f.kind === 'under')?.message).toContain('Volume throughput will bind');
+  });
+
+  it('judges only the volumes the demand is for', () => {
+    const root = { ...vol({ type: 'gp3', sizeGiB: 30 }), subject: 'aws_instance.db root_block_device' };
+    const r = check([root], {
+      profile: demand12k,
+      judgeDemand: (v) => v.subject.includes('ebs_block_device'),
+    });
+    expect(r.findings.filter((f) => f.kind === 'under')).toEqual([]);
+  });
+});
+
+describe('failingFindings', () => {
+  const f = (kind: IacFinding['kind']): IacFinding => ({
+    kind,
+    code: kind,
+    file: 'f',
+    subject: 's',
+    message: 'm',
+    wasteUsdPerMonth: null,
+  });
+  const all = (['over', 'under', 'instance-cap', 'invalid', 'driver', 'note'] as const).map(f);
+  it.each<[IacFailOn, string[]]>([
+    ['over', ['over']],
+    ['under', ['under']],
+    ['any', ['over', 'under', 'instance-cap', 'invalid', 'driver']],
+    ['none', []],
+  ])('--fail-on %s fails on %j', (failOn, kinds) => {
+    expect(failingFindings(all, failOn).map((x) => x.kind)).toEqual(kinds);
+  });
+});
+
+describe('Kubernetes quantities', () => {
+  it.each([
+    ['100Gi', 100 * 2 ** 30],
+    ['1Ti', 2 ** 40],
+    ['500G', 5e11],
+    ['1e12', 1e12],
+    ['1073741824', 2 ** 30],
+    ['1.5Gi', 1.5 * 2 ** 30],
+    ['100GB', null],
+    ['', null],
+    ['-1Gi', null],
+  ])('%s → %s bytes', (text, bytes) => {
+    expect(parseQuantityBytes(text)).toBe(bytes);
+  });
+  it('rounds up to whole GiB, as the driver does: 500G = 465.7 GiB → 466', () => {
+    expect(gibOfBytes(5e11)).toBe(466);
+    expect(gibOfBytes(2 ** 30)).toBe(1);
+  });
+});
+
+describe('EBS CSI driver parameters', () => {
+  it.each([
+    { name: 'plain gp3', params: { type: 'gp3' }, modify: false, want: [] },
+    {
+      name: 'keys are case-insensitive; fstype and tags are fine',
+      params: {
+        TYPE: 'gp3',
+        Encrypted: 'true',
+        KMSKeyId: 'arn:aws:kms:x',
+        'csi.storage.k8s.io/fstype': 'xfs',
+        tagSpecification_1: 'team=db',
+      },
+      modify: false,
+      want: [],
+    },
+    {
+      name: 'throughput on io2',
+      params: { type: 'io2', iops: '20000', throughput: '500' },
+      modify: false,
+      want: ['throughput_not_gp3'],
+    },
+    {
+      name: 'throughput on gp2',
+      params: { type: 'gp2', throughput: '250' },
+      modify: false,
+      want: ['throughput_not_gp3'],
+    },
+    {
+      name: 'iops and iopsPerGB',
+      params: { iops: '6000', iopsPerGB: '50' },
+      modify: false,
+      want: ['iops_and_iops_per_gb'],
+    },
+    {
+      name: 'iops on gp2',
+      params: { type: 'gp2', iops: '3000' },
+      modify: false,
+      want: ['iops_not_supported'],
+    },
+    {
+      name: 'an unknown key',
+      params: { type: 'gp3', fsTypes: 'ext4' },
+      modify: false,
+      want: ['unknown_parameter'],
+    },
+    { name: 'not a whole number', params: { iops: '3k' }, modify: false, want: ['parameter_not_integer'] },
+    // The driver reads them with Go's strconv.ParseInt(value, 10, 32): no spaces, a sign allowed, 32 bits.
+    {
+      name: 'a space around the number',
+      params: { iops: ' 4000' },
+      modify: false,
+      want: ['parameter_not_integer'],
+    },
+    { name: 'a plus sign', params: { iops: '+4000' }, modify: false, want: [] },
+    {
+      name: 'above 32 bits',
+      params: { throughput: '4294967296' },
+      modify: false,
+      want: ['parameter_not_integer'],
+    },
+    { name: '0 asks for nothing', params: { iops: '0' }, modify: false, want: ['parameter_no_effect'] },
+    { name: 'not a string', params: { iops: 3000 }, modify: false, want: ['parameter_not_string'] },
+    { name: 'not a volume type', params: { type: 'gp4' }, modify: false, want: ['unknown_type'] },
+    {
+      name: 'blockExpress has no effect',
+      params: { type: 'io2', blockExpress: 'true' },
+      modify: false,
+      want: ['parameter_no_effect'],
+    },
+    {
+      name: 'VolumeAttributesClass type/iops/throughput',
+      params: { type: 'gp3', iops: '4000', throughput: '250' },
+      modify: true,
+      want: [],
+    },
+    {
+      name: 'VolumeAttributesClass keys are case-sensitive',
+      params: { iopsPerGB: '10' },
+      modify: true,
+      want: ['unknown_parameter'],
+    },
+    { name: 'VolumeAttributesClass tag deletion', params: { tagDeletion_1: 'old' }, modify: true, want: [] },
+    {
+      name: 'VolumeAttributesClass throughput on io2',
+      params: { type: 'io2', throughput: '500' },
+      modify: true,
+      want: ['throughput_not_gp3'],
+    },
+  ])('$name → $want', ({ params, modify, want }) => {
+    expect(codes(readEbsParameters(params, 'f.yaml', 'StorageClass x', modify).findings)).toEqual(want);
+  });
+
+  it.each([
+    {
+      type: 'gp3',
+      size: 20,
+      requested: 12_000,
+      allow: false,
+      gen: 'current',
+      want: { iops: 10_000, change: 'capped' },
+    },
+    {
+      type: 'gp3',
+      size: 1000,
+      requested: 100_000,
+      allow: false,
+      gen: 'current',
+      want: { iops: 80_000, change: 'capped' },
+    },
+    {
+      type: 'gp3',
+      size: 1000,
+      requested: 100_000,
+      allow: false,
+      gen: 'before-2025',
+      want: { iops: 16_000, change: 'capped' },
+    },
+    {
+      type: 'gp3',
+      size: 4,
+      requested: 2000,
+      allow: false,
+      gen: 'current',
+      want: { iops: 2000, change: 'below-minimum' },
+    },
+    {
+      type: 'gp3',
+      size: 4,
+      requested: 2000,
+      allow: true,
+      gen: 'current',
+      want: { iops: 3000, change: 'raised' },
+    },
+    // The driver skips its per-GiB cap when it would fall below the minimum (4 GiB × 500 = 2,000 <
+    // 3,000) and passes the request on: EC2 takes at most 3,000 IOPS on a gp3 that small.
+    {
+      type: 'gp3',
+      size: 4,
+      requested: 4000,
+      allow: false,
+      gen: 'current',
+      want: { iops: 4000, change: 'above-ratio' },
+    },
+    {
+      type: 'gp3',
+      size: 4,
+      requested: 4000,
+      allow: true,
+      gen: 'current',
+      want: { iops: 4000, change: 'above-ratio' },
+    },
+    {
+      type: 'gp3',
+      size: 4,
+      requested: 3000,
+      allow: false,
+      gen: 'current',
+      want: { iops: 3000, change: null },
+    },
+    {
+      type: 'gp3',
+      size: 6,
+      requested: 4000,
+      allow: false,
+      gen: 'current',
+      want: { iops: 3000, change: 'capped' },
+    },
+    {
+      type: 'io1',
+      size: 100,
+      requested: 6000,
+      allow: false,
+      gen: 'current',
+      want: { iops: 5000, change: 'capped' },
+    },
+    {
+      type: 'io2',
+      size: 100,
+      requested: 50_000,
+      allow: false,
+      gen: 'current',
+      want: { iops: 50_000, change: null },
+    },
+  ] as const)(
+    '$type $size GiB asking $requested IOPS → $want.iops ($want.change)',
+    ({ type, size, requested, allow, gen, want }) => {
+      expect(driverIops(type, size, requested, allow, gen)).toMatchObject(want);
+    },
+  );
+});
+
+describe('extractKubernetesVolumes', () => {
+  const sc = (name: string, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: { name, ...extra },
+    provisioner: 'ebs.csi.aws.com',
+    parameters,
+  });
+  const pvc = (name: string, spec: Record<string, unknown>, storage = '100Gi') => ({
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name, namespace: 'db' },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } }, ...spec },
+  });
+  const vac = (name: string, parameters: Record<string, string>) => ({
+    apiVersion: 'storage.k8s.io/v1beta1',
+    kind: 'VolumeAttributesClass',
+    metadata: { name },
+    driverName: 'ebs.csi.aws.com',
+    parameters,
+  });
+  const run = (objects: unknown[]) =>
+    extractKubernetesVolumes(objects.map((object): ManifestObject => ({ file: 'm.yaml', object })));
+  const defaultAnnotation = { annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } };
+
+  it.each([
+    {
+      name: 'a claim on the default class: gp3 with the driver defaults',
+      objects: [sc('gp3', {}, defaultAnnotation), pvc('a', {})],
+      volumes: [{ subject: 'PersistentVolumeClaim db/a', volume: { type: 'gp3', sizeGiB: 100 } }],
+      notes: [],
+    },
+    {
+      name: 'iopsPerGB × size',
+      objects: [sc('io2', { type: 'io2', iopsPerGB: '50' }), pvc('a', { storageClassName: 'io2' }, '200Gi')],
+      volumes: [{ volume: { type: 'io2', sizeGiB: 200, iops: 10_000 } }],
+      notes: [],
+    },
+    {
+      name: 'the VolumeAttributesClass wins over the StorageClass',
+      objects: [
+        sc('gp3', { type: 'gp3', iops: '4000' }),
+        vac('fast', { iops: '12000', throughput: '500' }),
+        pvc('a', { storageClassName: 'gp3', volumeAttributesClassName: 'fast' }),
+      ],
+      volumes: [{ volume: { type: 'gp3', sizeGiB: 100, iops: 12_000, throughputMiBps: 500 } }],
+      notes: [],
+    },
+    {
+      name: 'a List (kubectl get -o yaml) is read item by item',
+      objects: [
+        {
+          apiVersion: 'v1',
+          kind: 'List',
+          items: [sc('gp3', {}), pvc('a', { storageClassName: 'gp3' }, '1Ti')],
+        },
+      ],
+      volumes: [{ volume: { type: 'gp3', sizeGiB: 1024 } }],
+      notes: [],
+    },
+    {
+      name: 'storageClassName "": nothing provisioned',
+      objects: [pvc('a', { storageClassName: '' })],
+      volumes: [],
+      notes: ['no_dynamic_provisioning'],
+    },
+    {
+      name: 'no class and no default',
+      objects: [pvc('a', {})],
+      volumes: [],
+      notes: ['storage_class_unknown'],
+    },
+    {
+      name: 'a class not in the files',
+      objects: [pvc('a', { storageClassName: 'x' })],
+      volumes: [],
+      notes: ['storage_class_not_found'],
+    },
+    {
+      name: 'another provisioner (in-tree)',
+      objects: [
+        { ...sc('old', {}), provisioner: 'kubernetes.io/aws-ebs' },
+        pvc('a', { storageClassName: 'old' }),
+      ],
+      volumes: [],
+      notes: ['not_ebs_csi'],
+    },
+    {
+      name: 'no size',
+      objects: [sc('gp3', {}), pvc('a', { storageClassName: 'gp3' }, 'lots')],
+      volumes: [],
+      notes: ['size_unknown'],
+    },
+    {
+      name: 'IOPS below gp3 minimum without allowAutoIOPSPerGBIncrease: refused',
+      objects: [sc('g', { iopsPerGB: '10' }), pvc('a', { storageClassName: 'g' }, '10Gi')],
+      volumes: [],
+      notes: ['iops_below_minimum'],
+    },
+    {
+      name: 'IOPS below the minimum with allowAutoIOPSPerGBIncrease: raised',
+      objects: [
+        sc('g', { iopsPerGB: '10', allowAutoIOPSPerGBIncrease: 'true' }),
+        pvc('a', { storageClassName: 'g' }, '10Gi'),
+      ],
+      volumes: [{ volume: { type: 'gp3', sizeGiB: 10, iops: 3000 } }],
+      notes: ['iops_raised'],
+    },
+    {
+      name: 'iops above what EC2 takes at 4 GiB: the driver passes it on, EC2 refuses',
+      objects: [sc('g', { iops: '4000' }), pvc('a', { storageClassName: 'g' }, '4Gi')],
+      volumes: [],
+      notes: ['iops_above_size_ratio'],
+    },
+    {
+      name: 'allowAutoIOPSPerGBIncrease is "true" exactly (the driver compares as written)',
+      objects: [
+        sc('g', { iopsPerGB: '10', allowAutoIOPSPerGBIncrease: 'True' }),
+        pvc('a', { storageClassName: 'g' }, '10Gi'),
+      ],
+      volumes: [],
+      notes: ['iops_below_minimum'],
+    },
+    {
+      name: 'a VolumeAttributesClass that is not in the files',
+      objects: [sc('gp3', {}), pvc('a', { storageClassName: 'gp3', volumeAttributesClassName: 'gone' })],
+      volumes: [{ volume: { type: 'gp3', sizeGiB: 100 } }],
+      notes: ['attributes_class_not_found'],
+    },
+  ])('$name', ({ objects, volumes, notes }) => {
+    const r = run(objects);
+    expect(r.volumes).toMatchObject(volumes);
+    expect(r.volumes).toHaveLength(volumes.length);
+    expect(codes(r.findings)).toEqual(notes);
+  });
+});

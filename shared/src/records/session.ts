@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { Gp3GenerationSchema } from '../aws/volume-types.ts';
+import { ResidencySchema } from '../plan/viability.ts';
+import { VolumeConfigSchema } from '../plan/volume.ts';
+import { ObservedMetricsSchema } from '../profile/observed.ts';
+
+/** A typed-in profile of a planning session (numbers from CloudWatch/Grafana/Datadog). */
+export const SessionObservedSchema = ObservedMetricsSchema.extend({ id: z.string().max(40) });
+
+/**
+ * The inputs of a planning session: what "Save & share" stores (with the run ids) and what an
+ * unsaved session encodes in its URL (typed-in inputs only). The server recomputes the result
+ * from these and freezes it in the comparison.
+ */
+export const PlanSessionSchema = z.object({
+  version: z.literal(1),
+  observed: z.array(SessionObservedSchema).max(20),
+  /** Which profile the plan is for: `run:<id>` or `observed:<id>`; null = the first available. */
+  profileRef: z.string().max(60).nullable(),
+  instanceType: z.string().max(64).nullable(),
+  /** Candidate EBS configurations to compare (gp3 vs io2 vs gp2 …). */
+  candidates: z.array(VolumeConfigSchema).max(10),
+  headroom: z.number().min(0).max(5),
+  region: z.string().max(40),
+  /** `storage=0.08,iops=0.005` or qualified `gp3.iops=…`, applied over the region's card. */
+  rateOverrides: z.string().max(500).nullable(),
+  nodes: z.number().int().min(1).max(100_000),
+  gp3Generation: Gp3GenerationSchema,
+  syncCommits: z.boolean(),
+  residency: ResidencySchema,
+  datasetGiB: z.number().positive().max(10_000_000).nullable(),
+});
+export type PlanSession = z.infer<typeof PlanSessionSchema>;

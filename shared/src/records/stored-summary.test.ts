@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { summarizeRun } from '../aws/catalog.ts';
+import { parseFio } from '../fio/index.ts';
+import { bottleneckStateOf } from '../plan/limits.ts';
+import { ANALYSIS_VERSION } from '../plan/plan.ts';
+import type { ComparisonResult } from './comparison.ts';
+import type { RunLabels, RunSummary } from './run.ts';
+import { readStoredComparisonResult, readStoredSummary } from './stored-summary.ts';
+
+const FIXTURES = resolve(import.meta.dirname, '../../../fixtures');
+
+/** A summary stored by analysis version 2026.11.1 (fixtures/stored/README.md says how it was made). */
+const stored = JSON.parse(readFileSync(resolve(FIXTURES, 'stored/run-summary-2026.11.1.json'), 'utf8')) as {
+  analysisVersion: string;
+  file: string;
+  labels: RunLabels;
+  summary: unknown;
+};
+const storedJson = JSON.stringify(stored.summary);
+
+/** Today's summary of the same upload. */
+function summaryToday(): RunSummary {
+  const parsed = parseFio(readFileSync(resolve(FIXTURES, stored.file)));
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return summarizeRun(parsed.report, stored.labels);
+}
+
+/**
+ * Every key path of a JSON value (array items as `[]`), minus the percentile keys of latencies,
+ * and (in `filled`) the paths holding an object whose keys are listed: a key is missing from a
+ * document only where its parent there is an object (`upgrade: null` is a value, not a shape).
+ */
+function keyPaths(
+  value: unknown,
+  prefix = '',
+  out = { keys: new Set<string>(), filled: new Set<string>(['']) },
+): { keys: Set<string>; filled: Set<string> } {
+  if (Array.isArray(value)) for (const item of value) keyPaths(item, `${prefix}[]`, out);
+  else if (value !== null && typeof value === 'object') {
+    out.filled.add(prefix);
+    for (const [key, item] of Object.entries(value)) {
+      if (/ClatMs$|^percentiles$/.test(key)) continue;
+      const path = prefix ? `${prefix}.${key}` : key;
+      out.keys.add(path);
+      keyPaths(item, path, out);
+    }
+  }
+  return out;
+}
+
+const parentOf = (path: string) => path.replace(/\.[^.]+$|^[^.]+$/, '');
+
+function readOk(json: unknown, version: string) {
+  const read = readStoredSummary(json, version);
+  if (!read.ok) throw new Error(read.error.message);
+  return read.value;
+}
+
+describe('readStoredSummary: a run summary stored by analysis version 2026.11.1', () => {
+  it('is the previous version, stored before today’s fields existed', () => {
+    expect(stored.analysisVersion).toBe('2026.11.1');
+    expect(ANALYSIS_VERSION).not.toBe('2026.11.1');
+    const paths = keyPaths(stored.summary).keys;
+    expect(paths.has('plan.profile.access')).toBe(false);
+    expect(paths.has('plan.bottleneck.state')).toBe(false);
+    expect(paths.has('plan.rightSizing.recommendations[].perVolume')).toBe(false);
+  });
+
+  it('comes back in today’s shape: every key today’s analysis of the same upload has', () => {
+    const { value, upgradedFrom } = readOk(storedJson, '2026.11.1');
+    expect(upgradedFrom).toBe('2026.11.1');
+    const today = keyPaths(summaryToday());
+    const read = keyPaths(value);
+    // What 2026.11.1 could not know stays absent: which instances have local NVMe (the catalog's),
+    // and the unmerged I/O counts (2026.11.1 did not merge I/O).
+    const unknowable = /instanceStore$|Unmerged$/;
+    const missing = [...today.keys].filter(
+      (path) => !read.keys.has(path) && read.filled.has(parentOf(path)) && !unknowable.test(path),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('fills in what today’s readers assumed, and keeps every stored number', () => {
+    const { value } = readOk(storedJson, '2026.11.1');
+    const old = stored.summary as RunSummary;
+    const plan = value.plan!;
+    expect(plan.profile.access).toEqual({ read: 'random', write: 'random', origin: 'assumed' });
+    expect(plan.bottleneck).toEqual({
+      ...old.plan!.bottleneck,
+      state: bottleneckStateOf(old.plan!.bottleneck!),
+      sustained: null,
+    });
+    // 77,896 IOPS asked of a 16,000-IOPS gp3 volume: above the ceiling, so not "pinned" but impossible.
+    expect(plan.bottleneck?.state).toBe('impossible');
+    const gp3 = plan.rightSizing.recommendations.find((r) => r.type === 'gp3')!;
+    expect(gp3).toMatchObject({
+      volumeCount: 1,
+      perVolume: { sizeGiB: 1000, iops: 18_750, throughputMiBps: 381 },
+      sizeGiB: 1000,
+      iops: 18_750,
+    });
+    const io2 = plan.rightSizing.recommendations.find((r) => r.type === 'io2')!;
+    expect(io2.perVolume).toEqual({ sizeGiB: 1000, iops: 18_750, throughputMiBps: null });
+    const notViable = plan.rightSizing.recommendations.find((r) => r.status === 'not-viable')!;
+    expect(notViable.perVolume).toBeUndefined();
+    expect(plan.rightSizing.instanceAdvice?.alternatives).toEqual([]);
+    expect(value.headline).toEqual(old.headline);
+    expect(value.analysisVersion).toBe('2026.11.1');
+    expect(plan.cost).toEqual(old.plan!.cost);
+  });
+
+  it('reads today’s summary as it is', () => {
+    const today = summaryToday();
+    expect(readOk(JSON.stringify(today), ANALYSIS_VERSION)).toEqual({ value: today, upgradedFrom: null });
+  });
+
+  it.each([
+    ['text that is not JSON', '{"headline":', /summary: not JSON/],
+    [
+      'a summary without its headline',
+      JSON.stringify({ ...(stored.summary as object), headline: undefined }),
+      /summary\.headline: /,
+    ],
+    [
+      'a job count that is text',
+      JSON.stringify({ ...(stored.summary as object), jobCount: 'one' }),
+      /summary\.jobCount: /,
+    ],
+  ])('refuses %s as a stored_record_invalid problem naming the field', (_what, json, message) => {
+    const read = readStoredSummary(json, '2026.11.1');
+    expect(read.ok).toBe(false);
+    if (!read.ok) {
+      expect(read.error.code).toBe('stored_record_invalid');
+      expect(read.error.message).toMatch(message);
+    }
+  });
+});
+
+describe('readStoredComparisonResult', () => {
+  it('upgrades the 2026.11.1 run summaries and plans a frozen comparison holds', () => {
+    const old = stored.summary as RunSummary;
+    const result: ComparisonResult = {
+      runs: [
+        { id: 'AAAAAAAAAAAAAAAAAAAAAA', labels: stored.labels, fioVersion: old.fioVersion, summary: old },
+      ],
+      plans: [{ title: 'gp3', plan: old.plan! }],
+      latency: null,
+      rates: { region: 'us-east-1', source: 'AWS Price List', date: '2026-11-01' },
+    };
+    const read = readStoredComparisonResult(JSON.stringify(result));
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(read.value.runs[0]?.summary.plan?.bottleneck?.state).toBe('impossible');
+    expect(read.value.plans[0]?.plan.profile.access?.origin).toBe('assumed');
+    expect(read.value.rates).toEqual(result.rates);
+  });
+});

@@ -1,0 +1,138 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import './answer.css';
+import { answerOf } from './answer.ts';
+import { TryExample } from './TryExample.tsx';
+import type { PlanSessionView } from './use-plan-session.ts';
+
+function Line({ href, linkText, children }: { href: string; linkText: string; children: ReactNode }) {
+  return (
+    <li>
+      {children} <a href={href}>{linkText}</a>
+    </li>
+  );
+}
+
+/**
+ * The answer first: one screen at the top of the planning page, from the same analysis the
+ * sections below show (the first plan), updated as the inputs change, each line linking down to
+ * its detail. When a form's submit asked for it, it takes focus once it has something to say.
+ */
+export function AnswerSummary({ session }: { session: PlanSessionView }) {
+  const { analysis, catalog, result, firstPlan, eff, takeAnswerFocus } = session;
+  const heading = useRef<HTMLHeadingElement>(null);
+  const settled = !analysis.hasProfiles || catalog.status !== 'loading';
+  const ready = analysis.hasProfiles && settled && result !== null;
+
+  useEffect(() => {
+    if (ready && takeAnswerFocus()) heading.current?.focus();
+  });
+
+  let body: ReactNode;
+  if (!analysis.hasProfiles) {
+    body = (
+      <div className="answer__empty">
+        <p>
+          No data yet. <a href="#data">Bring fio results or your dashboards’ peaks</a>, or load a realistic
+          session in one click:
+        </p>
+        <TryExample session={session} />
+      </div>
+    );
+  } else if (catalog.status === 'loading') {
+    body = <p role="status">Loading the AWS catalog (instance types and prices)…</p>;
+  } else if (catalog.status === 'error') {
+    body = <p>The AWS catalog could not be loaded: {catalog.error}</p>;
+  } else if (result && !result.ok) {
+    body = <p>This session cannot be planned yet: {result.error.message}</p>;
+  } else if (firstPlan) {
+    const a = answerOf(
+      firstPlan,
+      eff.nodes,
+      eff.instanceType ? analysis.nvmePremiums[eff.instanceType] : undefined,
+    );
+    body = (
+      <>
+        <ul className="answer__lines">
+          <Line href="#profile" linkText="Profile">
+            <strong>{a.needs}</strong>
+          </Line>
+          {a.binds ? (
+            <Line href="#limits" linkText="What binds">
+              <span className={`answer__binds answer__binds--${a.bindsTone}`}>{a.binds}</span>
+            </Line>
+          ) : (
+            <Line href="#instance" linkText="Pick an instance">
+              No configuration to check yet: pick the instance (and a volume) the plan is for.
+            </Line>
+          )}
+          {a.instance ? (
+            <Line href="#right-size" linkText="Instance options">
+              {a.instance}
+            </Line>
+          ) : null}
+          {a.provision ? (
+            <Line href="#right-size" linkText="Right-size">
+              {a.provision}
+            </Line>
+          ) : null}
+          {a.nvme ? (
+            <Line href="#compare" linkText="NVMe vs EBS">
+              {a.nvme}
+            </Line>
+          ) : null}
+        </ul>
+        <p className="answer__meta">
+          Costs at {a.prices}. <a href="#rates">Rate card</a>
+        </p>
+      </>
+    );
+  } else body = null;
+
+  return (
+    <section className="answer" aria-labelledby="answer-title" id="answer">
+      <div className="answer__head">
+        <h2 className="answer__title" id="answer-title" tabIndex={-1} ref={heading}>
+          The answer
+        </h2>
+        <NewSession session={session} onCleared={() => heading.current?.focus()} />
+      </div>
+      {body}
+    </section>
+  );
+}
+
+/**
+ * "New session": clears the page and the copy kept in this browser. Unsaved work is not thrown
+ * away on one click: the button asks first.
+ */
+function NewSession({ session, onCleared }: { session: PlanSessionView; onCleared: () => void }) {
+  const { state, dispatch, isUnsaved } = session;
+  const [asking, setAsking] = useState(false);
+  if (state.inputs.length === 0 && state.origin.kind === 'new') return null;
+  const clear = () => {
+    setAsking(false);
+    dispatch({ type: 'reset' });
+    onCleared();
+  };
+  if (asking)
+    return (
+      <div className="answer__confirm" role="group" aria-label="Discard the unsaved session?">
+        <span>Discard this session? It was not saved or shared.</span>
+        <button type="button" className="btn btn--small btn--primary" onClick={clear} autoFocus>
+          Discard and start anew
+        </button>
+        <button type="button" className="btn btn--small btn--ghost" onClick={() => setAsking(false)}>
+          Keep it
+        </button>
+      </div>
+    );
+  return (
+    <button
+      type="button"
+      className="btn btn--small"
+      onClick={() => (isUnsaved() ? setAsking(true) : clear())}
+    >
+      New session
+    </button>
+  );
+}

@@ -1,0 +1,44 @@
+import { Region } from '../../../components/Region.tsx';
+import { ShareActions } from '../../../features/share/components/ShareActions.tsx';
+import { navigate, paths } from '../../router.tsx';
+import { analyzeSession } from '../../session/analysis.ts';
+import { saveBlockers, saveSession } from '../../session/save-session.ts';
+import type { PlanSessionView } from './use-plan-session.ts';
+
+/** "Share & export": save the session as a link (its fio files uploaded), or a link without upload. */
+export function ShareSection({ session }: { session: PlanSessionView }) {
+  const { state, analysis, catalog, dispatch, fioInputs } = session;
+  return (
+    <Region
+      title="Share & export"
+      description="A link a reviewer can open: results frozen with their price date and analysis version."
+      id="share"
+    >
+      <ShareActions
+        blockers={saveBlockers(state, analysis)}
+        onSave={(title, progress) =>
+          // Saved from the current state, not the deferred one the page may still be catching up to.
+          saveSession(state, analyzeSession(state, catalog.catalog), dispatch, title, progress).then(
+            (saved) => {
+              dispatch({ type: 'session-saved' });
+              return saved;
+            },
+          )
+        }
+        linkSession={
+          analysis.effective.observed.length > 0
+            ? {
+                ...analysis.effective,
+                profileRef: analysis.effective.profileRef?.startsWith('run:')
+                  ? null
+                  : analysis.effective.profileRef,
+              }
+            : null
+        }
+        fileCount={fioInputs.length}
+        onOpenShared={(id) => navigate(paths.share(id))}
+        version={JSON.stringify([analysis.effective, fioInputs.map((i) => [i.id, i.labels])])}
+      />
+    </Region>
+  );
+}

@@ -1,0 +1,78 @@
+import type { PlanResult, Recommendation } from '@blockwise/shared/plan';
+import { fmtInt, fmtNum, fmtPct, fmtUsd } from '../../../lib/format.ts';
+import { describeRecommendation } from '../../../lib/plan-text.ts';
+import type { NvmePremium } from '../../session/analysis.ts';
+
+/**
+ * The planning page's one-screen answer, in sentences: what the workload needs, which limit binds
+ * (and at what utilization) on which instance, what to provision for how much a month, and what
+ * the NVMe alternative costs. Every number is taken from the session's analysis (the first plan's
+ * right-sizing, bottleneck and the catalog's NVMe premium): nothing is re-derived here.
+ */
+export type Answer = {
+  needs: string;
+  /** Which limit binds, at what utilization, on which instance (null: no configuration to check). */
+  binds: string | null;
+  bindsTone: 'ok' | 'watch' | 'concern';
+  /** What to provision and its monthly cost, with the prices' region and date. */
+  provision: string | null;
+  /** When the instance cannot carry the target: the cheapest one that can, from the domain's advice. */
+  instance: string | null;
+  nvme: string | null;
+  /** "us-east-1 prices of 2022-02-10" (the rate card section names the source). */
+  prices: string;
+};
+
+/** The recommendation the answer names: the best-ranked sized one (priced first). */
+export function chosenRecommendation(plan: PlanResult): Recommendation | null {
+  const sized = plan.rightSizing.recommendations.filter((r) => r.status !== 'not-viable');
+  const best = (rs: Recommendation[]) => [...rs].sort((a, b) => a.rank - b.rank)[0] ?? null;
+  return best(sized.filter((r) => r.status !== 'unpriced')) ?? best(sized);
+}
+
+function bindsText(plan: PlanResult): Pick<Answer, 'binds' | 'bindsTone'> {
+  const b = plan.bottleneck;
+  if (!b) return { binds: null, bindsTone: 'watch' };
+  const on = plan.instanceType ? ` on ${plan.instanceType}` : ' (no instance picked: volume limits only)';
+  const state = b.state ?? (b.saturated ? 'saturated' : 'within');
+  const tone = state === 'within' ? (b.utilization >= 0.8 ? 'watch' : 'ok') : 'concern';
+  // The domain's own sentence ("Instance EBS bandwidth binds at 87.2% (520 of 596 MiB/s)").
+  const what = b.explanation.replace(/\.$/, '');
+  return {
+    binds: `${what}${on}${plan.target ? `, with ${plan.target.description}` : ''}.`,
+    bindsTone: tone,
+  };
+}
+
+export function answerOf(plan: PlanResult, nodes: number, premium: NvmePremium | undefined): Answer {
+  const t = plan.rightSizing.target;
+  const rec = chosenRecommendation(plan);
+  const priced = rec && rec.status !== 'unpriced';
+  const cost = !rec
+    ? ''
+    : priced
+      ? ` for ${fmtUsd(rec.monthlyUsd.total)}/month${nodes > 1 ? ` per node (${fmtUsd(rec.clusterMonthlyUsd.total)}/month for ${fmtInt(nodes)} nodes)` : ''}`
+      : ' (no price for it in this region)';
+  const capped =
+    rec?.status === 'capped-by-instance' ? ' — capped by the instance: it does not meet the target' : '';
+  const upgrade = plan.rightSizing.instanceAdvice?.upgrade ?? null;
+  const advice = plan.rightSizing.instanceAdvice;
+  const instance = advice
+    ? upgrade
+      ? `${plan.instanceType ?? 'The instance'} cannot sustain the target; ${upgrade.instanceType} can (${fmtInt(upgrade.baselineBandwidthMbps)} Mbps, ${fmtInt(upgrade.baselineIops)} IOPS${upgrade.usdPerMonthUsEast1 != null ? `, ${fmtUsd(upgrade.usdPerMonthUsEast1)}/month on demand in us-east-1` : ''}).`
+      : advice.message
+    : null;
+  const nvme = plan.cost.nvme
+    ? `The NVMe alternative costs ${fmtUsd(plan.cost.nvme.monthlyPremiumUsd)}/month more than the same instance without local storage.`
+    : premium
+      ? `The NVMe alternative, ${premium.dType}, costs ${fmtUsd(premium.usdPerMonth)}/month more than ${premium.baseType} (on demand, ${premium.region}).`
+      : null;
+  return {
+    needs: `Needs ${fmtInt(t.iops)} IOPS and ${fmtNum(t.throughputMiBps, 0)} MiB/s: the peak plus ${fmtPct(t.headroom, 0)} headroom, ${fmtInt(t.minSizeGiB)} GiB.`,
+    ...bindsText(plan),
+    provision: rec ? `Provision ${describeRecommendation(rec)}${cost}${capped}.` : null,
+    instance,
+    nvme,
+    prices: `${plan.rates.region} prices of ${plan.rates.date}`,
+  };
+}

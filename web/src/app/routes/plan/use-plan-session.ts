@@ -1,0 +1,134 @@
+import { type InstanceSpec } from '@blockwise/shared/aws';
+import { volumeFromLabels } from '@blockwise/shared/plan';
+import { accessOf } from '@blockwise/shared/profile';
+import { useCallback, useDeferredValue, useMemo, useRef } from 'react';
+import { liveWaste, type WasteRow } from '../../../features/right-size/right-size-view.ts';
+import { useCatalog } from '../../../lib/catalog.ts';
+import {
+  analyzeSession,
+  planContextOf,
+  seriesPlanSettings,
+  type SeriesPlanSettings,
+} from '../../session/analysis.ts';
+import { useSession } from '../../session/SessionProvider.tsx';
+import { refOf, type FioInput, type SeriesInput } from '../../session/session-state.ts';
+import { inputTitle, kindLabelOf } from './input-text.ts';
+
+/**
+ * The planning session's state and everything derived from it, for the page's sections: the
+ * analysis (deferred, so sliders stay responsive), the catalog's lists, the planned input and the
+ * actions that need more than a dispatch (the run's configuration as the first candidate, waste).
+ */
+export function usePlanSession() {
+  const session = useSession();
+  const { state, dispatch } = session;
+  const catalog = useCatalog();
+
+  // Sliders stay responsive: the analysis (and the charts) follow the typing at React's pace.
+  const deferred = useDeferredValue(state);
+  const analysis = useMemo(() => analyzeSession(deferred, catalog.catalog), [deferred, catalog.catalog]);
+  const instanceTypes: readonly InstanceSpec[] | null = catalog.catalog?.listInstanceTypes() ?? null;
+  const regions = useMemo(
+    () => catalog.catalog?.listPriceRegions().filter((r) => r.complete) ?? null,
+    [catalog.catalog],
+  );
+  const { settings } = state;
+  const names = Object.fromEntries(state.inputs.map((i) => [i.id, inputTitle(i)]));
+  const result = analysis.result;
+  const plannedRef = analysis.effective.profileRef;
+  const fioInputs = state.inputs.filter((i): i is FioInput => i.kind === 'fio');
+  const labelledRun = fioInputs.find((i) => i.labels.instanceType || i.labels.volumeType);
+
+  const applyRunConfig = (input: FioInput) => {
+    const l = input.labels;
+    const patch: Partial<typeof settings> = {};
+    if (l.instanceType) patch.instanceType = l.instanceType;
+    if (l.region && regions?.some((r) => r.code === l.region)) patch.region = l.region;
+    const volume = l.kind === 'ebs' ? volumeFromLabels(l) : null;
+    if (volume) patch.candidates = [{ ...volume, count: volume.count ?? 1 }, ...settings.candidates.slice(1)];
+    dispatch({ type: 'settings-changed', settings: patch });
+  };
+
+  // What an imported metrics series' per-statistic plans use: the session's own settings, kept
+  // as the same object while they do not change (the series view does not recompute meanwhile).
+  const eff = analysis.effective;
+  const contextKey = JSON.stringify(seriesPlanSettings(eff));
+  const planContext = useMemo(
+    () => planContextOf(JSON.parse(contextKey) as SeriesPlanSettings, analysis.rateCard, catalog.catalog),
+    [contextKey, analysis.rateCard, catalog.catalog],
+  );
+
+  const firstPlan = result?.ok ? result.value.plans[0]?.plan : undefined;
+  const planEntries = result?.ok ? result.value.plans : [];
+
+  /** The over-provisioning rows of the i-th plan: its candidate as configured, live. */
+  const wasteFor = (i: number): WasteRow[] => {
+    const index = analysis.candidateIndex[i];
+    const candidate = index === undefined ? undefined : deferred.settings.candidates[index];
+    const plan = planEntries[i]?.plan;
+    return candidate && plan && analysis.rateCard
+      ? liveWaste(
+          candidate,
+          plan,
+          analysis.rateCard,
+          deferred.settings.nodes,
+          deferred.settings.gp3Generation,
+        )
+      : [];
+  };
+
+  const usable = state.inputs.filter((i) => analysis.inputs.get(i.id)?.profile?.ok);
+  const jobProfiles = usable.flatMap((i) => {
+    const p = analysis.inputs.get(i.id)?.profile;
+    return p?.ok
+      ? [{ key: refOf(i), title: inputTitle(i), kindLabel: kindLabelOf(i), profile: p.value }]
+      : [];
+  });
+  const plannedInput = state.inputs.find((i) => refOf(i) === plannedRef);
+  // The planned profile's access pattern (random / sequential, and who said so), for the profile summary.
+  const plannedProfile = plannedInput ? analysis.inputs.get(plannedInput.id)?.profile : null;
+  const plannedAccess = plannedProfile?.ok ? accessOf(plannedProfile.value) : null;
+  const series = state.inputs.filter(
+    (i): i is SeriesInput & { imported: NonNullable<SeriesInput['imported']> } =>
+      i.kind === 'series' && i.status === 'ready' && i.imported !== null,
+  );
+
+  // Set when a form that produces results is submitted: the answer takes focus once it is shown.
+  const answerFocusRef = useRef(false);
+  const requestAnswerFocus = useCallback(() => {
+    answerFocusRef.current = true;
+  }, []);
+  /** True once after `requestAnswerFocus` (the answer then takes focus). */
+  const takeAnswerFocus = useCallback(() => {
+    const pending = answerFocusRef.current;
+    answerFocusRef.current = false;
+    return pending;
+  }, []);
+
+  return {
+    ...session,
+    requestAnswerFocus,
+    takeAnswerFocus,
+    catalog,
+    analysis,
+    instanceTypes,
+    regions,
+    names,
+    result,
+    plannedRef,
+    fioInputs,
+    labelledRun,
+    applyRunConfig,
+    eff,
+    planContext,
+    firstPlan,
+    wasteFor,
+    usable,
+    jobProfiles,
+    plannedInput,
+    plannedAccess,
+    series,
+  };
+}
+
+export type PlanSessionView = ReturnType<typeof usePlanSession>;

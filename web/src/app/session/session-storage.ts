@@ -1,0 +1,177 @@
+import { FioReportSchema } from '@blockwise/shared/fio';
+import { PlanSessionSchema, RunLabelsSchema } from '@blockwise/shared/records';
+import { z } from 'zod';
+import {
+  fromPlanSession,
+  initialSession,
+  refOf,
+  toPlanSession,
+  type FioInput,
+  type SessionState,
+} from './session-state.ts';
+
+/**
+ * The planning session kept in the browser (localStorage), so a reload or a closed tab loses
+ * nothing. What is kept: the settings and typed-in profiles (the PlanSession a link carries; a
+ * metrics export or a sysbench run as the observed entry it plans with, labelled with its file and
+ * statistic), and each read fio file as its parsed report with its labels — never the raw bytes
+ * (a file restored this way is re-added to be saved and shared, unless it is already on the
+ * server). The document is versioned by its key; on restore it is parsed with the domain's Zod
+ * schemas, and whatever fails is left out with a visible notice.
+ */
+
+export const STORAGE_KEY = 'blockwise.session.v1';
+
+const StoredRunSchema = z.object({
+  id: z.string().min(1).max(64),
+  origin: z.enum(['file', 'archive']),
+  fileName: z.string().max(500),
+  sizeBytes: z.number().int().nonnegative(),
+  serverRunId: z.string().max(64).nullable(),
+  labels: RunLabelsSchema,
+  report: FioReportSchema,
+});
+
+const OriginSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('new') }),
+  z.object({ kind: z.literal('link') }),
+  z.object({ kind: z.literal('comparison'), id: z.string().max(64), title: z.string().max(500).nullable() }),
+]);
+
+/** The envelope: parsed strictly; the runs one by one (one unreadable run does not lose the rest). */
+const StoredSessionSchema = z.object({
+  plan: PlanSessionSchema,
+  runs: z.array(z.unknown()).max(200),
+  /** Every input's reference (`run:…` / `observed:…`), in the order the page showed them. */
+  order: z.array(z.string().max(100)).max(300),
+  focusPercentile: z.string().max(10),
+  origin: OriginSchema,
+  /** Whether the session changed since it was last loaded, saved or shared (the unload warning). */
+  unsaved: z.boolean(),
+});
+
+type StoredSession = z.infer<typeof StoredSessionSchema>;
+
+/** The session as stored: null when there is nothing worth keeping (an empty session). */
+export function serializeSession(state: SessionState, unsaved: boolean): string | null {
+  if (state.inputs.length === 0 && state.origin.kind === 'new') return null;
+  const runs = state.inputs.flatMap((i) =>
+    i.kind === 'fio' && i.status === 'ready' && i.report
+      ? [
+          {
+            id: i.id,
+            origin: i.origin,
+            fileName: i.fileName,
+            sizeBytes: i.sizeBytes,
+            serverRunId: i.serverRunId,
+            labels: i.labels,
+            report: i.report,
+          },
+        ]
+      : [],
+  );
+  const doc: StoredSession = {
+    plan: toPlanSession(state),
+    runs,
+    order: state.inputs.map(refOf),
+    focusPercentile: state.focusPercentile,
+    origin: state.origin,
+    unsaved,
+  };
+  return JSON.stringify(doc);
+}
+
+export type Restored = { state: SessionState; unsaved: boolean } | null;
+
+const restoredNotice = (text: string): SessionState['notice'] => ({ tone: 'error', text });
+
+/** A stored session back as the page's state; null when nothing is stored. Never throws. */
+export function deserializeSession(text: string | null): Restored {
+  if (text === null) return null;
+  const unreadable = (why: string): Restored => ({
+    state: {
+      ...initialSession,
+      notice: restoredNotice(
+        `The session kept in this browser could not be read (${why}); a new session was started.`,
+      ),
+    },
+    unsaved: false,
+  });
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return unreadable('not JSON');
+  }
+  const parsed = StoredSessionSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return unreadable(`${issue.path.join('.') || 'session'}: ${issue.message}`);
+  }
+  const doc = parsed.data;
+  const dropped: string[] = [];
+  const runs: FioInput[] = doc.runs.flatMap((raw, n) => {
+    const run = StoredRunSchema.safeParse(raw);
+    if (!run.success) {
+      const name = (raw as { fileName?: unknown } | null)?.fileName;
+      dropped.push(typeof name === 'string' ? name : `run ${n + 1}`);
+      return [];
+    }
+    const r = run.data;
+    return [{ kind: 'fio', ...r, blob: null, status: 'ready', error: null } satisfies FioInput];
+  });
+  const base = fromPlanSession(doc.plan, doc.origin);
+  const position = new Map(doc.order.map((ref, i) => [ref, i]));
+  const inputs = [...base.inputs, ...runs].sort(
+    (a, b) => (position.get(refOf(a)) ?? Infinity) - (position.get(refOf(b)) ?? Infinity),
+  );
+  // A planned run that was left out: plan for the first available profile instead.
+  const refs = new Set(inputs.map(refOf));
+  const profileRef =
+    base.settings.profileRef && refs.has(base.settings.profileRef) ? base.settings.profileRef : null;
+  return {
+    state: {
+      ...base,
+      inputs,
+      settings: { ...base.settings, profileRef },
+      focusPercentile: doc.focusPercentile,
+      notice:
+        dropped.length > 0
+          ? restoredNotice(
+              `Restored the session kept in this browser, without ${dropped.join(', ')}: ${dropped.length === 1 ? 'it' : 'they'} could not be read back. Add ${dropped.length === 1 ? 'it' : 'them'} again.`,
+            )
+          : null,
+    },
+    unsaved: doc.unsaved,
+  };
+}
+
+/** Reads the stored session; storage that cannot be read (privacy modes) counts as empty. */
+export function readStoredSession(storage: Storage): Restored {
+  let text: string | null;
+  try {
+    text = storage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+  return deserializeSession(text);
+}
+
+export type WriteOutcome = 'written' | 'cleared' | 'quota' | 'unavailable';
+
+/** Writes (or clears) the stored session; a full or refused storage is an outcome, never a throw. */
+export function writeStoredSession(storage: Storage, text: string | null): WriteOutcome {
+  try {
+    if (text === null) {
+      storage.removeItem(STORAGE_KEY);
+      return 'cleared';
+    }
+    storage.setItem(STORAGE_KEY, text);
+    return 'written';
+  } catch (error) {
+    const name = error instanceof DOMException || error instanceof Error ? error.name : '';
+    return /quota/i.test(name) || (error instanceof DOMException && error.code === 22)
+      ? 'quota'
+      : 'unavailable';
+  }
+}

@@ -1,0 +1,199 @@
+import { describeFleetConfig, type FleetPlan, type FleetVolumePlan } from '@blockwise/shared/fleet';
+import { Fragment, useMemo, useState } from 'react';
+import { TableScroll } from '../../../components/TableScroll.tsx';
+import { fmtInt, fmtNum } from '../../../lib/format.ts';
+import {
+  DEFAULT_SORT,
+  STATUS_LABELS,
+  STATUS_TONE,
+  describeVolumeSaving,
+  fmtUsdMonth,
+  nextSort,
+  sortVolumes,
+  type Sort,
+  type SortKey,
+} from '../fleet-view.ts';
+
+const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
+  { key: 'volume', label: 'Volume' },
+  { key: 'instance', label: 'Instance' },
+  { key: 'status', label: 'Status' },
+  { key: 'current', label: 'Current' },
+  { key: 'recommended', label: 'Recommended' },
+  { key: 'peaks', label: 'Observed peaks', numeric: true },
+  { key: 'binding', label: 'Binding limit' },
+  { key: 'saving', label: 'Saving / risk', numeric: true },
+];
+
+/** A column header that sorts: a real button (keyboard, screen readers) and aria-sort on the header. */
+function SortHeader({
+  column,
+  sort,
+  onSort,
+}: {
+  column: (typeof COLUMNS)[number];
+  sort: Sort;
+  onSort: (key: SortKey) => void;
+}) {
+  const active = sort.key === column.key;
+  return (
+    <th
+      scope="col"
+      aria-sort={active ? sort.direction : 'none'}
+      className={column.numeric ? 'num' : undefined}
+    >
+      <button type="button" className="sort-button" onClick={() => onSort(column.key)}>
+        {column.label}
+        <span aria-hidden="true" className="sort-button__arrow">
+          {active ? (sort.direction === 'ascending' ? '▲' : '▼') : '↕'}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+function Peaks({ v }: { v: FleetVolumePlan }) {
+  const o = v.observed;
+  if (!o) return <>—</>;
+  return (
+    <>
+      read {fmtInt(o.readIops)} IOPS · {fmtNum(o.readMibps)} MiB/s
+      <span className="cell-note">
+        write {fmtInt(o.writeIops)} IOPS · {fmtNum(o.writeMibps)} MiB/s
+      </span>
+      <span className="cell-note">
+        {fmtInt(o.points)} points over {fmtNum(o.days)} days
+        {o.exact ? '' : ' (percentile bounded from above)'}
+      </span>
+    </>
+  );
+}
+
+function Commands({ v, rule }: { v: FleetVolumePlan; rule: string }) {
+  const { modify, rollback, terraform } = v.commands;
+  return (
+    <div className="fleet-commands">
+      {modify.length > 0 ? (
+        <>
+          <p className="fleet-commands__title">Change (AWS CLI)</p>
+          <pre>{modify.join('\n')}</pre>
+          <p className="fleet-commands__title">Rollback</p>
+          <pre>{rollback.length > 0 ? rollback.join('\n') : '(none)'}</pre>
+          <p className="fleet-commands__title">Terraform (aws_ebs_volume)</p>
+          <pre>{terraform}</pre>
+          <p className="cell-note">{rule}</p>
+        </>
+      ) : (
+        <p>No change recommended for this volume.</p>
+      )}
+      {v.notes.length > 0 ? (
+        <ul className="fleet-commands__notes">
+          {v.notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+/** Every volume of the plan, sortable by each column; each row expands to its commands. */
+export function FleetTable({ plan }: { plan: FleetPlan }) {
+  const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const rows = useMemo(() => sortVolumes(plan.volumes, sort), [plan.volumes, sort]);
+  const toggle = (id: string) =>
+    setOpen((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const caption = 'Volumes of the fleet';
+  return (
+    <TableScroll label={caption}>
+      <table className="table table--dense fleet-table">
+        <caption className="visually-hidden">
+          {caption}; column headers are buttons that sort the table.
+        </caption>
+        <thead>
+          <tr>
+            {COLUMNS.map((column) => (
+              <SortHeader
+                key={column.key}
+                column={column}
+                sort={sort}
+                onSort={(key) => setSort((s) => nextSort(s, key))}
+              />
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((v) => {
+            const expanded = open.has(v.volumeId);
+            const detailsId = `fleet-commands-${v.volumeId}`;
+            return (
+              <Fragment key={v.volumeId}>
+                <tr
+                  className={v.status === 'under' ? 'is-bottleneck' : undefined}
+                  data-volume-id={v.volumeId}
+                >
+                  <th scope="row">
+                    <code>{v.volumeId}</code>
+                    {v.name ? <span className="cell-note">{v.name}</span> : null}
+                    <button
+                      type="button"
+                      className="btn btn--small btn--ghost fleet-table__toggle"
+                      aria-expanded={expanded}
+                      aria-controls={detailsId}
+                      onClick={() => toggle(v.volumeId)}
+                    >
+                      {expanded ? 'Hide commands' : 'Commands'}
+                      <span className="visually-hidden"> for {v.volumeId}</span>
+                    </button>
+                  </th>
+                  <td>
+                    {v.instanceType ?? '—'}
+                    {v.instanceId ? <span className="cell-note">{v.instanceId}</span> : null}
+                  </td>
+                  <td>
+                    <span className={`badge badge--${STATUS_TONE[v.status]}`}>{STATUS_LABELS[v.status]}</span>
+                  </td>
+                  <td>
+                    {describeFleetConfig(v.current)}
+                    <span className="cell-note">{fmtUsdMonth(v.current.usdPerMonth)}</span>
+                  </td>
+                  <td>
+                    {v.recommended ? (
+                      <>
+                        {describeFleetConfig(v.recommended)}
+                        <span className="cell-note">{fmtUsdMonth(v.recommended.usdPerMonth)}</span>
+                      </>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td className="num">
+                    <Peaks v={v} />
+                  </td>
+                  <td>{v.binding ? v.binding.explanation : '—'}</td>
+                  <td className="num">
+                    {describeVolumeSaving(v)}
+                    {v.risk ? <span className="cell-note fleet-risk">Risk: {v.risk}</span> : null}
+                  </td>
+                </tr>
+                {expanded ? (
+                  <tr id={detailsId} className="fleet-table__details">
+                    <td colSpan={COLUMNS.length}>
+                      <Commands v={v} rule={plan.modificationRule} />
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
