@@ -159,3 +159,23 @@ export async function chargeBodyBytes(limiter: RateLimiter, req: Request, bytes:
   const wait = await limiter.hit(clientKey(req), bytes);
   if (wait !== null) throw limiter.refusal(wait);
 }
+
+/**
+ * The limits every write route applies: the write rate and the byte budget, each per token when
+ * the request carries one, else per anonymous client (README, Security). `bytesLimiter` is what
+ * the route charges the body's real (inflated) size to once it has read it.
+ */
+export function writeLimits(limiters: {
+  writesToken: RateLimiter;
+  writesAnonymous: RateLimiter;
+  bytesToken: RateLimiter;
+  bytesAnonymous: RateLimiter;
+}) {
+  const bytesLimiter = (req: Request) => (req.tokenId ? limiters.bytesToken : limiters.bytesAnonymous);
+  const writeLimit: RequestHandler = (req, res, next) =>
+    rateLimit(req.tokenId ? limiters.writesToken : limiters.writesAnonymous)(req, res, next);
+  const byteBudget: RequestHandler = (req, _res, next) => {
+    checkByteBudget(bytesLimiter(req), req).then(() => next(), next);
+  };
+  return { writeLimit, bytesLimiter, byteBudget };
+}

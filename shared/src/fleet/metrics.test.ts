@@ -13,17 +13,10 @@ import {
   summarizeMetricDataText,
   type FleetSeriesSummary,
 } from './index.ts';
+import { newSeries } from './metrics.ts';
 
 const summary = (values: number[]): FleetSeriesSummary => {
-  const s: FleetSeriesSummary = {
-    count: 0,
-    max: -Infinity,
-    top: [],
-    droppedMax: -Infinity,
-    firstMs: Infinity,
-    lastMs: -Infinity,
-    spacingMs: 0,
-  };
+  const s = newSeries();
   for (const v of values) addPoint(s, v);
   return s;
 };

@@ -22,7 +22,8 @@ export function createFleetMetrics(): FleetMetrics {
   return { series: new Map(), files: 0, results: 0, warnings: [] };
 }
 
-function newSeries(): FleetSeriesSummary {
+/** An empty series summary (no points yet). */
+export function newSeries(): FleetSeriesSummary {
   return {
     count: 0,
     max: -Infinity,

@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router } from 'express';
 import {
   FLEET_DEFAULTS,
   addMetricData,
@@ -13,7 +13,7 @@ import type { Problem } from '@blockwise/shared/problem';
 import { fleetCatalogFor } from '@blockwise/shared/analysis';
 import { baseUrl, type AppContext } from '../../context.ts';
 import { HttpError, problemError } from '../../http/errors.ts';
-import { chargeBodyBytes, checkByteBudget, rateLimit } from '../../http/rate-limit.ts';
+import { chargeBodyBytes, rateLimit, writeLimits } from '../../http/rate-limit.ts';
 import { mediaTypeOf, readRawBody } from '../../http/read-body.ts';
 import { parsePart } from '../../http/validate.ts';
 import { isValidId } from '../../store/ids.ts';
@@ -98,13 +98,7 @@ function toResponse(base: string, stored: StoredFleetPlan) {
  */
 export function fleetRouter(ctx: AppContext): Router {
   const router = Router();
-  const writeLimit: RequestHandler = (req, res, next) =>
-    rateLimit(req.tokenId ? ctx.limiters.writesToken : ctx.limiters.writesAnonymous)(req, res, next);
-  const bytesLimiter = (req: Request) =>
-    req.tokenId ? ctx.limiters.bytesToken : ctx.limiters.bytesAnonymous;
-  const byteBudget: RequestHandler = (req, _res, next) => {
-    checkByteBudget(bytesLimiter(req), req).then(() => next(), next);
-  };
+  const { writeLimit, bytesLimiter, byteBudget } = writeLimits(ctx.limiters);
 
   router.post('/api/fleet/plans', ctx.tokens.middleware(true), writeLimit, byteBudget, async (req, res) => {
     const type = mediaTypeOf(req);

@@ -5,7 +5,7 @@ import { type RunLabels } from '@blockwise/shared/records';
 import { baseUrl, rawUrl, runUrl, type AppContext } from '../../context.ts';
 import { HttpError, problemError } from '../../http/errors.ts';
 import { readMultipart, type UploadedFile } from '../../http/multipart.ts';
-import { chargeBodyBytes, checkByteBudget, rateLimit } from '../../http/rate-limit.ts';
+import { chargeBodyBytes, rateLimit, writeLimits } from '../../http/rate-limit.ts';
 import { RAW_MEDIA_TYPES, mediaTypeOf, readRawBody } from '../../http/read-body.ts';
 import { storableName } from '../../http/text.ts';
 import { validate } from '../../http/validate.ts';
@@ -131,13 +131,7 @@ export const runsValidators = { list: validate({ query: RunListQuerySchema }) };
 export function runsRouter(ctx: AppContext): Router {
   const listQuery = runsValidators.list;
   const router = Router();
-  const writeLimit: RequestHandler = (req, res, next) =>
-    rateLimit(req.tokenId ? ctx.limiters.writesToken : ctx.limiters.writesAnonymous)(req, res, next);
-  const bytesLimiter = (req: Request) =>
-    req.tokenId ? ctx.limiters.bytesToken : ctx.limiters.bytesAnonymous;
-  const byteBudget: RequestHandler = (req, _res, next) => {
-    checkByteBudget(bytesLimiter(req), req).then(() => next(), next);
-  };
+  const { writeLimit, bytesLimiter, byteBudget } = writeLimits(ctx.limiters);
 
   /** multipart/form-data: one or more files plus label fields (what the browser sends). */
   async function uploadMultipart(req: Request, res: Response, base: string, admission: Admission) {

@@ -11,7 +11,7 @@ import {
 import { SeriesConfigSchema, checkRegression, type RegressionRun } from '@blockwise/shared/history';
 import { baseUrl, comparisonUrl, runUrl, type AppContext } from '../../context.ts';
 import { HttpError } from '../../http/errors.ts';
-import { rateLimit } from '../../http/rate-limit.ts';
+import { rateLimit, writeLimits } from '../../http/rate-limit.ts';
 import { mediaTypeOf } from '../../http/read-body.ts';
 import { validate } from '../../http/validate.ts';
 import { isValidId } from '../../store/ids.ts';
@@ -75,8 +75,7 @@ export function seriesRouter(ctx: AppContext): Router {
   const router = Router();
   const reads = rateLimit(ctx.limiters.reads);
   const notFound = rateLimit(ctx.limiters.notFound);
-  const writeLimit: RequestHandler = (req, res, next) =>
-    rateLimit(req.tokenId ? ctx.limiters.writesToken : ctx.limiters.writesAnonymous)(req, res, next);
+  const { writeLimit } = writeLimits(ctx.limiters);
   const json = express.json({ limit: '16kb', strict: true, type: () => true });
 
   router.get('/api/series', ctx.tokens.middleware(true), reads, seriesValidators.list, async (req, res) => {
