@@ -84,8 +84,12 @@ test('different fio jobs → jobs_differ first, numbers side by side, no verdict
     const warning = page.locator('[data-code="jobs_differ"]').first();
     await expect(warning).toContainText('ran different fio jobs (bs 4 KiB vs not set;');
     await expect(warning).toContainText('rwmixread n/a vs 33%');
+    // Measured once React has drawn the page (the server's static head, warning included, is
+    // replaced then): the runs region is React's.
+    const runs = page.getByRole('region', { name: 'Runs', exact: true });
+    await expect(runs).toBeVisible();
     const warningTop = (await warning.boundingBox())!.y;
-    const runsTop = (await page.getByRole('region', { name: 'Runs', exact: true }).boundingBox())!.y;
+    const runsTop = (await runs.boundingBox())!.y;
     expect(warningTop).toBeLessThan(runsTop);
     await expectWithheld(page);
     await chartsDrawn(page);

@@ -57,6 +57,49 @@ test('example → the answer on one screen → reload keeps it → New session c
   await expect(page.getByText(/In this session/)).toHaveCount(0);
 });
 
+test('typed-in numbers → the address carries `#session=` → a fresh browser opens the same session', async ({
+  page,
+  browser,
+  guard,
+}) => {
+  await gotoPlan(page);
+  await page.getByRole('button', { name: 'Type in metrics…' }).click();
+  const form = page.getByRole('region', { name: 'Bring data' });
+  await form.getByRole('textbox', { name: 'Label (optional)' }).fill('orders-db peak');
+  await form.getByRole('textbox', { name: 'Peak read IOPS' }).fill('3k');
+  await form.getByRole('textbox', { name: 'Peak read throughput' }).fill('188');
+  await form.getByRole('textbox', { name: 'Peak write IOPS' }).fill('6018');
+  await form.getByRole('textbox', { name: 'Peak write throughput' }).fill('381');
+  await form.getByRole('button', { name: 'Add typed-in metrics' }).click();
+  await expect(page.getByText('In this session (1)')).toBeVisible();
+
+  // The address follows the session (a moment after the change), without a history step.
+  await expect(page).toHaveURL(/\/#session=[A-Za-z0-9_-]+$/);
+  const address = page.url();
+  // The link carries all of it: made, the session is shared, so a reload does not ask.
+  await page.getByRole('button', { name: 'Share as a link without saving' }).click();
+  await expect(page.getByRole('textbox', { name: 'Session link' })).toHaveValue(address);
+  await page.reload();
+  await expect(page.getByText('In this session (1)')).toBeVisible();
+  expect(page.url()).toBe(address);
+
+  // Another browser (nothing stored): the address alone brings the session back.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const fresh = await context.newPage();
+    await guard.watch(fresh);
+    await fresh.goto(address);
+    await expect(fresh.getByText('Opened the planning session from the link.')).toBeVisible();
+    await expect(fresh.getByText('In this session (1)')).toBeVisible();
+    await expect(fresh.getByText(/read: 3,000 IOPS/)).toBeVisible();
+    const profile = fresh.getByRole('region', { name: 'I/O profile' });
+    await expect(profile.getByText('typed in: orders-db peak')).toBeVisible();
+    await expect(fresh).toHaveURL(address);
+  } finally {
+    await context.close();
+  }
+});
+
 // Not guarded: the browser logs the document's 404 status as a console error, which is the point.
 unguarded(
   'a page that does not exist: an HTML 404 with a way back; the API keeps JSON',

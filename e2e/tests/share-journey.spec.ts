@@ -1,5 +1,6 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { oracle, escapeRegExp, int, ms, usd } from './support/oracle.ts';
+import { renderedText } from './support/rendered-text.ts';
 import {
   EBS_FILE,
   EBS_FIXTURE,
@@ -67,7 +68,7 @@ async function keyNumbers(page: Page) {
   const ebsCost = costs.getByRole('row', { name: /^EBS:/ });
   await expect(ebsCost.getByRole('cell').first()).toHaveText(EBS_MONTHLY);
   const rightSize = page.getByRole('region', { name: 'Right-size & what-if', exact: true });
-  const text = async (l: Locator) => (await l.innerText()).replace(/\s+/g, ' ').trim();
+  const text = renderedText;
   return {
     tabs: await text(limits.getByRole('tablist', { name: 'Configurations' })),
     bottleneck: await text(bottleneck),
@@ -109,9 +110,9 @@ test('NVMe and EBS fio files → bottleneck and latency verdict → Save & share
   expect(planned.verdictTable).toContain(`${ms(ebs.read.clatMs['99']!)} ok`);
   expect(planned.verdictTable).toContain(`${ms(nvme.read.clatMs['99']!)} ok`);
   expect(planned.ebsMonthly).toBe(EBS_MONTHLY);
-  const priceDate = (
-    await fact(page.getByRole('region', { name: 'Rate card', exact: true }), 'Prices as of').innerText()
-  ).trim();
+  const priceDate = await renderedText(
+    fact(page.getByRole('region', { name: 'Rate card', exact: true }), 'Prices as of'),
+  );
   expect(priceDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   await chartsDrawn(page);
 

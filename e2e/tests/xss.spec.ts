@@ -39,9 +39,12 @@ function fioWithJobName(jobName: string): string {
   return JSON.stringify(doc, null, 2);
 }
 
-/** Every payload appears, as text, in the page's rendered text. */
+/**
+ * Every payload appears, as text, in the page's text. textContent, not innerText: regions off
+ * screen are not laid out (content-visibility: auto) and innerText reads nothing from them.
+ */
 async function expectShownAsText(page: Page, payloads: readonly string[], what: string) {
-  const text = norm(await page.locator('body').innerText());
+  const text = norm((await page.locator('body').textContent()) ?? '');
   const missing = payloads.filter((p) => !text.includes(norm(p)));
   expect(missing, `${what}: payloads not shown as text`).toEqual([]);
 }
@@ -201,9 +204,10 @@ test('XSS payloads in job names, file names and labels are text everywhere; CSV 
           await expect(file).toHaveAttribute('download', `${s.payload}.json`);
           await expectShownAsText(page, [s.payload, `${series} · ${s.payload}`], `run page of ${s.payload}`);
         }
-        await expect(
-          page.getByRole('region', { name: 'Latency', exact: true }).locator('svg').first(),
-        ).toBeVisible();
+        // Charts are drawn when scrolled near: the latency chart (series named by the payload) is.
+        const latency = page.getByRole('region', { name: 'Latency', exact: true });
+        await latency.scrollIntoViewIfNeeded();
+        await expect(latency.locator('svg').first()).toBeVisible();
         await expectNoInjectedMarkup(page, `run page of ${s.payload}`);
         visited += 1;
         await page.goBack();

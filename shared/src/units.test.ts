@@ -179,6 +179,27 @@ describe('number formatting (en-US, as every explanation writes numbers)', () =>
     expect(formatDecimal(v, digits)).toBe(expected);
   });
   it.each([
+    // Halves on the shortest decimal form (toFixed would round 1.005 and 2.675 down), carries into
+    // the integer part, negative zero, exponent forms and non-finite values.
+    [1.005, 2, 0],
+    [2.675, 2, 0],
+    [999.995, 2, 0],
+    [9_999.9999, 3, 1],
+    [-2.5, 0, 0],
+    [-0.001, 2, 0],
+    [-0, 1, 0],
+    [0.045, 1, 1],
+    [1_234_567.891, 2, 2],
+    [123_456_789_012_345.67, 1, 0],
+    [1e21, 2, 0],
+    [5e-7, 6, 0],
+    [Number.NaN, 1, 0],
+    [Number.POSITIVE_INFINITY, 1, 0],
+  ])('formatDecimal(%d, %d, %d) is the text Intl en-US gives', (v, max, min) => {
+    const intl = new Intl.NumberFormat('en-US', { minimumFractionDigits: min, maximumFractionDigits: max });
+    expect(formatDecimal(v, max, min)).toBe(intl.format(v));
+  });
+  it.each([
     0, 0.5, 1, 1.005, 12.345, 12_345.675, 0.995, 99.999, 80, 145.12, 1385, 2_310, 12_345.678, 1_234_567.891,
     -3.5, -0.004, 1e-7, 4.2e15,
   ])('formatUsd(%d) is the text Intl en-US gives with two decimals', (v) => {

@@ -1,19 +1,39 @@
-import './lib/zod-config.ts';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App, preloadPage } from './app/App.tsx';
+import { warmPage } from './app/pages.ts';
 import './styles/global.css';
 import './styles/ux-details.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-// The static frame in index.html stays on screen while the page's own chunk loads; React's first
-// commit then draws the page, not a loading spinner (see lib/lazy-page.tsx).
-void preloadPage(window.location.pathname).then(() =>
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  ),
-);
+/**
+ * Resolves once the browser has painted the static frame from index.html (a frame, then a task),
+ * or after 100 ms where no frame comes (a background tab draws none).
+ */
+function afterFirstPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 100);
+  });
+}
+
+// The app's code is requested only after the static frame is on screen: on a slow phone the first
+// contentful paint waits for the HTML and the CSS alone, not for downloading and running React,
+// Zod and the domain code (bench P11).
+void afterFirstPaint()
+  .then(() => {
+    warmPage(window.location.pathname);
+    return import('./app/boot.tsx');
+  })
+  .then(({ startApp }) => startApp(root))
+  .catch((error: unknown) => {
+    // The app's code did not arrive (a dropped connection): say so instead of a frame that never
+    // comes alive. textContent only: nothing from the error is read as markup.
+    console.error(error);
+    const main = root.querySelector('main') ?? root;
+    const note = document.createElement('p');
+    note.className = 'banner banner--error';
+    note.setAttribute('role', 'alert');
+    note.textContent =
+      'Blockwise could not load its code (the connection may have dropped). Reload the page to try again.';
+    main.prepend(note);
+  });

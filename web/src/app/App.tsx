@@ -4,18 +4,19 @@ import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { LoadingState } from '../components/States.tsx';
 import { lazyPage } from '../lib/lazy-page.tsx';
 import { createQueryClient } from '../lib/query.ts';
+import { pageModules } from './pages.ts';
 import { Link, matchRoute, paths, useLocation, useRoute, type Route } from './router.tsx';
 import { SessionProvider, browserStorage } from './session/SessionProvider.tsx';
 
 // Every page is its own chunk: a share link does not download the planning forms, and the
 // planning page's first paint needs neither Recharts nor the AWS catalog.
-const PlanPage = lazyPage(() => import('./routes/PlanPage.tsx'));
-const SharePage = lazyPage(() => import('./routes/SharePage.tsx'));
-const RunsPage = lazyPage(() => import('./routes/RunsPage.tsx'));
-const RunPage = lazyPage(() => import('./routes/RunPage.tsx'));
-const HistoryPage = lazyPage(() => import('./routes/HistoryPage.tsx'));
-const HistorySeriesPage = lazyPage(() => import('./routes/HistorySeriesPage.tsx'));
-const FleetPage = lazyPage(() => import('./routes/FleetPage.tsx'));
+const PlanPage = lazyPage(pageModules.plan);
+const SharePage = lazyPage(pageModules.share);
+const RunsPage = lazyPage(pageModules.runs);
+const RunPage = lazyPage(pageModules.run);
+const HistoryPage = lazyPage(pageModules.history);
+const HistorySeriesPage = lazyPage(pageModules.historySeries);
+const FleetPage = lazyPage(pageModules.fleet);
 
 const PAGES: Record<Route['name'], { preload: () => Promise<void> } | null> = {
   plan: PlanPage,

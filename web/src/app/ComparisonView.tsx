@@ -9,6 +9,7 @@ import { ComparePanel, type NvmePremiumInfo } from '../features/compare/componen
 import { runViews } from '../features/compare/compare-rows.ts';
 import { LimitsPanel } from '../features/limits/components/LimitsPanel.tsx';
 import { ProfilePanel } from '../features/profile/components/ProfilePanel.tsx';
+import { type ObservedOrigin } from '../features/profile/profile-view.ts';
 import { RightSizePanel } from '../features/right-size/components/RightSizePanel.tsx';
 import { focusVerdicts, type WasteRow } from '../features/right-size/right-size-view.ts';
 import { fmtPct, fmtUsd } from '../lib/format.ts';
@@ -34,6 +35,8 @@ type Props = {
   profileHeader?: ReactNode;
   /** The planned profile's access pattern and its origin (the planning page knows the profile). */
   access?: Access | null;
+  /** Where the planned profile's peaks came from (an import, typed in); a share view does not know. */
+  origin?: ObservedOrigin;
 };
 
 type Entry = { key: string; title: string; plan: PlanResult; measured: boolean };
@@ -74,6 +77,7 @@ export function ComparisonView({
   rates,
   profileHeader,
   access,
+  origin,
 }: Props) {
   const [selected, setSelected] = useState(0);
   const runs = runViews(result, names);
@@ -98,7 +102,11 @@ export function ComparisonView({
         id="profile"
       >
         {profileHeader}
-        {first ? <ProfilePanel plan={first} access={access ?? null} /> : <EmptyState title="No profile" />}
+        {first ? (
+          <ProfilePanel plan={first} access={access ?? null} origin={origin} />
+        ) : (
+          <EmptyState title="No profile" />
+        )}
       </Region>
 
       <Region

@@ -1,4 +1,13 @@
-import { createContext, Suspense, use, useEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  Suspense,
+  use,
+  useEffect,
+  useRef,
+  useState,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { downloadBlob } from '../lib/download.ts';
 import { slug } from '../lib/format.ts';
 import { chartToPngBlob, legendEntriesIn, type LegendEntry } from '../lib/png-export.ts';
@@ -38,6 +47,74 @@ export function categoryAxisWidth(plotWidth: number, preferred: number): number 
 /** Height in CSS pixels of a horizontal bar chart (HorizontalBarChart) with `rows` categories: one formula for every such chart and its frame. */
 export const barChartHeight = (rows: number) => 60 + rows * 34;
 
+/**
+ * How far outside the viewport a chart starts loading: about a phone screen ahead, so a chart is
+ * drawn by the time a reader scrolls to it, while everything further down waits (a share link's
+ * first paint and main thread are not spent on charts nobody has seen yet).
+ */
+export const CHART_ROOT_MARGIN = '800px 0px';
+
+/** How long "Download PNG" waits for a chart it had to mount first before it gives up. */
+const DRAW_TIMEOUT_MS = 15_000;
+
+/**
+ * True once `el` has come within CHART_ROOT_MARGIN of the viewport (then stays true); at once
+ * where IntersectionObserver is missing (old browsers, unit tests under happy-dom).
+ */
+function useNearViewport(el: RefObject<HTMLElement | null>): [boolean, () => void] {
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const target = el.current;
+    if (near || !target) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { rootMargin: CHART_ROOT_MARGIN },
+    );
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [el, near]);
+  return [near, () => setNear(true)];
+}
+
+/**
+ * Resolves with the chart's SVG once one is in `root` and the figure has stopped changing for
+ * `quietMs` (a chart mounted just now draws after its lazy chunk has loaded and its width is
+ * known, and Recharts adds its legend and ticks over a few more commits). Rejects after
+ * `timeoutMs` without a chart.
+ */
+export function whenChartDrawn(
+  root: HTMLElement,
+  { quietMs = 150, timeoutMs = DRAW_TIMEOUT_MS }: { quietMs?: number; timeoutMs?: number } = {},
+): Promise<SVGSVGElement> {
+  const now = chartSvg(root);
+  if (now) return Promise.resolve(now);
+  return new Promise((resolve, reject) => {
+    let quiet: ReturnType<typeof setTimeout> | undefined;
+    const settle = () => {
+      clearTimeout(quiet);
+      const svg = chartSvg(root);
+      if (svg)
+        quiet = setTimeout(() => {
+          stop();
+          resolve(chartSvg(root) ?? svg);
+        }, quietMs);
+    };
+    const observer = new MutationObserver(settle);
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error('The chart is not drawn yet.'));
+    }, timeoutMs);
+    const stop = () => {
+      observer.disconnect();
+      clearTimeout(timer);
+      clearTimeout(quiet);
+    };
+    observer.observe(root, { childList: true, subtree: true, attributes: true });
+  });
+}
+
 /** The largest SVG in the figure is the chart (legend icons are small SVGs too). */
 function chartSvg(root: HTMLElement | null): SVGSVGElement | null {
   if (!root) return null;
@@ -57,13 +134,15 @@ function chartSvg(root: HTMLElement | null): SVGSVGElement | null {
 
 /**
  * A chart with its title, a data-table alternative, and "Download PNG". The chart itself loads
- * lazily (Recharts stays out of the first paint) and fails alone.
+ * lazily (Recharts stays out of the first paint), only once the frame nears the viewport, and
+ * fails alone. Until then the plot keeps its height (no layout shift when it draws).
  */
 export function ChartFrame({ title, caption, height, table, children, legend = [] }: Props) {
   const ref = useRef<HTMLElement>(null);
   const plot = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [exportError, setExportError] = useState<string | null>(null);
+  const [near, mountNow] = useNearViewport(ref);
   useEffect(() => {
     const el = plot.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
@@ -75,12 +154,12 @@ export function ChartFrame({ title, caption, height, table, children, legend = [
   }, []);
   const exportPng = async () => {
     setExportError(null);
-    const svg = chartSvg(ref.current);
-    if (!svg) {
-      setExportError('The chart is not drawn yet.');
-      return;
-    }
+    const figure = ref.current;
+    if (!figure) return;
+    // A chart still below the fold has not been mounted: mount it now and export once it is drawn.
+    mountNow();
     try {
+      const svg = await whenChartDrawn(figure);
       const entries = [...legendEntriesIn(ref.current ?? document.createElement('div')), ...legend];
       downloadBlob(await chartToPngBlob(svg, title, entries), `${slug(title)}.png`);
     } catch (e) {
@@ -96,9 +175,11 @@ export function ChartFrame({ title, caption, height, table, children, legend = [
       <div className="chart-frame__plot" style={{ minHeight: height }} ref={plot}>
         <ChartWidthContext value={width}>
           <ErrorBoundary what={`the chart “${title}”`}>
-            <Suspense fallback={<ChartSkeleton height={height} label={`Loading chart: ${title}`} />}>
-              {children}
-            </Suspense>
+            {near ? (
+              <Suspense fallback={<ChartSkeleton height={height} label={`Loading chart: ${title}`} />}>
+                {children}
+              </Suspense>
+            ) : null}
           </ErrorBoundary>
         </ChartWidthContext>
       </div>

@@ -1,4 +1,11 @@
-import { THROUGHPUT_UNITS, formatBytes, formatUsd, type ThroughputUnit } from '@blockwise/shared/units';
+import {
+  THROUGHPUT_UNITS,
+  formatBytes,
+  formatDecimal,
+  formatInt,
+  formatUsd,
+  type ThroughputUnit,
+} from '@blockwise/shared/units';
 
 /**
  * Display formatting only: every number shown was computed in @blockwise/shared; these turn it
@@ -7,10 +14,11 @@ import { THROUGHPUT_UNITS, formatBytes, formatUsd, type ThroughputUnit } from '@
  * explanations.
  */
 
-export const fmtInt = (v: number) => Math.round(v).toLocaleString('en-US');
+// The domain package's formatters: built once per option set (`toLocaleString` with options
+// builds a new Intl.NumberFormat on every call, and a what-if step formats thousands of numbers).
+export const fmtInt = (v: number) => formatInt(v);
 
-export const fmtNum = (v: number, digits = 1) =>
-  v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+export const fmtNum = (v: number, digits = 1) => formatDecimal(v, digits);
 
 /** A ratio (1 = 100%) as a percentage: 0.9876 → "98.8%". */
 export const fmtPct = (ratio: number, digits = 1) =>
@@ -20,7 +28,7 @@ export const fmtPct = (ratio: number, digits = 1) =>
 export function fmtDelta(ratio: number | null, digits = 0): string {
   if (ratio === null || !Number.isFinite(ratio)) return '—';
   const pct = Math.abs(ratio * 100);
-  const text = pct.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  const text = formatDecimal(pct, digits, digits);
   if (Number(pct.toFixed(digits)) === 0) return '±0%';
   return ratio > 0 ? `+${text}%` : `−${text}%`;
 }

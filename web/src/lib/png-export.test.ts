@@ -55,6 +55,68 @@ describe('PNG export: title and legend drawn into the image', () => {
     root.remove();
   });
 
+  it('reads the latency legend: plain-line icons, the dashed run dashed, an unset dash pattern solid', () => {
+    const root = document.createElement('figure');
+    // As Recharts 3 draws `legendType="plainline"`: the dash pattern of a solid line comes out as "undefined".
+    root.innerHTML = `
+      <ul>
+        <li class="recharts-legend-item"><svg><line class="recharts-legend-icon" stroke-width="4" fill="none" stroke="#8250df" stroke-dasharray="undefined"></line></svg>
+          <span class="recharts-legend-item-text">NVMe: r6id.4xlarge</span></li>
+        <li class="recharts-legend-item"><svg><line class="recharts-legend-icon" stroke-width="4" fill="none" stroke="#0969da" stroke-dasharray="6 3"></line></svg>
+          <span class="recharts-legend-item-text">EBS: gp3</span></li>
+      </ul>`;
+    expect(legendEntriesIn(root)).toEqual([
+      { label: 'NVMe: r6id.4xlarge', color: '#8250df' },
+      { label: 'EBS: gp3', color: '#0969da', dashed: '6 3' },
+    ]);
+  });
+
+  it.each([
+    [
+      'a bar colour',
+      { label: 'headroom', color: '#57606a' },
+      '<rect x="8" y="{y1}" width="12" height="12" fill="#57606a"/>',
+    ],
+    [
+      'a faded bar (burst ceiling)',
+      { label: 'faded: burst ceiling (temporary)', color: '#57606a', opacity: 0.45 },
+      '<rect x="8" y="{y1}" width="12" height="12" fill="#57606a" fill-opacity="0.45"/>',
+    ],
+    [
+      'a framed bar (the bottleneck)',
+      { label: 'bottleneck', color: '#cf222e', outline: '#1b1f24' },
+      '<rect x="8" y="{y1}" width="12" height="12" fill="#cf222e" stroke="#1b1f24" stroke-width="1.5"/>',
+    ],
+    [
+      'a dotted line in its own pattern (an instance burst ceiling)',
+      { label: 'instance burst', color: '#57606a', dashed: '2 3' },
+      '<line x1="8" y1="{y7}" x2="22" y2="{y7}" stroke="#57606a" stroke-width="2" stroke-dasharray="2 3"/>',
+    ],
+    [
+      'a ring (the latency chart’s cliff marker)',
+      { label: 'cliff', color: '#cf222e', ring: true },
+      '<circle cx="15" cy="{y7}" r="5.5" fill="none" stroke="#cf222e" stroke-width="2"/>',
+    ],
+  ])('swatch of %s', (_what, entry, swatch) => {
+    const out = composeExportSvg({
+      chartMarkup: '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="200"></svg>',
+      width: 600,
+      height: 200,
+      title: 'What binds',
+      legend: [entry],
+    });
+    // The legend band starts under the title (28) and the chart (200), 6 px down.
+    const top = 28 + 200 + 6;
+    const expected = swatch.replaceAll('{y1}', String(top + 1)).replaceAll('{y7}', String(top + 7));
+    const item = new DOMParser()
+      .parseFromString(out.markup, 'image/svg+xml')
+      .querySelector('.export-legend-item')!;
+    expect(new XMLSerializer().serializeToString(item.firstElementChild!).replace(/ xmlns="[^"]*"/, '')).toBe(
+      expected,
+    );
+    expect(item.querySelector('text')?.textContent).toBe(entry.label);
+  });
+
   it('escapes names from uploads and wraps a long legend onto more rows', () => {
     const legend = [
       { label: 'run <a&b> "quoted"', color: '#0969da' },

@@ -50,8 +50,20 @@ export function serializeChartSvg(svg: SVGSVGElement): { markup: string; width: 
   return { markup: new XMLSerializer().serializeToString(clone), width, height };
 }
 
-/** One legend entry as the export draws it: a swatch (solid, or a dashed line) and its text. */
-export type LegendEntry = { label: string; color: string; dashed?: boolean };
+/**
+ * One legend entry as the export draws it: a swatch and its text. The swatch is a solid square
+ * (faded by `opacity`, framed by `outline` — as a bar is drawn), a dashed line (a reference
+ * line), or a ring (a marker such as the latency chart's cliffs).
+ */
+export type LegendEntry = {
+  label: string;
+  color: string;
+  /** A line swatch: `true` for a generic dash, or the line's own dash pattern ("2 3" dotted). */
+  dashed?: boolean | string;
+  ring?: boolean;
+  opacity?: number;
+  outline?: string;
+};
 
 const LEGEND_FONT = 12;
 const TITLE_HEIGHT = 28;
@@ -91,8 +103,10 @@ export function legendEntriesIn(root: ParentNode): LegendEntry[] {
       paint(icon?.getAttribute('stroke')) ??
       paint(text?.style.color) ??
       '#1b1f24';
-    const dash = icon?.getAttribute('stroke-dasharray');
-    entries.push({ label, color, ...(dash && dash !== 'none' ? { dashed: true } : {}) });
+    const dash = icon?.getAttribute('stroke-dasharray')?.trim();
+    // Recharts writes an unset dash pattern as the text "undefined" on its legend icons.
+    const dashed = !!dash && dash !== 'none' && dash !== 'undefined' && dash !== '0';
+    entries.push({ label, color, ...(dashed ? { dashed: dash } : {}) });
   });
   return entries;
 }
@@ -115,6 +129,20 @@ export function layoutLegend(entries: readonly LegendEntry[], width: number): { 
     x += w;
   }
   return out;
+}
+
+/** The swatch of a legend entry whose row starts at (x, y). */
+function swatchSvg(e: LegendEntry, x: number, y: number): string {
+  const color = escapeXml(e.color);
+  if (e.dashed) {
+    const pattern = escapeXml(typeof e.dashed === 'string' ? e.dashed : '4 2');
+    return `<line x1="${x}" y1="${y + 7}" x2="${x + 14}" y2="${y + 7}" stroke="${color}" stroke-width="2" stroke-dasharray="${pattern}"/>`;
+  }
+  if (e.ring)
+    return `<circle cx="${x + 7}" cy="${y + 7}" r="5.5" fill="none" stroke="${color}" stroke-width="2"/>`;
+  const faded = e.opacity !== undefined ? ` fill-opacity="${e.opacity}"` : '';
+  const framed = e.outline ? ` stroke="${escapeXml(e.outline)}" stroke-width="1.5"` : '';
+  return `<rect x="${x}" y="${y + 1}" width="12" height="12" fill="${color}"${faded}${framed}/>`;
 }
 
 /**
@@ -143,10 +171,7 @@ export function composeExportSvg({
   const items = legend.map((e, i) => {
     const { x, row } = places[i]!;
     const y = legendTop + row * LEGEND_ROW;
-    const color = escapeXml(e.color);
-    const swatch = e.dashed
-      ? `<line x1="${x}" y1="${y + 7}" x2="${x + 14}" y2="${y + 7}" stroke="${color}" stroke-width="2" stroke-dasharray="4 2"/>`
-      : `<rect x="${x}" y="${y + 1}" width="12" height="12" fill="${color}"/>`;
+    const swatch = swatchSvg(e, x, y);
     return `<g class="export-legend-item">${swatch}<text x="${x + 18}" y="${y + 11}" font-size="${LEGEND_FONT}" font-family="${escapeXml(FONT_FAMILY)}" fill="#1b1f24">${escapeXml(e.label)}</text></g>`;
   });
   const markup = [

@@ -8,6 +8,7 @@ import {
   readSessionParam,
   sessionLink,
   toBase64Url,
+  withSessionParam,
 } from './session-url.ts';
 
 const session: PlanSession = {
@@ -85,4 +86,22 @@ describe('session links', () => {
       expect(r.error.message).toMatch(message);
     }
   });
+});
+
+describe('withSessionParam: the address kept pointing at the current session', () => {
+  const at = (href: string) => new URL(href, 'https://blockwise.example');
+  it.each([
+    // Set: the fragment holds the session, replacing an older one.
+    ['/', 'abc', '/#session=abc'],
+    ['/#session=old', 'abc', '/#session=abc'],
+    // The query form (an older link) moves to the fragment; other query parameters stay.
+    ['/?session=old&x=1', 'abc', '/?x=1#session=abc'],
+    // Cleared: a stale `#session=` goes, any other fragment stays.
+    ['/#session=old', null, '/'],
+    ['/?session=old', null, '/'],
+    ['/#profile', null, '/#profile'],
+    ['/', null, '/'],
+  ] as const)('%s with %s → %s', (href, text, expected) =>
+    expect(withSessionParam(at(href), text)).toBe(expected),
+  );
 });

@@ -70,3 +70,20 @@ export function readSessionParam(url: { hash: string; search: string }): string 
 export function sessionLink(session: PlanSession, origin: string): string {
   return `${origin}/#${SESSION_PARAM}=${encodeSession(session)}`;
 }
+
+/**
+ * The address (path, query, fragment) with `text` as its `#session=` fragment, or with a
+ * `#session=` fragment removed when `text` is null; any other fragment (`#profile`) is then left
+ * alone. A `?session=` query parameter is dropped either way: the fragment is the one kept current.
+ */
+export function withSessionParam(
+  url: { pathname: string; search: string; hash: string },
+  text: string | null,
+): string {
+  const query = new URLSearchParams(url.search);
+  query.delete(SESSION_PARAM);
+  const search = query.toString() ? `?${query.toString()}` : '';
+  const holdsSession = new URLSearchParams(url.hash.replace(/^#/, '')).has(SESSION_PARAM);
+  const hash = text !== null ? `#${SESSION_PARAM}=${text}` : holdsSession ? '' : url.hash;
+  return `${url.pathname}${search}${hash}`;
+}

@@ -4,6 +4,11 @@ import { TestQueryProvider } from './query-client.tsx';
 
 // Testing Library unmounts between tests only when it can find a global afterEach; say it explicitly.
 afterEach(() => cleanup());
+// The planning session keeps the address at `/#session=…`: each test starts from a plain address.
+// (Files run in the node environment, such as the lint-boundary test, have no window.)
+afterEach(() => {
+  if (typeof window !== 'undefined') window.history.replaceState(null, '', '/');
+});
 
 // Pages read server data through TanStack Query (lib/query.ts), which needs a QueryClientProvider
 // above them; the app puts one in App.tsx. Tests render pages on their own: every `render` gets

@@ -2,8 +2,12 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTestApp, type TestApp } from '../../testing/test-app.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ComparisonSchema, type Comparison } from '@blockwise/shared/api';
+import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
+import { StoreUnavailableError } from '../../store/run-store.ts';
+import { escapeHtml } from './share.router.ts';
+import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
 
 /**
  * The web app's index.html paints a static frame before any script (web/index.html), with the
@@ -64,6 +68,152 @@ describe('a share link starts fetching its comparison with the HTML', () => {
     for (const path of ['/', '/runs', '/history']) {
       expect((await request(t.app).get(path)).text).not.toContain('rel="preload"');
     }
+  });
+});
+
+describe('a share link paints the top of its page with the HTML (largest paint before any script)', () => {
+  const HOSTILE_TITLE = `</title><script>alert("x")</script> 'gp3' & "io2"`;
+  const asIs = (b: unknown) => b as string;
+  const plan = {
+    version: 1,
+    observed: [
+      {
+        id: 'cw',
+        label: 'prod peak',
+        read: { iops: 3043, throughput: 188, throughputUnit: 'MiB/s' },
+        write: { iops: 6018, throughput: 381, throughputUnit: 'MiB/s' },
+      },
+    ],
+    profileRef: 'observed:cw',
+    instanceType: 'r5d.4xlarge',
+    candidates: [{ type: 'gp3', sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000, count: 1 }],
+    headroom: 0.25,
+    region: 'us-east-1',
+    rateOverrides: null,
+    nodes: 1,
+    gp3Generation: 'current',
+    syncCommits: false,
+    residency: 'unknown',
+    datasetGiB: null,
+  };
+
+  async function upload(query: string, file: string): Promise<string> {
+    const res = await request(t.app)
+      .post(`/api/runs?${query}`)
+      .set('Content-Type', 'application/json')
+      .serialize(asIs)
+      .send(fixture(file));
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  }
+  async function share(body: object): Promise<Comparison> {
+    const created = await request(t.app).post('/api/comparisons').send(body);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    return ComparisonSchema.parse((await request(t.app).get(`/api/comparisons/${created.body.id}`)).body);
+  }
+  /** The markup that replaced the planning heading inside <main>. */
+  const headOf = (html: string) => /<main[^>]*>\s*([\s\S]*?)\s*<\/main>/.exec(html)![1]!;
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it('heading, facts, buttons and banner as SharePage draws them; every stored string escaped', async () => {
+    const c = await share({ title: HOSTILE_TITLE, runIds: [], plan });
+    const res = await request(t.app).get(`/c/${c.id}`);
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(headOf(res.text)).toBe(
+      '<div class="page"><header class="page-head"><div><p class="page-head__kicker">Shared comparison · read-only</p>' +
+        '<h1 tabindex="-1" id="page-title">&lt;/title&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &#39;gp3&#39; &amp; &quot;io2&quot;</h1>' +
+        '<dl class="facts facts--inline">' +
+        `<div><dt>Created</dt><dd><time datetime="${c.createdAt}">${new Date(c.createdAt).toUTCString()}</time></dd></div>` +
+        `<div><dt>Analysis version</dt><dd>${ANALYSIS_VERSION}</dd></div>` +
+        `<div><dt>Prices as of</dt><dd>${c.priceTableDate}</dd></div>` +
+        '<div><dt>Region</dt><dd>us-east-1</dd></div></dl></div>' +
+        '<div class="page-head__actions"><button type="button" class="btn btn--primary">Open as a new planning session</button>' +
+        '<div class="button-row" role="group" aria-label="Export"><button type="button" class="btn btn--small">Export CSV</button>' +
+        '<button type="button" class="btn btn--small">Export JSON</button></div></div></header>' +
+        '<p class="banner banner--info">These results were computed once, when the link was created, and never change: later uploads, price updates or rule changes do not alter them.</p></div>',
+    );
+    expect(res.text).toContain(
+      '<title>&lt;/title&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &#39;gp3&#39; &amp; &quot;io2&quot; — Blockwise</title>',
+    );
+    expect(res.text.match(/<title>/g)).toHaveLength(1);
+    expect(res.text).not.toContain('<script>alert');
+    expect(res.text).not.toContain('Planning session');
+    expect(res.text).toContain(`<link rel="preload" href="/api/comparisons/${c.id}"`);
+  });
+
+  it('an untitled comparison is "Shared comparison"; the warnings sit under the banner, escaped', async () => {
+    // Same 4k randread, different iodepth and runtime: a jobs_differ warning frozen with the link.
+    const nvme = await upload(
+      'name=nvme&kind=nvme&instanceType=r5d.4xlarge',
+      'fio/generated/c_randread_4k_libaio_qd32_timebased5s.json',
+    );
+    const ebs = await upload(
+      'name=ebs&kind=ebs&instanceType=r5d.4xlarge&volumeType=gp3&volumeSizeGiB=1000',
+      'fio/generated/i1_randread_4k_percentile_list_lat_clat_percentiles.json',
+    );
+    const c = await share({ runIds: [ebs, nvme] });
+    expect(c.result.warnings?.map((w) => w.code)).toEqual(['jobs_differ']);
+    const html = (await request(t.app).get(`/c/${c.id}`)).text;
+    expect(html).toContain('<h1 tabindex="-1" id="page-title">Shared comparison</h1>');
+    expect(html).toContain('<title>Shared comparison — Blockwise</title>');
+    const message = c.result.warnings![0]!.message;
+    expect(headOf(html)).toMatch(
+      new RegExp(
+        `</p><div class="callout callout--concern"><p><strong>Read this before the numbers:</strong></p><ul class="warnings"><li class="warning" data-code="jobs_differ"><span class="warning__icon" aria-hidden="true">⚠</span><span class="visually-hidden">Warning: </span><span>`,
+      ),
+    );
+    expect(headOf(html)).toContain(`<span>${escapeHtml(message)}</span></li></ul></div></div>`);
+    expect(message).toMatch(/^NVMe run/);
+  });
+
+  it('names the analysis version the app now runs when the link froze an earlier one', async () => {
+    const c = await share({ title: 'old', runIds: [], plan });
+    const stored = await t.store.insertComparison({
+      title: 'old',
+      runIds: [],
+      plan,
+      result: c.result,
+      priceTableDate: c.priceTableDate,
+      analysisVersion: '2000.1.0',
+    });
+    expect(stored.ok).toBe(true);
+    const html = (await request(t.app).get(`/c/${stored.ok ? stored.value.id : ''}`)).text;
+    expect(html).toContain('<dt>Analysis version</dt><dd>2000.1.0</dd>');
+    expect(html).toContain(
+      `do not alter them. This app now runs analysis version ${ANALYSIS_VERSION}; open it as a planning session to recompute.</p>`,
+    );
+  });
+
+  it('unknown id, a store that is down or a record it cannot read → the frame without a head, never a 500', async () => {
+    const unknown = await request(t.app).get('/c/BBBBBBBBBBBBBBBBBBBBBB');
+    expect(unknown.status).toBe(200);
+    expect(headOf(unknown.text)).toBe('');
+    expect(unknown.text).toContain('<title>Blockwise — what storage to buy on AWS, and why</title>');
+
+    const c = await share({ title: 'fine', runIds: [], plan });
+    const record = (await t.store.getComparison(c.id))!;
+    const get = vi.spyOn(t.store, 'getComparison');
+    get.mockRejectedValueOnce(new StoreUnavailableError('database is down'));
+    get.mockResolvedValueOnce({ ...record, result: { runs: 'nope' } });
+    for (const what of ['store down', 'unreadable record']) {
+      const res = await request(t.app).get(`/c/${c.id}`);
+      expect(res.status, what).toBe(200);
+      expect(headOf(res.text), what).toBe('');
+      expect(res.text, what).toContain(`<link rel="preload" href="/api/comparisons/${c.id}"`);
+    }
+    expect((await request(t.app).get(`/c/${c.id}`)).text).toContain('>fine</h1>');
+  });
+
+  it('an invalid id never reaches the store', async () => {
+    const get = vi.spyOn(t.store, 'getComparison');
+    for (const path of ['/c/abc', `/c/${encodeURIComponent('"><script>alert(1)</script>')}`]) {
+      const res = await request(t.app).get(path);
+      expect(res.status).toBe(200);
+      expect(headOf(res.text)).toBe('');
+    }
+    expect(get).not.toHaveBeenCalled();
   });
 });
 

@@ -1,10 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { Router } from 'express';
+import type { Comparison } from '@blockwise/shared/api';
+import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import type { ComparisonResult } from '@blockwise/shared/records';
-import type { AppContext } from '../../context.ts';
+import { baseUrl, type AppContext } from '../../context.ts';
 import { isValidId } from '../../store/ids.ts';
 import { comparisonRecordOf } from '../../store/records.ts';
+import { toComparison } from '../comparisons/comparisons.router.ts';
 import { storeCall } from '../route-helpers.ts';
 
 /** HTML escaping for the few server-rendered strings (titles, labels: all user input). */
@@ -57,8 +60,8 @@ const SPA_ROUTES = [
 
 /**
  * index.html paints a static frame before any script runs (see web/index.html), including the
- * planning page's heading between these markers; every other page gets the frame without it, so
- * a share link never flashes "Planning session".
+ * planning page's heading between these markers; a share link gets its own head there
+ * (withShareHead), every other page the frame without it, so none flashes "Planning session".
  */
 const PLAN_HEAD = /<!--blockwise:plan-head-->[\s\S]*?<!--\/blockwise:plan-head-->/;
 
@@ -75,6 +78,77 @@ export function withComparisonPreload(html: string, id: string): string {
 
 export function withoutPlanHead(indexHtml: string): string {
   return indexHtml.replace(PLAN_HEAD, '');
+}
+
+/**
+ * The top of a share page exactly as SharePage.tsx draws it once the comparison has arrived:
+ * heading, facts, the two kinds of buttons, the info banner and the comparison's warnings. The
+ * banner is the page's largest paint; sent with the HTML, it is on screen before any script ran
+ * instead of after the app, the page's chunk and the comparison JSON (bench P11). Same elements,
+ * classes and text as React's, so nothing moves when React replaces #root.
+ */
+export function shareHeadHtml(comparison: Comparison): string {
+  const { result } = comparison;
+  const title = escapeHtml(comparison.title ?? 'Shared comparison');
+  const facts: [string, string][] = [
+    [
+      'Created',
+      `<time datetime="${escapeHtml(comparison.createdAt)}">${escapeHtml(new Date(comparison.createdAt).toUTCString())}</time>`,
+    ],
+    ['Analysis version', escapeHtml(comparison.analysisVersion)],
+    ['Prices as of', escapeHtml(comparison.priceTableDate)],
+    ['Region', escapeHtml(result.rates.region ?? 'custom rates')],
+  ];
+  const dl = facts.map(([term, value]) => `<div><dt>${term}</dt><dd>${value}</dd></div>`).join('');
+  const actions =
+    '<div class="page-head__actions"><button type="button" class="btn btn--primary">Open as a new planning session</button>' +
+    '<div class="button-row" role="group" aria-label="Export"><button type="button" class="btn btn--small">Export CSV</button>' +
+    '<button type="button" class="btn btn--small">Export JSON</button></div></div>';
+  const outdated =
+    comparison.analysisVersion !== ANALYSIS_VERSION
+      ? ` This app now runs analysis version ${escapeHtml(ANALYSIS_VERSION)}; open it as a planning session to recompute.`
+      : '';
+  const banner = `<p class="banner banner--info">These results were computed once, when the link was created, and never change: later uploads, price updates or rule changes do not alter them.${outdated}</p>`;
+  const warnings = result.warnings ?? [];
+  const concern =
+    warnings.length > 0
+      ? `<div class="callout callout--concern"><p><strong>Read this before the numbers:</strong></p><ul class="warnings">${warnings
+          .map(
+            (w) =>
+              `<li class="warning" data-code="${escapeHtml(w.code)}"><span class="warning__icon" aria-hidden="true">⚠</span><span class="visually-hidden">Warning: </span><span>${escapeHtml(w.message)}</span></li>`,
+          )
+          .join('')}</ul></div>`
+      : '';
+  return (
+    '<div class="page"><header class="page-head"><div><p class="page-head__kicker">Shared comparison · read-only</p>' +
+    `<h1 tabindex="-1" id="page-title">${title}</h1><dl class="facts facts--inline">${dl}</dl></div>${actions}</header>` +
+    `${banner}${concern}</div>`
+  );
+}
+
+/**
+ * index.html with a share page's head in place of the planning heading, and the document title
+ * the page sets (usePageTitle: "TITLE — Blockwise").
+ */
+export function withShareHead(indexHtml: string, comparison: Comparison): string {
+  const title = `${escapeHtml(comparison.title ?? 'Shared comparison')} — Blockwise`;
+  return indexHtml
+    .replace(PLAN_HEAD, () => shareHeadHtml(comparison))
+    .replace(/<title>[\s\S]*?<\/title>/, () => `<title>${title}</title>`);
+}
+
+/**
+ * The stored comparison as the API serves it, or null: unknown, unreadable or a store that is
+ * down. The static head is an early paint, not the page: the app's own request reports failures.
+ */
+async function comparisonForHead(ctx: AppContext, id: string): Promise<Comparison | null> {
+  try {
+    const stored = await ctx.store.getComparison(id);
+    return stored ? toComparison(baseUrl(ctx), stored) : null;
+  } catch (error) {
+    ctx.logger.warn({ err: error, comparisonId: id }, 'share page without its static head');
+    return null;
+  }
 }
 
 /** Without the built web app: a page that does not exist, with the way back (script-free). */
@@ -128,12 +202,19 @@ export function webRouter(ctx: AppContext): Router {
     );
     router.use(express.static(dist!, { index: false, maxAge: '1h' }));
     const otherHtml = withoutPlanHead(indexHtml!);
-    for (const route of SPA_ROUTES) {
+    router.get('/c/:id', async (req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      const id = String(req.params.id);
+      if (!isValidId(id)) return void res.type('html').send(otherHtml);
+      const comparison = await comparisonForHead(ctx, id);
+      const html = comparison ? withShareHead(indexHtml!, comparison) : otherHtml;
+      res.type('html').send(withComparisonPreload(html, id));
+    });
+    for (const route of SPA_ROUTES.filter((r) => r !== '/c/:id')) {
       const html = route === '/' ? indexHtml! : otherHtml;
-      router.get(route, (req, res) => {
+      router.get(route, (_req, res) => {
         res.setHeader('Cache-Control', 'no-cache');
-        const id = route === '/c/:id' ? String(req.params.id) : null;
-        res.type('html').send(id && isValidId(id) ? withComparisonPreload(html, id) : html);
+        res.type('html').send(html);
       });
     }
     router.use(notFoundPage(otherHtml));

@@ -1,4 +1,5 @@
-import { lazy, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { lazyChart } from '../../components/lazy-chart.ts';
 import { ChartFrame } from '../../components/ChartFrame.tsx';
 import { SelectField } from '../../components/Field.tsx';
 import { Region } from '../../components/Region.tsx';
@@ -22,7 +23,7 @@ import type { RunRegression } from '@blockwise/shared/api';
 import { Link, navigate, paths, useLocation } from '../router.tsx';
 import { usePageTitle } from './use-page-title.ts';
 
-const HistoryChart = lazy(() => import('../../features/history/components/HistoryChart.tsx'));
+const HistoryChart = lazyChart(() => import('../../features/history/components/HistoryChart.tsx'));
 
 /** Regression reports are fetched for the newest runs shown, this many at first and per "check more". */
 export const CHECK_BATCH = 20;

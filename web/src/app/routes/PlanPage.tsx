@@ -16,7 +16,7 @@ export default function PlanPage() {
   usePageTitle('Planning session');
   const session = usePlanSession();
   return (
-    <div className="page">
+    <div className="page page--plan">
       <PlanHeader session={session} />
       <AnswerSummary session={session} />
       <BringDataSection session={session} />

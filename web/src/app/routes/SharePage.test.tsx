@@ -60,6 +60,12 @@ function stored(): Comparison {
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** The heading commits first and the sections in a transition after it: waits for both. */
+async function sharedPageDrawn() {
+  await screen.findByRole('heading', { level: 1, name: 'pg: r6i gp3 vs r6id NVMe' });
+  await screen.findByRole('region', { name: 'Rate card' });
+}
+
 describe('SharePage', () => {
   it('renders exactly the stored result, read-only', async () => {
     const comparison = stored();
@@ -72,7 +78,7 @@ describe('SharePage', () => {
         <SharePage id={ID} />
       </SessionProvider>,
     );
-    expect(await screen.findByRole('heading', { level: 1, name: 'pg: r6i gp3 vs r6id NVMe' })).toBeDefined();
+    await sharedPageDrawn();
     expect(screen.getByRole('button', { name: 'Open as a new planning session' })).toBeDefined();
     // Labels from uploads are text, never HTML.
     expect(screen.getAllByText(/<img src=x onerror=alert\(1\)> gp3/).length).toBeGreaterThan(0);
@@ -104,7 +110,7 @@ describe('SharePage', () => {
         <SharePage id={ID} />
       </SessionProvider>,
     );
-    await screen.findByRole('heading', { level: 1, name: 'pg: r6i gp3 vs r6id NVMe' });
+    await sharedPageDrawn();
     // At the top of the page, with the stored message, before the runs and every number.
     const warning = container.querySelector('[data-code="jobs_differ"]')!;
     expect(warning.textContent).toContain(comparison.result.warnings![0]!.message);
@@ -141,7 +147,7 @@ describe('SharePage', () => {
         <SharePage id={ID} />
       </SessionProvider>,
     );
-    await screen.findByRole('heading', { level: 1, name: 'pg: r6i gp3 vs r6id NVMe' });
+    await sharedPageDrawn();
     const compare = screen.getByRole('region', { name: 'NVMe vs EBS' });
     expect(within(compare).queryByRole('alert')).toBeNull();
     expect(

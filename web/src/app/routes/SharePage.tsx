@@ -1,6 +1,6 @@
 import { type Comparison } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { Region } from '../../components/Region.tsx';
 import { ErrorState, LoadingState } from '../../components/States.tsx';
 import { Warnings } from '../../components/Warnings.tsx';
@@ -15,12 +15,55 @@ import { navigate, paths } from '../router.tsx';
 import { useSession } from '../session/SessionProvider.tsx';
 import { usePageTitle } from './use-page-title.ts';
 
+/** Everything under the banner: runs, then the stored plans in the shared comparison view. */
+function SharedBody({ comparison }: { comparison: Comparison }) {
+  const { result } = comparison;
+  return (
+    <>
+      {result.runs.length > 0 ? (
+        <Region title="Runs" description="The fio results this comparison was computed from." id="runs">
+          <RunsTable
+            items={result.runs.map((r) => ({
+              id: r.id,
+              labels: r.labels,
+              fioVersion: r.fioVersion,
+              headline: r.summary.headline,
+            }))}
+            caption="Runs in this comparison"
+          />
+        </Region>
+      ) : null}
+      {result.plans.length > 0 ? (
+        <ComparisonView
+          result={result}
+          focusPercentile="99"
+          wasteFor={(i) => {
+            const candidate = comparison.plan?.candidates[i];
+            const plan = result.plans[i]?.plan;
+            return candidate && plan ? storedWaste(plan, candidate.type) : [];
+          }}
+          rates={<RateMeta rates={result.rates} />}
+        />
+      ) : (
+        <Region title="Plans" id="plans">
+          <p>This comparison holds runs without a configuration to plan for.</p>
+          <RateMeta rates={result.rates} />
+        </Region>
+      )}
+    </>
+  );
+}
+
 function SharedComparison({ comparison }: { comparison: Comparison }) {
   const { openComparison } = useSession();
   const [opening, setOpening] = useState<'idle' | 'opening' | { error: string }>('idle');
   const { result } = comparison;
   const title = comparison.title ?? 'Shared comparison';
   usePageTitle(title);
+  // The heading, facts and banner commit first (the largest paint, right after the data arrives);
+  // the sections below render in a transition React splits into short tasks, so drawing every
+  // table and panel neither delays that paint nor blocks the main thread in one long task.
+  const showBody = useDeferredValue(true, false);
 
   const open = async () => {
     setOpening('opening');
@@ -94,35 +137,11 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
           <Warnings warnings={result.warnings} />
         </div>
       ) : null}
-      {result.runs.length > 0 ? (
-        <Region title="Runs" description="The fio results this comparison was computed from." id="runs">
-          <RunsTable
-            items={result.runs.map((r) => ({
-              id: r.id,
-              labels: r.labels,
-              fioVersion: r.fioVersion,
-              headline: r.summary.headline,
-            }))}
-            caption="Runs in this comparison"
-          />
-        </Region>
-      ) : null}
-      {result.plans.length > 0 ? (
-        <ComparisonView
-          result={result}
-          focusPercentile="99"
-          wasteFor={(i) => {
-            const candidate = comparison.plan?.candidates[i];
-            const plan = result.plans[i]?.plan;
-            return candidate && plan ? storedWaste(plan, candidate.type) : [];
-          }}
-          rates={<RateMeta rates={result.rates} />}
-        />
+      {showBody ? (
+        <SharedBody comparison={comparison} />
       ) : (
-        <Region title="Plans" id="plans">
-          <p>This comparison holds runs without a configuration to plan for.</p>
-          <RateMeta rates={result.rates} />
-        </Region>
+        // Holds the footer below the fold until the sections arrive (no layout shift).
+        <div style={{ minHeight: '100vh' }} aria-hidden="true" />
       )}
     </div>
   );

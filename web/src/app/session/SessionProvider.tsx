@@ -1,5 +1,5 @@
 import { MAX_UPLOAD_BYTES, fitsUploadLimit, type Comparison, type Run } from '@blockwise/shared/api';
-import { type SeriesImportOptions } from '@blockwise/shared/timeseries';
+import type { SeriesImportOptions } from '@blockwise/shared/timeseries';
 import {
   createContext,
   use,
@@ -17,12 +17,14 @@ import { importMetricsFile } from '../../features/metrics-import/metrics-client.
 import { SNIFF_BYTES, looksLikeSysbench } from '../../features/sysbench/detect.ts';
 import { parseSysbenchFile } from '../../features/sysbench/sysbench-client.ts';
 import { getRun } from '../../lib/api-client.ts';
-import { readSessionParam } from '../../lib/session-url.ts';
+import { readSessionParam, withSessionParam } from '../../lib/session-url.ts';
+import { matchRoute, useLocation } from '../router.tsx';
 import {
   fromPlanSession,
   initialSession,
   newId,
   newObservedId,
+  sessionLinkText,
   sessionReducer,
   type FioInput,
   type SeriesInput,
@@ -86,6 +88,24 @@ export function browserStorage(): Storage | null {
 
 const SessionContext = createContext<SessionApi | null>(null);
 
+/** Marks a history entry whose `#session=` this tab wrote (kept current), unlike a link opened. */
+const OWN_URL = 'blockwiseSessionUrl';
+const ownsUrl = () => (window.history.state as Record<string, unknown> | null)?.[OWN_URL] === true;
+
+/**
+ * Points the address at the session — `/#session=…` on the planning page while a link carries all
+ * of it — or drops a stale `#session=` (files, an empty session, another page). Replaces the
+ * history entry: typing adds no back-button steps. Returns the text the address now holds.
+ */
+function syncSessionUrl(state: SessionState): string | null {
+  const { pathname, search, hash } = window.location;
+  const text = matchRoute(pathname).name === 'plan' ? sessionLinkText(state) : null;
+  const next = withSessionParam(window.location, text);
+  if (next !== `${pathname}${search}${hash}` || (text !== null && !ownsUrl()))
+    window.history.replaceState(text === null ? null : { [OWN_URL]: true }, '', next);
+  return text;
+}
+
 /**
  * Why a fio file is refused before reading, or null: empty, or over the server's upload limit
  * (the API contract's), so every file planned with can also be saved and shared. parseFio's own
@@ -132,6 +152,9 @@ export function SessionProvider({
   const [restored] = useState(() => (initial || !storage ? null : readStoredSession(storage)));
   const [state, reduce] = useReducer(sessionReducer, initial ?? restored?.state ?? initialSession);
   const unsaved = useRef(restored?.unsaved ?? false);
+  const { pathname } = useLocation();
+  // The `#session=` text the address holds, as far as this tab knows (written or opened).
+  const urlText = useRef<string | null>(null);
   // The latest state, for handlers that run outside render (unload, the delayed write).
   const stateRef = useRef(state);
   useEffect(() => {
@@ -304,19 +327,33 @@ export function SessionProvider({
     return () => window.removeEventListener('beforeunload', warn);
   }, [api, storage]);
 
-  // A session link (`/#session=…`), on load or when one is opened in this tab: decode it into the
-  // session, then drop it from the address bar (later edits would make it stale).
+  // The address follows the session a moment after each change (encoding waits for a pause).
   useEffect(() => {
-    const open = () => {
+    const timer = window.setTimeout(() => {
+      urlText.current = syncSessionUrl(state);
+    }, PERSIST_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [state, pathname]);
+
+  // A session link (`/#session=…`), on load or when one is opened in this tab, replaces the
+  // session — unless the address is this tab's own: the session it holds (a reload), or an older
+  // state of it reached by back/forward or a reload within the delay above (the stored copy, written
+  // on unload, is the newer one). Those only bring the address back to the session.
+  const restoredWork = (restored?.state.inputs.length ?? 0) > 0;
+  useEffect(() => {
+    const open = (event?: Event) => {
       const text = readSessionParam(window.location);
-      if (text === null) return;
-      dispatch({ type: 'link-opened', text });
-      window.history.replaceState(null, '', window.location.pathname);
+      if (text === null || text === urlText.current) return;
+      urlText.current = text;
+      const current = stateRef.current;
+      if (text === sessionLinkText(current) || (ownsUrl() && (event !== undefined || restoredWork)))
+        urlText.current = syncSessionUrl(current);
+      else dispatch({ type: 'link-opened', text });
     };
     open();
     window.addEventListener('hashchange', open);
     return () => window.removeEventListener('hashchange', open);
-  }, [dispatch]);
+  }, [dispatch, restoredWork]);
 
   const value = useMemo<SessionApi>(() => ({ state, ...api }), [state, api]);
   return <SessionContext value={value}>{children}</SessionContext>;

@@ -1,6 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { FIXTURES } from '../../test/fixtures.ts';
 import PlanPage from '../routes/PlanPage.tsx';
 import { SessionProvider } from './SessionProvider.tsx';
 import { STORAGE_KEY } from './session-storage.ts';
@@ -37,7 +38,8 @@ describe('the planning session survives a reload', () => {
     const first = renderPage(storage);
     await first.user.click(screen.getByRole('button', { name: 'Try an example' }));
     await screen.findByText('In this session (3)', {}, { timeout: 5000 });
-    await waitFor(() => expect(storage.items.has(STORAGE_KEY)).toBe(true));
+    // The write waits for a 300 ms quiet period: a busy machine may take longer than waitFor's 1 s default.
+    await waitFor(() => expect(storage.items.has(STORAGE_KEY)).toBe(true), { timeout: 10_000 });
     first.unmount();
 
     renderPage(storage);
@@ -59,7 +61,8 @@ describe('the planning session survives a reload', () => {
     const { user } = renderPage(storage);
     expect(screen.queryByRole('button', { name: 'New session' })).toBeNull();
     await typeInMetrics(user);
-    await waitFor(() => expect(storage.items.has(STORAGE_KEY)).toBe(true));
+    // The write waits for a 300 ms quiet period: a busy machine may take longer than waitFor's 1 s default.
+    await waitFor(() => expect(storage.items.has(STORAGE_KEY)).toBe(true), { timeout: 10_000 });
     await user.click(screen.getByRole('button', { name: 'New session' }));
     const ask = screen.getByRole('group', { name: 'Discard the unsaved session?' });
     await user.click(within(ask).getByRole('button', { name: 'Keep it' }));
@@ -68,7 +71,8 @@ describe('the planning session survives a reload', () => {
     await user.click(screen.getByRole('button', { name: 'Discard and start anew' }));
     expect(screen.queryByText(/In this session/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Try an example' })).toBeDefined();
-    await waitFor(() => expect(storage.items.has(STORAGE_KEY)).toBe(false));
+    // The write waits for a 300 ms quiet period: a busy machine may take longer than waitFor's 1 s default.
+    await waitFor(() => expect(storage.items.has(STORAGE_KEY)).toBe(false), { timeout: 10_000 });
   });
 
   it('asks before unloading unsaved work only', async () => {
@@ -81,6 +85,30 @@ describe('the planning session survives a reload', () => {
     await user.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(unloadAsks()).toBe(false);
     await user.selectOptions(screen.getByLabelText('Judge latency at'), '99.9');
+    expect(unloadAsks()).toBe(true);
+  });
+
+  it('a link that carries the whole session shares it: no unload question until the next change', async () => {
+    const { user } = renderPage(memoryStorage());
+    await typeInMetrics(user);
+    expect(unloadAsks()).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Share as a link without saving' }));
+    expect(screen.getByLabelText('Session link')).toBeDefined();
+    expect(unloadAsks()).toBe(false);
+    await user.selectOptions(screen.getByLabelText('Judge latency at'), '99.9');
+    expect(unloadAsks()).toBe(true);
+  });
+
+  it('a link without the session’s fio file leaves it unsaved work', async () => {
+    const { user } = renderPage(memoryStorage());
+    await typeInMetrics(user);
+    await user.upload(
+      screen.getByLabelText('Choose fio files…'),
+      new File([FIXTURES.randread4k], 'randread4k.json', { type: 'application/json' }),
+    );
+    await screen.findByText('In this session (2)', {}, { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: 'Share as a link without saving' }));
+    expect(screen.getByLabelText('Session link')).toBeDefined();
     expect(unloadAsks()).toBe(true);
   });
 

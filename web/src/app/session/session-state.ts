@@ -1,15 +1,15 @@
-import { type FioReport } from '@blockwise/shared/fio';
+import type { FioReport } from '@blockwise/shared/fio';
 import { type Problem, type Result } from '@blockwise/shared/problem';
 import { profileFromObserved, type IoProfile, type ObservedMetrics } from '@blockwise/shared/profile';
-import { type PlanSession, type RunLabels } from '@blockwise/shared/records';
-import { type SysbenchFileio } from '@blockwise/shared/sysbench';
+import { PlanSessionSchema, type PlanSession, type RunLabels } from '@blockwise/shared/records';
+import type { SysbenchFileio } from '@blockwise/shared/sysbench';
 import {
   type SeriesChoice,
   type SeriesImportOptions,
   type SizingStatistic,
 } from '@blockwise/shared/timeseries';
 import type { ImportedSeries } from '../../features/metrics-import/metrics-reader.ts';
-import { decodeSession } from '../../lib/session-url.ts';
+import { decodeSession, encodeSession } from '../../lib/session-url.ts';
 
 /**
  * The planning session, as the browser holds it: the inputs (fio files, typed-in metrics, runs
@@ -409,6 +409,32 @@ export function toPlanSession(state: SessionState, settings: Settings = state.se
     }),
     ...settings,
   };
+}
+
+/**
+ * Whether a link carries the whole session: typed-in inputs only. A fio file, a metrics export or
+ * a sysbench output is not in a link (an import travels as its peaks, never its file).
+ */
+export function linkCarriesAll(state: SessionState): boolean {
+  return state.inputs.length > 0 && state.inputs.every((i) => i.kind === 'observed');
+}
+
+/**
+ * The PlanSession a link carries of the session, or null when a link cannot carry all of it (see
+ * linkCarriesAll): the one the browser stores (session-storage.ts), as the schema a link is read
+ * back with parses it, so the address bar and the "without saving" link hold the same text and a
+ * reload from the address restores what is stored.
+ */
+export function linkPlanOf(state: SessionState): PlanSession | null {
+  if (!linkCarriesAll(state)) return null;
+  const plan = PlanSessionSchema.safeParse(toPlanSession(state));
+  return plan.success ? plan.data : null;
+}
+
+/** The session as the `#session=` text of the address bar (see linkPlanOf), or null. */
+export function sessionLinkText(state: SessionState): string | null {
+  const plan = linkPlanOf(state);
+  return plan ? encodeSession(plan) : null;
 }
 
 /** A session rebuilt from a PlanSession (a link or a comparison); fio runs are added separately. */

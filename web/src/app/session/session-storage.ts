@@ -1,4 +1,4 @@
-import { FioReportSchema } from '@blockwise/shared/fio';
+import { RunSchema } from '@blockwise/shared/api';
 import { PlanSessionSchema, RunLabelsSchema } from '@blockwise/shared/records';
 import { z } from 'zod';
 import {
@@ -21,6 +21,10 @@ import {
  */
 
 export const STORAGE_KEY = 'blockwise.session.v1';
+
+// The run contract's report schema, not '@blockwise/shared/fio': that entry point also carries the
+// fio parser, which every page would then load with the app's code instead of on a file's drop.
+const FioReportSchema = RunSchema.shape.report;
 
 const StoredRunSchema = z.object({
   id: z.string().min(1).max(64),

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { downsampleRows } from '../../lib/downsample.ts';
 import { fixtureReport } from '../../test/fixtures.ts';
 import {
+  cliffLegend,
   cliffPoints,
   comparePair,
   latencyRows,
@@ -94,6 +95,11 @@ describe('NVMe vs EBS rows', () => {
     expect(cliffPoints(series)).toEqual([
       { key: 'ebs', label: 'p99.99', ms: 900, text: 'ebs: p99.9 → p99.99 jumps ×5.7' },
     ]);
+    // The exported PNG names the red ring; without cliffs it lists the runs only.
+    expect(cliffLegend(cliffPoints(series))).toEqual([
+      { label: 'cliff: a jump ≥ 3× between successive percentiles', color: '#cf222e', ring: true },
+    ]);
+    expect(cliffLegend(cliffPoints(series.map((s) => ({ ...s, cliffs: [] }))))).toEqual([]);
   });
 
   it('a stored comparison of real fio files: runs, verdicts and cliffs come from the stored plans', () => {

@@ -1,5 +1,6 @@
 import { compareRunPair, type RunJobSettings, type RunPairComparison } from '@blockwise/shared/compare';
 import {
+  CLIFF_RATIO,
   sortedPercentiles,
   type Cliff,
   type LatencyComparison,
@@ -9,6 +10,8 @@ import {
 import { type ComparisonResult, type RunHeadline, type RunLabels } from '@blockwise/shared/records';
 import { downsampleRows } from '../../lib/downsample.ts';
 import { fmtDelta, fmtPercentile } from '../../lib/format.ts';
+import { COLORS } from '../../lib/palette.ts';
+import type { LegendEntry } from '../../lib/png-export.ts';
 
 /**
  * NVMe vs EBS: chart rows from stored run summaries (the same in the planning page and a share
@@ -188,6 +191,22 @@ export function cliffPoints(
         text: `${s.name}: ${fmtPercentile(c.from)} → ${fmtPercentile(c.to)} jumps ×${c.ratio.toFixed(1)}`,
       })),
   );
+}
+
+/**
+ * The exported PNG's entry for the red rings (Recharts' legend lists only the runs): present when
+ * the chart rings at least one cliff.
+ */
+export function cliffLegend(cliffs: readonly unknown[]): LegendEntry[] {
+  return cliffs.length === 0
+    ? []
+    : [
+        {
+          label: `cliff: a jump ≥ ${CLIFF_RATIO}× between successive percentiles`,
+          color: COLORS.concern,
+          ring: true,
+        },
+      ];
 }
 
 /** The series of a run's direction, from its headline percentiles and its plan's verdicts. */

@@ -5,7 +5,7 @@ import { ObservedForm } from '../../../features/ingest/components/ObservedForm.t
 import { MetricsDrop } from '../../../features/metrics-import/components/MetricsDrop.tsx';
 import { newObservedId } from '../../session/session-state.ts';
 import { InstancePicker } from './InstancePicker.tsx';
-import { SessionInputCard } from './SessionInputCard.tsx';
+import { inputCardProps, SessionInputCard } from './SessionInputCard.tsx';
 import type { PlanSessionView } from './use-plan-session.ts';
 
 /** "Bring data": fio/sysbench files, typed-in peaks, metrics exports, and the session's inputs. */
@@ -78,12 +78,19 @@ export function BringDataSection({ session }: { session: PlanSessionView }) {
           </h3>
           <ul className="input-list" aria-labelledby="inputs-heading">
             {state.inputs.map((input) => (
-              <SessionInputCard key={input.id} input={input} session={session} />
+              <SessionInputCard key={input.id} {...inputCardProps(input, session)} />
             ))}
           </ul>
         </>
       ) : null}
-      <InstancePicker session={session} />
+      <InstancePicker
+        value={session.state.settings.instanceType}
+        instanceTypes={session.instanceTypes}
+        catalogError={session.catalog.error}
+        labelledRun={session.labelledRun}
+        dispatch={session.dispatch}
+        applyRunConfig={session.applyRunConfig}
+      />
     </Region>
   );
 }

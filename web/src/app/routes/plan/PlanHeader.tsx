@@ -1,6 +1,11 @@
-import { ExportMenu } from '../../../features/export/components/ExportMenu.tsx';
+import { lazy, Suspense } from 'react';
 import { toPlanSession } from '../../session/session-state.ts';
 import type { PlanSessionView } from './use-plan-session.ts';
+
+// Loaded once there is a plan to export (P10: the planning page's first load).
+const ExportMenu = lazy(() =>
+  import('../../../features/export/components/ExportMenu.tsx').then((m) => ({ default: m.ExportMenu })),
+);
 
 /** The page's heading and lead, the export menu once there is a plan, and the session's notices. */
 export function PlanHeader({ session }: { session: PlanSessionView }) {
@@ -18,13 +23,15 @@ export function PlanHeader({ session }: { session: PlanSessionView }) {
           </p>
         </div>
         {result?.ok ? (
-          <ExportMenu
-            result={result.value}
-            session={toPlanSession(state)}
-            analysisVersion={firstPlan?.analysisVersion ?? ''}
-            title="planning session"
-            names={names}
-          />
+          <Suspense fallback={null}>
+            <ExportMenu
+              result={result.value}
+              session={toPlanSession(state)}
+              analysisVersion={firstPlan?.analysisVersion ?? ''}
+              title="planning session"
+              names={names}
+            />
+          </Suspense>
         ) : null}
       </header>
 

@@ -1,5 +1,5 @@
 import { SERIES_FORMAT_LABELS } from '@blockwise/shared/timeseries';
-import { lazy, Suspense } from 'react';
+import { lazy, memo, Suspense } from 'react';
 import { Disclosure } from '../../../components/Disclosure.tsx';
 import { LoadingState } from '../../../components/States.tsx';
 import { describeVolume } from '../../../features/archive/components/RunsTable.tsx';
@@ -10,17 +10,62 @@ import { periodText } from '../../../features/metrics-import/labels.ts';
 import { SysbenchFacts } from '../../../features/sysbench/components/SysbenchFacts.tsx';
 import { TEST_MODE_TEXT } from '../../../features/sysbench/sysbench-facts.ts';
 import { fmtInt, fmtSize } from '../../../lib/format.ts';
+import { sameData } from '../../../lib/same-data.ts';
 import { refOf, type SessionInput } from '../../session/session-state.ts';
 import { cardStatus, inputTitle, kindLabelOf } from './input-text.ts';
+import type { InputAnalysis } from '../../session/analysis.ts';
 import type { PlanSessionView } from './use-plan-session.ts';
 
 // Loaded when needed: the importer's questions.
 const SeriesQuestions = lazy(() => import('../../../features/metrics-import/components/SeriesQuestions.tsx'));
 
-/** One input of the session as a card: what it is, its profile, and what can be done with it. */
-export function SessionInputCard({ input, session }: { input: SessionInput; session: PlanSessionView }) {
-  const { analysis, plannedRef, usable, dispatch, rereadSeries, instanceTypes, regions, catalog } = session;
-  const a = analysis.inputs.get(input.id);
+type CardProps = {
+  input: SessionInput;
+  /** The input's profile and run summary, as the session's analysis read them. */
+  analysis: InputAnalysis | undefined;
+  /** The plan is for this input. */
+  planned: boolean;
+  /** More than one input has a profile: "Plan for this" is offered. */
+  selectable: boolean;
+  dispatch: PlanSessionView['dispatch'];
+  rereadSeries: PlanSessionView['rereadSeries'];
+  instanceTypes: PlanSessionView['instanceTypes'];
+  regions: PlanSessionView['regions'];
+  catalogError: string | null;
+};
+
+/** The card's props from the session: what it reads, and nothing a what-if step changes. */
+export function inputCardProps(input: SessionInput, session: PlanSessionView): CardProps {
+  return {
+    input,
+    analysis: session.analysis.inputs.get(input.id),
+    planned: session.plannedRef === refOf(input),
+    selectable: session.usable.length > 1,
+    dispatch: session.dispatch,
+    rereadSeries: session.rereadSeries,
+    instanceTypes: session.instanceTypes,
+    regions: session.regions,
+    catalogError: session.catalog.error,
+  };
+}
+
+/**
+ * One input of the session as a card: what it is, its profile, and what can be done with it.
+ * Compared by value: a what-if slider step leaves every card as it is (bench P16).
+ */
+export const SessionInputCard = memo(SessionInputCardView, sameData);
+
+function SessionInputCardView({
+  input,
+  analysis: a,
+  planned,
+  selectable,
+  dispatch,
+  rereadSeries,
+  instanceTypes,
+  regions,
+  catalogError,
+}: CardProps) {
   const profile = a?.profile?.ok ? a.profile.value : null;
   const profileError = a?.profile && !a.profile.ok ? a.profile.error : null;
   const title = inputTitle(input);
@@ -29,9 +74,8 @@ export function SessionInputCard({ input, session }: { input: SessionInput; sess
     title,
     profile,
     profileError,
-    selected: plannedRef === ref,
-    onSelect:
-      usable.length > 1 ? () => dispatch({ type: 'settings-changed', settings: { profileRef: ref } }) : null,
+    selected: planned,
+    onSelect: selectable ? () => dispatch({ type: 'settings-changed', settings: { profileRef: ref } }) : null,
     onRemove: () => dispatch({ type: 'input-removed', id: input.id }),
   };
   if (input.kind === 'series') {
@@ -172,7 +216,7 @@ export function SessionInputCard({ input, session }: { input: SessionInput; sess
             labels={input.labels}
             instanceTypes={instanceTypes}
             regions={regions}
-            catalogError={catalog.error}
+            catalogError={catalogError}
             onChange={(labels) => dispatch({ type: 'labels-changed', id: input.id, labels })}
           />
         </Disclosure>

@@ -3,11 +3,18 @@ import { ShareActions } from '../../../features/share/components/ShareActions.ts
 import { navigate, paths } from '../../router.tsx';
 import { analyzeSession } from '../../session/analysis.ts';
 import { saveBlockers, saveSession } from '../../session/save-session.ts';
+import { linkCarriesAll, linkPlanOf } from '../../session/session-state.ts';
 import type { PlanSessionView } from './use-plan-session.ts';
 
 /** "Share & export": save the session as a link (its fio files uploaded), or a link without upload. */
 export function ShareSection({ session }: { session: PlanSessionView }) {
   const { state, analysis, catalog, dispatch, fioInputs } = session;
+  // The link holds all of it (no file left behind, no setting left out): the address bar's text.
+  const whole =
+    linkCarriesAll(state) &&
+    analysis.candidateProblems.every((p) => p.length === 0) &&
+    analysis.rateProblem === null;
+  const wholeSession = whole ? linkPlanOf(state) : null;
   return (
     <Region
       title="Share & export"
@@ -26,17 +33,22 @@ export function ShareSection({ session }: { session: PlanSessionView }) {
           )
         }
         linkSession={
-          analysis.effective.observed.length > 0
+          wholeSession ??
+          (analysis.effective.observed.length > 0
             ? {
                 ...analysis.effective,
                 profileRef: analysis.effective.profileRef?.startsWith('run:')
                   ? null
                   : analysis.effective.profileRef,
               }
-            : null
+            : null)
         }
         fileCount={fioInputs.length}
         onOpenShared={(id) => navigate(paths.share(id))}
+        // A link that holds the whole session shares it: no longer unsaved work.
+        onLinkMade={() => {
+          if (wholeSession) dispatch({ type: 'session-saved' });
+        }}
         version={JSON.stringify([analysis.effective, fioInputs.map((i) => [i.id, i.labels])])}
       />
     </Region>

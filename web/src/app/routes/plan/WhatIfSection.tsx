@@ -1,12 +1,23 @@
+import { useCallback } from 'react';
 import { RateCardEditor, RateMeta } from '../../../features/right-size/components/RateCardPanel.tsx';
 import { WhatIfControls } from '../../../features/right-size/components/WhatIfControls.tsx';
 import { catalogLabel } from '../../../lib/catalog.ts';
+import type { Candidate, Settings } from '../../session/session-state.ts';
 import type { PlanSessionView } from './use-plan-session.ts';
 
 /** The what-if knobs beside right-sizing: the candidates, headroom, nodes (the instance is picked with the data). */
 export function WhatIfSection({ session }: { session: PlanSessionView }) {
   const { state, dispatch, analysis, firstPlan } = session;
   const { settings } = state;
+  // Stable handlers: the candidate editors are compared by value and skip a headroom step (bench P16).
+  const onCandidate = useCallback(
+    (index: number, volume: Candidate) => dispatch({ type: 'candidate-changed', index, volume }),
+    [dispatch],
+  );
+  const onRemoveCandidate = useCallback(
+    (index: number) => dispatch({ type: 'candidate-removed', index }),
+    [dispatch],
+  );
   return (
     <div className="what-if-wrap">
       <WhatIfControls
@@ -16,9 +27,9 @@ export function WhatIfSection({ session }: { session: PlanSessionView }) {
         recommendations={firstPlan?.rightSizing.recommendations ?? []}
         onSettings={(patch) => dispatch({ type: 'settings-changed', settings: patch })}
         onFocusPercentile={(percentile) => dispatch({ type: 'focus-percentile-changed', percentile })}
-        onCandidate={(index, volume) => dispatch({ type: 'candidate-changed', index, volume })}
+        onCandidate={onCandidate}
         onAddCandidate={(volume) => dispatch({ type: 'candidate-added', volume })}
-        onRemoveCandidate={(index) => dispatch({ type: 'candidate-removed', index })}
+        onRemoveCandidate={onRemoveCandidate}
       />
     </div>
   );
@@ -28,6 +39,16 @@ export function WhatIfSection({ session }: { session: PlanSessionView }) {
 export function RatesSection({ session }: { session: PlanSessionView }) {
   const { state, dispatch, catalog, analysis, regions, firstPlan } = session;
   const { settings } = state;
+  // Stable handlers: the editor is compared by value and skips what-if steps (bench P16).
+  const onRegion = useCallback(
+    (region: string) => dispatch({ type: 'settings-changed', settings: { region } }),
+    [dispatch],
+  );
+  const onOverrides = useCallback(
+    (rateOverrides: Settings['rateOverrides']) =>
+      dispatch({ type: 'settings-changed', settings: { rateOverrides } }),
+    [dispatch],
+  );
   if (catalog.catalog && analysis.rateCard && regions)
     return (
       <RateCardEditor
@@ -37,8 +58,8 @@ export function RatesSection({ session }: { session: PlanSessionView }) {
         base={catalog.catalog.rateCardFor(settings.region) ?? catalog.catalog.defaultRateCard()}
         card={analysis.rateCard}
         problem={analysis.rateProblem}
-        onRegion={(region) => dispatch({ type: 'settings-changed', settings: { region } })}
-        onOverrides={(rateOverrides) => dispatch({ type: 'settings-changed', settings: { rateOverrides } })}
+        onRegion={onRegion}
+        onOverrides={onOverrides}
         catalog={catalogLabel(catalog.catalog)}
       />
     );

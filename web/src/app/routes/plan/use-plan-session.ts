@@ -1,7 +1,7 @@
 import { type InstanceSpec } from '@blockwise/shared/aws';
 import { volumeFromLabels } from '@blockwise/shared/plan';
 import { accessOf } from '@blockwise/shared/profile';
-import { useCallback, useDeferredValue, useMemo, useRef } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import { liveWaste, type WasteRow } from '../../../features/right-size/right-size-view.ts';
 import { useCatalog } from '../../../lib/catalog.ts';
 import {
@@ -16,7 +16,7 @@ import { inputTitle, kindLabelOf } from './input-text.ts';
 
 /**
  * The planning session's state and everything derived from it, for the page's sections: the
- * analysis (deferred, so sliders stay responsive), the catalog's lists, the planned input and the
+ * analysis, the catalog's lists, the planned input and the
  * actions that need more than a dispatch (the run's configuration as the first candidate, waste).
  */
 export function usePlanSession() {
@@ -24,30 +24,42 @@ export function usePlanSession() {
   const { state, dispatch } = session;
   const catalog = useCatalog();
 
-  // Sliders stay responsive: the analysis (and the charts) follow the typing at React's pace.
-  const deferred = useDeferredValue(state);
-  const analysis = useMemo(() => analyzeSession(deferred, catalog.catalog), [deferred, catalog.catalog]);
-  const instanceTypes: readonly InstanceSpec[] | null = catalog.catalog?.listInstanceTypes() ?? null;
+  // One render per change, analysis included (≈ 1–2 ms): a deferred copy of the state rendered
+  // the whole page twice per slider step. What a step does not change keeps its identity or is
+  // compared by value below it (memoized sections and charts), so a step costs what changed
+  // (bench P16).
+  const analysis = useMemo(() => analyzeSession(state, catalog.catalog), [state, catalog.catalog]);
+  const instanceTypes: readonly InstanceSpec[] | null = useMemo(
+    () => catalog.catalog?.listInstanceTypes() ?? null,
+    [catalog.catalog],
+  );
   const regions = useMemo(
     () => catalog.catalog?.listPriceRegions().filter((r) => r.complete) ?? null,
     [catalog.catalog],
   );
   const { settings } = state;
-  const names = Object.fromEntries(state.inputs.map((i) => [i.id, inputTitle(i)]));
+  const names = useMemo(
+    () => Object.fromEntries(state.inputs.map((i) => [i.id, inputTitle(i)])),
+    [state.inputs],
+  );
   const result = analysis.result;
   const plannedRef = analysis.effective.profileRef;
   const fioInputs = state.inputs.filter((i): i is FioInput => i.kind === 'fio');
   const labelledRun = fioInputs.find((i) => i.labels.instanceType || i.labels.volumeType);
 
-  const applyRunConfig = (input: FioInput) => {
-    const l = input.labels;
-    const patch: Partial<typeof settings> = {};
-    if (l.instanceType) patch.instanceType = l.instanceType;
-    if (l.region && regions?.some((r) => r.code === l.region)) patch.region = l.region;
-    const volume = l.kind === 'ebs' ? volumeFromLabels(l) : null;
-    if (volume) patch.candidates = [{ ...volume, count: volume.count ?? 1 }, ...settings.candidates.slice(1)];
-    dispatch({ type: 'settings-changed', settings: patch });
-  };
+  const { candidates } = settings;
+  const applyRunConfig = useCallback(
+    (input: FioInput) => {
+      const l = input.labels;
+      const patch: Partial<typeof settings> = {};
+      if (l.instanceType) patch.instanceType = l.instanceType;
+      if (l.region && regions?.some((r) => r.code === l.region)) patch.region = l.region;
+      const volume = l.kind === 'ebs' ? volumeFromLabels(l) : null;
+      if (volume) patch.candidates = [{ ...volume, count: volume.count ?? 1 }, ...candidates.slice(1)];
+      dispatch({ type: 'settings-changed', settings: patch });
+    },
+    [dispatch, regions, candidates],
+  );
 
   // What an imported metrics series' per-statistic plans use: the session's own settings, kept
   // as the same object while they do not change (the series view does not recompute meanwhile).
@@ -64,16 +76,10 @@ export function usePlanSession() {
   /** The over-provisioning rows of the i-th plan: its candidate as configured, live. */
   const wasteFor = (i: number): WasteRow[] => {
     const index = analysis.candidateIndex[i];
-    const candidate = index === undefined ? undefined : deferred.settings.candidates[index];
+    const candidate = index === undefined ? undefined : state.settings.candidates[index];
     const plan = planEntries[i]?.plan;
     return candidate && plan && analysis.rateCard
-      ? liveWaste(
-          candidate,
-          plan,
-          analysis.rateCard,
-          deferred.settings.nodes,
-          deferred.settings.gp3Generation,
-        )
+      ? liveWaste(candidate, plan, analysis.rateCard, state.settings.nodes, state.settings.gp3Generation)
       : [];
   };
 

@@ -1,6 +1,8 @@
 import { describeJobSettings, type RunPairComparison } from '@blockwise/shared/compare';
 import { HOURS_PER_MONTH } from '@blockwise/shared/units';
-import { lazy, useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
+import { lazyChart } from '../../../components/lazy-chart.ts';
+import { sameData } from '../../../lib/same-data.ts';
 import { ChartFrame } from '../../../components/ChartFrame.tsx';
 import { SelectField } from '../../../components/Field.tsx';
 import { Region } from '../../../components/Region.tsx';
@@ -21,7 +23,7 @@ import {
 import { LatencyPanel } from './LatencyPanel.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 
-const RatesChart = lazy(() => import('./RatesChart.tsx'));
+const RatesChart = lazyChart(() => import('./RatesChart.tsx'));
 
 export type NvmePremiumInfo = {
   baseType: string;
@@ -226,8 +228,14 @@ function JobsCheck({ comparison, pair }: { comparison: RunPairComparison; pair: 
   );
 }
 
-/** NVMe vs EBS: bandwidth and IOPS side by side with deltas, latency percentiles, and cost. */
-export function ComparePanel({
+/**
+ * NVMe vs EBS: bandwidth and IOPS side by side with deltas, latency percentiles, and cost.
+ * Compared by value: the runs do not change with the what-if settings, and a slider step should
+ * not redraw this part of the page (bench P16).
+ */
+export const ComparePanel = memo(ComparePanelView, sameData);
+
+function ComparePanelView({
   runs,
   stored,
   premiums = {},

@@ -1,12 +1,13 @@
 import type { LatencyComparison } from '@blockwise/shared/plan';
-import { lazy, useId, useState } from 'react';
+import { useId, useState } from 'react';
+import { lazyChart } from '../../../components/lazy-chart.ts';
 import { ChartFrame } from '../../../components/ChartFrame.tsx';
 import { EmptyState } from '../../../components/States.tsx';
 import { fmtDelta, fmtMs, fmtPercentile } from '../../../lib/format.ts';
-import { cliffPoints, latencyRows, type LatencySeries } from '../compare-rows.ts';
+import { cliffLegend, cliffPoints, latencyRows, type LatencySeries } from '../compare-rows.ts';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 
-const LatencyChart = lazy(() => import('./LatencyChart.tsx'));
+const LatencyChart = lazyChart(() => import('./LatencyChart.tsx'));
 
 export const VERDICT_TEXT = { ok: 'ok', watch: 'watch', concern: 'concern' } as const;
 
@@ -73,6 +74,7 @@ export function LatencyPanel({
           title={chartTitle}
           caption="clat percentiles in ms, log scale; red rings mark cliffs (a jump ≥ 3× between successive percentiles)"
           height={300}
+          legend={cliffLegend(cliffs)}
           table={
             <table className="table table--dense">
               <caption className="visually-hidden">{chartTitle}</caption>

@@ -1,5 +1,6 @@
 import { fleetPlanToCsv, type FleetPlan } from '@blockwise/shared/fleet';
-import { lazy, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
+import { lazyChart } from '../../../components/lazy-chart.ts';
 import { ChartFrame, barChartHeight } from '../../../components/ChartFrame.tsx';
 import { PriceStamp } from '../../../components/PriceStamp.tsx';
 import { Region } from '../../../components/Region.tsx';
@@ -10,7 +11,7 @@ import { exportFileName, fmtUsdMonth, savingsBars, STATUS_LABELS, unpricedNote }
 import { FleetTable } from './FleetTable.tsx';
 import '../fleet.css';
 
-const SavingsChart = lazy(() => import('./SavingsChart.tsx'));
+const SavingsChart = lazyChart(() => import('./SavingsChart.tsx'));
 
 const STATISTIC_LABELS: Record<FleetPlan['statistic'], string> = {
   max: 'maximum of the points',

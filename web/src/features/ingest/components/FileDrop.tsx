@@ -1,7 +1,9 @@
+import { memo } from 'react';
 import { DropZone } from '../../../components/DropZone.tsx';
 
 /** Drop or pick fio result files (json, json+, normal+json, with warnings before the JSON — any format the parser takes). */
-export function FileDrop({ onFiles }: { onFiles: (files: File[]) => void }) {
+// Memoized: its only prop is a stable callback, and the planning page re-renders on every what-if step.
+export const FileDrop = memo(function FileDrop({ onFiles }: { onFiles: (files: File[]) => void }) {
   return (
     <DropZone
       title="Drop fio result files here"
@@ -15,4 +17,4 @@ export function FileDrop({ onFiles }: { onFiles: (files: File[]) => void }) {
       onFiles={onFiles}
     />
   );
-}
+});

@@ -12,18 +12,13 @@ import {
 import { categoryAxisWidth, useChartWidth } from '../../../components/ChartFrame.tsx';
 import { fmtPct } from '../../../lib/format.ts';
 import { COLORS } from '../../../lib/palette.ts';
-import type { LimitRow, LimitStatus } from '../limits-rows.ts';
+import { HUNDRED_PERCENT_DASH, limitBarStyle } from '../limits-legend.ts';
+import type { LimitRow } from '../limits-rows.ts';
 
 /**
  * Horizontal bars: utilization of each ceiling (demand ÷ capacity, from the domain), a line at
  * 100%, the bottleneck in red. Loaded lazily (Recharts stays out of the first paint).
  */
-
-const STATUS_COLOR: Record<LimitStatus, string> = {
-  over: COLORS.concern,
-  saturated: COLORS.concern,
-  ok: COLORS.neutral,
-};
 
 type TooltipProps = { active?: boolean; payload?: readonly { payload?: LimitRow }[] };
 
@@ -99,21 +94,22 @@ export default function LimitsChart({
       <ReferenceLine
         x={1}
         stroke={COLORS.text}
-        strokeDasharray="4 3"
+        strokeDasharray={HUNDRED_PERCENT_DASH}
         label={{ value: '100%', position: 'top', fill: COLORS.text, fontSize: 11 }}
       />
       <Bar dataKey="plotted" name="utilization" isAnimationActive={false} barSize={18}>
-        {rows.map((r) => (
-          <Cell
-            key={r.id}
-            fill={
-              r.isBottleneck ? COLORS.concern : r.isSustainedFallback ? COLORS.watch : STATUS_COLOR[r.status]
-            }
-            fillOpacity={r.sustained ? 1 : 0.45}
-            stroke={r.isBottleneck ? COLORS.text : 'none'}
-            strokeWidth={r.isBottleneck ? 1.5 : 0}
-          />
-        ))}
+        {rows.map((r) => {
+          const style = limitBarStyle(r);
+          return (
+            <Cell
+              key={r.id}
+              fill={style.fill}
+              fillOpacity={style.opacity}
+              stroke={style.outline ?? 'none'}
+              strokeWidth={style.outline ? 1.5 : 0}
+            />
+          );
+        })}
         <LabelList
           dataKey="utilizationText"
           position="right"

@@ -43,4 +43,21 @@ describe('LimitsPanel', () => {
     // No web-made "high" verdict: each utilization is read as the domain's thresholds put it.
     expect(table.textContent).not.toMatch(/\(high\)/);
   });
+
+  it('shows the key to the bar colours on the page, not only in the exported PNG', () => {
+    render(<LimitsPanel plan={burstingPlan()} title="io2 on c6a.xlarge" />);
+    const key = screen.getByRole('list', { name: 'Key to the bars: What binds: io2 on c6a.xlarge' });
+    expect(
+      within(key)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'bottleneck (the ceiling that binds)',
+      'sustained ceiling after the burst',
+      'at or over its ceiling',
+      'headroom',
+      'faded: burst ceiling (temporary)',
+      '100% = demand at the ceiling',
+    ]);
+  });
 });

@@ -1,13 +1,17 @@
 import type { PlanResult } from '@blockwise/shared/plan';
-import { lazy } from 'react';
+import { memo } from 'react';
+import { lazyChart } from '../../../components/lazy-chart.ts';
 import { ChartFrame } from '../../../components/ChartFrame.tsx';
+import { LegendList } from '../../../components/LegendList.tsx';
 import { EmptyState } from '../../../components/States.tsx';
 import { Unit } from '../../../components/Unit.tsx';
 import { Warnings } from '../../../components/Warnings.tsx';
+import { samePropsBesidesWhatIf } from '../../../lib/same-data.ts';
+import { limitsLegend } from '../limits-legend.ts';
 import { bottleneckCallout, limitRows, type LimitRow } from '../limits-rows.ts';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 
-const LimitsChart = lazy(() => import('./LimitsChart.tsx'));
+const LimitsChart = lazyChart(() => import('./LimitsChart.tsx'));
 
 const STATUS_TEXT = {
   over: 'over the ceiling',
@@ -71,7 +75,9 @@ function LimitsTable({ rows, caption }: { rows: LimitRow[]; caption: string }) {
 }
 
 /** Which ceiling binds, for one configuration: all of them shown, the bottleneck highlighted. */
-export function LimitsPanel({ plan, title }: { plan: PlanResult; title: string }) {
+export const LimitsPanel = memo(LimitsPanelView, samePropsBesidesWhatIf);
+
+function LimitsPanelView({ plan, title }: { plan: PlanResult; title: string }) {
   const { rows, axisMax } = limitRows(plan);
   const callout = bottleneckCallout(plan);
   if (rows.length === 0) {
@@ -86,6 +92,7 @@ export function LimitsPanel({ plan, title }: { plan: PlanResult; title: string }
     );
   }
   const chartTitle = `What binds: ${title}`;
+  const legend = limitsLegend(rows);
   return (
     <div className="limits">
       {callout ? (
@@ -118,9 +125,11 @@ export function LimitsPanel({ plan, title }: { plan: PlanResult; title: string }
           </>
         }
         height={58 + rows.length * 38}
+        legend={legend}
       >
         <LimitsChart rows={rows} axisMax={axisMax} title={chartTitle} />
       </ChartFrame>
+      <LegendList entries={legend} label={`Key to the bars: ${chartTitle}`} />
       <TableScroll className="limits__table" label={chartTitle}>
         <LimitsTable rows={rows} caption={chartTitle} />
       </TableScroll>

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { PROMQL_COUNTERS } from '@blockwise/shared/timeseries';
 import { DropZone } from '../../../components/DropZone.tsx';
 
@@ -6,7 +7,8 @@ import { DropZone } from '../../../components/DropZone.tsx';
  * `aws cloudwatch get-metric-data`, a Grafana CSV, iostat -x or sar -d / sadf -d text, a
  * Prometheus query_range answer of node_exporter's disk counters, or a Datadog export.
  */
-export function MetricsDrop({ onFiles }: { onFiles: (files: File[]) => void }) {
+// Memoized: its only prop is a stable callback, and the planning page re-renders on every what-if step.
+export const MetricsDrop = memo(function MetricsDrop({ onFiles }: { onFiles: (files: File[]) => void }) {
   return (
     <DropZone
       title="Import production metrics"
@@ -25,4 +27,4 @@ export function MetricsDrop({ onFiles }: { onFiles: (files: File[]) => void }) {
       onFiles={onFiles}
     />
   );
-}
+});

@@ -5,7 +5,8 @@ import {
   type SeriesImportOptions,
   type SizingStatistic,
 } from '@blockwise/shared/timeseries';
-import { lazy, useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
+import { lazyChart } from '../../../components/lazy-chart.ts';
 import { ChartFrame } from '../../../components/ChartFrame.tsx';
 import { Disclosure } from '../../../components/Disclosure.tsx';
 import { EmptyState, LoadingState } from '../../../components/States.tsx';
@@ -36,7 +37,7 @@ import {
 import { ChoiceForm } from './ChoiceForm.tsx';
 import { LINE_STYLE, SERIES_COLORS, demandLegend } from './line-style.ts';
 
-const DemandChart = lazy(() => import('./DemandChart.tsx'));
+const DemandChart = lazyChart(() => import('./DemandChart.tsx'));
 
 const CHART_HEIGHT = 260;
 

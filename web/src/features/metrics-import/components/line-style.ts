@@ -43,6 +43,10 @@ export function demandLegend(lines: readonly LimitLine[]): LegendEntry[] {
   return [
     { label: 'read', color: SERIES_COLORS.read },
     { label: 'write (stacked on read)', color: SERIES_COLORS.write },
-    ...lines.map((l) => ({ label: l.text, color: LINE_STYLE[l.kind].stroke, dashed: true })),
+    ...lines.map((l) => ({
+      label: l.text,
+      color: LINE_STYLE[l.kind].stroke,
+      dashed: LINE_STYLE[l.kind].dash,
+    })),
   ];
 }

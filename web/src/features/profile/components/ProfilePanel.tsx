@@ -1,8 +1,10 @@
 import type { PlanResult } from '@blockwise/shared/plan';
 import type { Access } from '@blockwise/shared/profile';
+import { memo } from 'react';
 import { Quantity } from '../../../components/Unit.tsx';
 import { Warnings } from '../../../components/Warnings.tsx';
 import { fmtInt, fmtNum, fmtPct, fmtRate, fmtRateValue, fmtSize } from '../../../lib/format.ts';
+import { samePropsBesidesWhatIf } from '../../../lib/same-data.ts';
 import {
   BOUND_TEXT,
   SIZE_CLASS_TEXT,
@@ -17,7 +19,9 @@ import { TableScroll } from '../../../components/TableScroll.tsx';
  * The I/O profile: per direction IOPS, throughput, average block size (bytes/s ÷ IOPS), its size
  * class and the likely bound — with each benchmark warning beside the number it concerns.
  */
-export function ProfilePanel({
+export const ProfilePanel = memo(ProfilePanelView, samePropsBesidesWhatIf);
+
+function ProfilePanelView({
   plan,
   access = null,
   origin = 'unknown',

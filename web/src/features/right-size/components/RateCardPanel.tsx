@@ -1,8 +1,9 @@
 import { SEED_GUIDE_GP3, pricesOlderThanAYear, type RateCard } from '@blockwise/shared/aws';
 import { type Problem } from '@blockwise/shared/problem';
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import { RegionSelect } from '../../../components/RegionSelect.tsx';
 import { parseNumberText } from '../../../lib/parse-number.ts';
+import { sameData } from '../../../lib/same-data.ts';
 
 /**
  * The rate card every cost uses, with its region, date and source — a cost without them is not
@@ -126,7 +127,10 @@ type EditableProps = {
   catalog?: string;
 };
 
-export function RateCardEditor({
+/** Compared by value: a what-if step leaves the rate card as it is (bench P16). */
+export const RateCardEditor = memo(RateCardEditorView, sameData);
+
+function RateCardEditorView({
   regions,
   region,
   overrides,

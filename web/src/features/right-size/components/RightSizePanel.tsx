@@ -1,12 +1,14 @@
 import { VOLUME_TYPES } from '@blockwise/shared/aws';
 import { type PlanResult } from '@blockwise/shared/plan';
 import { HOURS_PER_MONTH } from '@blockwise/shared/units';
-import { lazy, useState, type ReactNode } from 'react';
+import { memo, useState, type ReactNode } from 'react';
+import { lazyChart } from '../../../components/lazy-chart.ts';
 import { ChartFrame, barChartHeight } from '../../../components/ChartFrame.tsx';
 import { EmptyState } from '../../../components/States.tsx';
 import { Unit } from '../../../components/Unit.tsx';
 import { PriceStamp } from '../../../components/PriceStamp.tsx';
 import { fmtInt, fmtPct, fmtUsd } from '../../../lib/format.ts';
+import { sameData } from '../../../lib/same-data.ts';
 import {
   SIDE_BY_SIDE,
   STATUS_TEXT,
@@ -23,7 +25,7 @@ import {
 } from '../right-size-view.ts';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 
-const CostChart = lazy(() => import('./CostChart.tsx'));
+const CostChart = lazyChart(() => import('./CostChart.tsx'));
 
 function CostTable({ bars, nodes, caption }: { bars: CostBar[]; nodes: number; caption: string }) {
   return (
@@ -101,8 +103,12 @@ function CellRow({
   );
 }
 
-function InstanceOptions({ plan }: { plan: PlanResult }) {
-  const advice = plan.rightSizing.instanceAdvice;
+/** Compared by value: the advice changes only when the target crosses an instance's cap. */
+const InstanceOptions = memo(function InstanceOptions({
+  advice,
+}: {
+  advice: PlanResult['rightSizing']['instanceAdvice'];
+}) {
   const rows = instanceOptionRows(advice);
   if (!advice) return null;
   const caption = `Instances that sustain the target (on-demand Linux, us-east-1, ${HOURS_PER_MONTH} hours)`;
@@ -150,7 +156,7 @@ function InstanceOptions({ plan }: { plan: PlanResult }) {
       ) : null}
     </div>
   );
-}
+}, sameData);
 
 function TypesTable({ plan }: { plan: PlanResult }) {
   const [all, setAll] = useState(false);
@@ -248,7 +254,7 @@ function TypesTable({ plan }: { plan: PlanResult }) {
       >
         {all ? 'Show gp3, io2 and gp2 only' : 'Also show io1, st1 and sc1'}
       </button>
-      <InstanceOptions plan={plan} />
+      <InstanceOptions advice={plan.rightSizing.instanceAdvice} />
       {plan.rightSizing.notes.length > 0 ? (
         <ul className="notes">
           {plan.rightSizing.notes.map((n) => (

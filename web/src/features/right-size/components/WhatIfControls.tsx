@@ -19,10 +19,11 @@ import {
 } from '@blockwise/shared/plan';
 import { type Problem } from '@blockwise/shared/problem';
 import { type PlanSession } from '@blockwise/shared/records';
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { SelectField, TextField } from '../../../components/Field.tsx';
 import { SliderField } from '../../../components/SliderField.tsx';
 import { fmtInt } from '../../../lib/format.ts';
+import { sameData } from '../../../lib/same-data.ts';
 import { numberText, parseNumberText } from '../../../lib/parse-number.ts';
 import { describeRecommendation } from '../../../lib/plan-text.ts';
 
@@ -87,21 +88,27 @@ function problemFor(problems: Problem[], path: string): string | null {
   return problems.filter((p) => p.path === path).map((p) => p.message)[0] ?? null;
 }
 
-function CandidateEditor({
+/**
+ * One candidate volume's fields. Compared by value (with the page's stable handlers): a headroom
+ * step leaves every candidate as it is and should not re-render them (bench P16).
+ */
+const CandidateEditor = memo(function CandidateEditor({
   index,
   candidate,
   gen,
   problems,
-  onChange,
-  onRemove,
+  onCandidate,
+  onRemoveCandidate,
 }: {
   index: number;
   candidate: Candidate;
   gen: Gp3Generation;
   problems: Problem[];
-  onChange: (c: Candidate) => void;
-  onRemove: () => void;
+  onCandidate: (index: number, c: Candidate) => void;
+  onRemoveCandidate: (index: number) => void;
 }) {
+  const onChange = (c: Candidate) => onCandidate(index, c);
+  const onRemove = () => onRemoveCandidate(index);
   const id = useId();
   const r = settingRangesOf(candidate.type, gen);
   const included = includedSettingsOf(candidate.type);
@@ -194,7 +201,7 @@ function CandidateEditor({
       </button>
     </fieldset>
   );
-}
+}, sameData);
 
 export function WhatIfControls(props: Props) {
   const { settings, focusPercentile, candidateProblems, recommendations } = props;
@@ -303,8 +310,8 @@ export function WhatIfControls(props: Props) {
             candidate={c}
             gen={settings.gp3Generation}
             problems={candidateProblems[i] ?? []}
-            onChange={(v) => props.onCandidate(i, v)}
-            onRemove={() => props.onRemoveCandidate(i)}
+            onCandidate={props.onCandidate}
+            onRemoveCandidate={props.onRemoveCandidate}
           />
         ))}
         <div className="button-row" role="group" aria-label="Add a candidate volume">

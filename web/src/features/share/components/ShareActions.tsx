@@ -49,6 +49,7 @@ export function ShareActions({
   linkSession,
   fileCount,
   onOpenShared,
+  onLinkMade,
   version,
 }: {
   /** Why saving is not possible right now (empty: it is). */
@@ -59,6 +60,8 @@ export function ShareActions({
   /** fio inputs a link cannot carry. */
   fileCount: number;
   onOpenShared: (id: string) => void;
+  /** The "without saving" link was made (a session it carries whole is then shared). */
+  onLinkMade?: () => void;
   /** Changes whenever what would be saved changes: a saved link older than that is flagged. */
   version: string;
 }) {
@@ -152,7 +155,11 @@ export function ShareActions({
           type="button"
           className="btn"
           disabled={!linkSession}
-          onClick={() => linkSession && setLink(sessionLink(linkSession, window.location.origin))}
+          onClick={() => {
+            if (!linkSession) return;
+            setLink(sessionLink(linkSession, window.location.origin));
+            onLinkMade?.();
+          }}
         >
           Share as a link without saving
         </button>
