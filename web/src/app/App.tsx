@@ -3,7 +3,9 @@ import { Suspense, useEffect, useRef } from 'react';
 import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { LoadingState } from '../components/States.tsx';
 import { lazyPage } from '../lib/lazy-page.tsx';
+import { getComparison } from '../lib/api-client.ts';
 import { createQueryClient } from '../lib/query.ts';
+import { comparisonKey } from '../features/share/api/comparison.ts';
 import { pageModules } from './pages.ts';
 import { Link, matchRoute, paths, useLocation, useRoute, type Route } from './router.tsx';
 import { SessionProvider, browserStorage } from './session/SessionProvider.tsx';
@@ -30,9 +32,23 @@ const PAGES: Record<Route['name'], { preload: () => Promise<void> } | null> = {
   'not-found': null,
 };
 
-/** Loads the code of the page at `pathname` (main.tsx awaits it before the first render). */
+/**
+ * Loads the code of the page at `pathname` (boot.tsx awaits it before the first render) and, for
+ * a share link, its comparison: the server's HTML already shows the page's head, and React's first
+ * draw should be the finished page, not a loading state over that head. The request is the one
+ * the HTML preloads (`<link rel="preload">`); a failure is left to the page, which asks again.
+ */
 export function preloadPage(pathname: string): Promise<void> {
-  return PAGES[matchRoute(pathname).name]?.preload() ?? Promise.resolve();
+  const route = matchRoute(pathname);
+  const code = PAGES[route.name]?.preload() ?? Promise.resolve();
+  const data =
+    route.name === 'share'
+      ? queryClient.prefetchQuery({
+          queryKey: [comparisonKey(route.id)],
+          queryFn: ({ signal }) => getComparison(route.id, signal),
+        })
+      : Promise.resolve();
+  return Promise.all([code, data]).then(() => undefined);
 }
 
 function NotFound({ path }: { path: string }) {

@@ -112,10 +112,15 @@ describe('ChartFrame: Download PNG', () => {
         <Chart />
       </ChartFrame>,
     );
-    fireEvent.click(screen.getByRole('button', { name: 'Download PNG: Monthly cost' }));
+    const button = screen.getByRole('button', { name: 'Download PNG: Monthly cost' });
+    fireEvent.click(button);
     expect(load).toHaveBeenCalledTimes(1);
+    // While it waits for the chart: busy, and a second click starts nothing.
+    await waitFor(() => expect(button.textContent).toBe('Preparing PNG…'));
+    expect((button as HTMLButtonElement).disabled).toBe(true);
     await arrive();
     await waitFor(() => expect(png.downloads).toEqual(['monthly-cost.png']));
+    expect(button.textContent).toBe('Download PNG');
     expect(png.drawn).toEqual([screen.getByTestId('chart')]);
     expect(screen.queryByRole('alert')).toBeNull();
   });

@@ -142,6 +142,7 @@ export function ChartFrame({ title, caption, height, table, children, legend = [
   const plot = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [exportError, setExportError] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
   const [near, mountNow] = useNearViewport(ref);
   useEffect(() => {
     const el = plot.current;
@@ -156,14 +157,18 @@ export function ChartFrame({ title, caption, height, table, children, legend = [
     setExportError(null);
     const figure = ref.current;
     if (!figure) return;
-    // A chart still below the fold has not been mounted: mount it now and export once it is drawn.
+    // A chart still below the fold has not been mounted: mount it now and export once it is drawn
+    // (the button says so meanwhile, and a second click does not start a second wait).
     mountNow();
+    setExporting(true);
     try {
       const svg = await whenChartDrawn(figure);
       const entries = [...legendEntriesIn(ref.current ?? document.createElement('div')), ...legend];
       downloadBlob(await chartToPngBlob(svg, title, entries), `${slug(title)}.png`);
     } catch (e) {
       setExportError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setExporting(false);
     }
   };
   return (
@@ -197,8 +202,10 @@ export function ChartFrame({ title, caption, height, table, children, legend = [
           className="btn btn--small btn--ghost"
           onClick={exportPng}
           aria-label={`Download PNG: ${title}`}
+          disabled={exporting}
+          aria-busy={exporting}
         >
-          Download PNG
+          {exporting ? 'Preparing PNG…' : 'Download PNG'}
         </button>
       </div>
       {exportError ? (

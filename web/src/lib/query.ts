@@ -57,9 +57,15 @@ export function errorCode(error: unknown): string | null {
 export function useApiQuery<T>(
   key: string,
   load: (signal: AbortSignal) => Promise<T>,
+  /** `immutable`: the resource never changes once created (a share link): cached data is never asked for again. */
+  { immutable = false }: { immutable?: boolean } = {},
 ): AsyncState<T> & { reload: () => void } {
   const client = useQueryClient();
-  const query = useQuery({ queryKey: [key], queryFn: ({ signal }) => load(signal) });
+  const query = useQuery({
+    queryKey: [key],
+    queryFn: ({ signal }) => load(signal),
+    ...(immutable ? { staleTime: Infinity } : {}),
+  });
   const reload = () => void client.resetQueries({ queryKey: [key], exact: true });
   if (query.status === 'success') return { status: 'ready', data: query.data, error: null, reload };
   if (query.status === 'error' && !query.isFetching)

@@ -59,7 +59,6 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
   const [opening, setOpening] = useState<'idle' | 'opening' | { error: string }>('idle');
   const { result } = comparison;
   const title = comparison.title ?? 'Shared comparison';
-  usePageTitle(title);
   // The heading, facts and banner commit first (the largest paint, right after the data arrives);
   // the sections below render in a transition React splits into short tasks, so drawing every
   // table and panel neither delays that paint nor blocks the main thread in one long task.
@@ -150,7 +149,9 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
 /** `/c/:id`: exactly the stored result of a comparison, read-only. */
 export default function SharePage({ id }: { id: string }) {
   const state = useComparison(id);
-  usePageTitle('Shared comparison');
+  // One title, set here: a child's effect runs before its parent's, so a title set in the loaded
+  // view would be overwritten by a generic one whenever the comparison is already in the cache.
+  usePageTitle(state.status === 'ready' ? (state.data.title ?? 'Shared comparison') : 'Shared comparison');
   if (state.status === 'loading') {
     return (
       <div className="page">

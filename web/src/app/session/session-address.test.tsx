@@ -48,7 +48,8 @@ describe('the address follows the session', () => {
     await waitFor(() => expect(addressReadIops()).toBe(3043));
     expect(window.location.pathname).toBe('/');
     // A slider dragged through six steps: the address ends at the last, in the same history entry.
-    const slider = screen.getByLabelText('Headroom above the peak (slider)');
+    // (The comparison's panels, the what-if controls among them, load once there is a plan.)
+    const slider = await screen.findByLabelText('Headroom above the peak (slider)', {}, { timeout: 10_000 });
     for (const pct of [30, 35, 40, 45, 50, 55]) fireEvent.change(slider, { target: { value: String(pct) } });
     await waitFor(() => expect(addressSession()?.headroom).toBe(0.55));
     expect(window.history.length).toBe(entries);
