@@ -1,29 +1,18 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES } from '../../test/fixtures.ts';
-import { SessionProvider } from '../session/SessionProvider.tsx';
-import PlanPage from './PlanPage.tsx';
-
-function renderPage() {
-  render(
-    <SessionProvider>
-      <PlanPage />
-    </SessionProvider>,
-  );
-  return userEvent.setup();
-}
+import { renderPlanPage } from '../../test/plan-page.tsx';
 
 describe('PlanPage', () => {
   it('starts empty, with a designed empty state', () => {
-    renderPage();
+    renderPlanPage();
     expect(screen.getByRole('heading', { level: 1, name: 'Planning session' })).toBeDefined();
     expect(screen.getByText('Add data to start')).toBeDefined();
     expect(screen.getByRole('button', { name: 'Save & share' }).hasAttribute('disabled')).toBe(true);
   });
 
   it('the typed-in form takes focus when it opens and gives it back when it closes', async () => {
-    const user = renderPage();
+    const user = renderPlanPage();
     await user.click(screen.getByRole('button', { name: 'Type in metrics…' }));
     expect(document.activeElement).toBe(screen.getByLabelText('Label (optional)'));
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
@@ -31,7 +20,7 @@ describe('PlanPage', () => {
   });
 
   it('a bad file shows which file and why; the good one is planned', async () => {
-    const user = renderPage();
+    const user = renderPlanPage();
     const input = document.querySelector<HTMLInputElement>('input[type=file]')!;
     await user.upload(input, [
       new File([FIXTURES.errorOnly], 'windows-error.json', { type: 'application/json' }),
@@ -46,7 +35,7 @@ describe('PlanPage', () => {
   });
 
   it('typed-in metrics → profile, what binds and right-sizing', async () => {
-    const user = renderPage();
+    const user = renderPlanPage();
     await user.click(screen.getByRole('button', { name: 'Type in metrics…' }));
     await user.type(screen.getByLabelText('Peak read IOPS'), '3043');
     await user.type(screen.getByLabelText('Peak read throughput'), '188');
@@ -85,7 +74,7 @@ describe('PlanPage', () => {
   });
 
   it('“Try an example” loads the guide’s NoSQL session in one click; the answer sits on top, linking down', async () => {
-    const user = renderPage();
+    const user = renderPlanPage();
     const answer = screen.getByRole('region', { name: 'The answer' });
     await user.click(within(answer).getByRole('button', { name: 'Try an example' }));
     expect(await screen.findByText('In this session (3)', {}, { timeout: 5000 })).toBeDefined();
@@ -120,7 +109,7 @@ describe('PlanPage', () => {
   });
 
   it('after the typed-in form is submitted, focus moves to the answer that appeared', async () => {
-    const user = renderPage();
+    const user = renderPlanPage();
     await user.click(screen.getByRole('button', { name: 'Type in metrics…' }));
     await user.type(screen.getByLabelText('Peak read IOPS'), '3043');
     await user.type(screen.getByLabelText('Peak read throughput'), '188');

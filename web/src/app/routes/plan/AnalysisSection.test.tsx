@@ -1,19 +1,7 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { metricsFixture } from '../../../features/metrics-import/metrics-fixtures.ts';
-import { SessionProvider } from '../../session/SessionProvider.tsx';
-import PlanPage from '../PlanPage.tsx';
-
-/** The planning page with the real session and parsers: what the profile says its peaks came from. */
-function renderPage() {
-  render(
-    <SessionProvider>
-      <PlanPage />
-    </SessionProvider>,
-  );
-  return userEvent.setup();
-}
+import { renderPlanPage } from '../../../test/plan-page.tsx';
 
 /** The profile's "Measured for" line, once the plan is shown. */
 async function measuredFor(): Promise<string> {
@@ -24,7 +12,7 @@ async function measuredFor(): Promise<string> {
 
 describe('the planned profile names where its peaks came from', () => {
   it('a CloudWatch CSV import: its file and sizing statistic', async () => {
-    const user = renderPage();
+    const user = renderPlanPage();
     const name = 'console_volume_sum_5min.csv';
     await user.upload(
       screen.getByLabelText('Choose metrics files…'),
@@ -38,7 +26,7 @@ describe('the planned profile names where its peaks came from', () => {
   }, 20_000);
 
   it('typed-in numbers the user named: “typed in”, never “from”', async () => {
-    const user = renderPage();
+    const user = renderPlanPage();
     await user.click(screen.getByRole('button', { name: 'Type in metrics…' }));
     await user.type(screen.getByLabelText('Label (optional)'), 'orders-db peak');
     await user.type(screen.getByLabelText('Peak read IOPS'), '3043');
