@@ -47,7 +47,7 @@ async function nextFrames(page: Page) {
 async function shootDrawn(target: Locator, name: string) {
   for (const plot of await target.locator('.chart-frame__plot').all()) {
     await plot.scrollIntoViewIfNeeded();
-    await expect(plot.locator('svg').first()).toBeVisible();
+    await expect(plot.locator('svg').first()).toBeVisible({ timeout: 20_000 });
   }
   await chartsDrawn(target.page());
   await shoot(target, name);
@@ -84,7 +84,12 @@ async function shootWholePage(page: Page, name: string) {
     await nextFrames(page);
     await chartsDrawn(page);
   }
-  await expect(page.locator('.chart-frame__plot:not(:has(svg))'), 'every chart drawn').toHaveCount(0);
+  // A chart scrolled past can still be loading its code on a busy machine: bring each one not yet
+  // drawn back on screen and wait for its SVG, rather than counting them against a short timeout.
+  for (const plot of await page.locator('.chart-frame__plot:not(:has(svg))').all()) {
+    await plot.scrollIntoViewIfNeeded();
+    await expect(plot.locator('svg').first(), 'every chart drawn').toBeVisible({ timeout: 20_000 });
+  }
   await page.evaluate(() => window.scrollTo(0, 0));
   await setSkippedRegionsPainted(page, true);
   await nextFrames(page);
