@@ -118,7 +118,8 @@ const lazy = Object.values(manifest)
 const workers = existsSync(join(dist, 'assets'))
   ? execFileSync('ls', [join(dist, 'assets')], { encoding: 'utf8' })
       .split('\n')
-      .filter((f) => f.includes('worker'))
+      // The worker scripts themselves, not the .gz/.br copies the build writes beside them.
+      .filter((f) => f.includes('worker') && /\.m?js$/.test(f))
       .map((f) => `assets/${f}`)
   : [];
 const lazyRows = [...new Set([...lazy, ...workers])]

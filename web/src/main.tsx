@@ -1,4 +1,6 @@
-import { warmPage } from './app/pages.ts';
+import { preloadModules } from './app/module-graph.ts';
+import { pageSourceOf } from './app/pages.ts';
+import { importBootInLayers } from './app/staged-boot.ts';
 import './styles/global.css';
 import './styles/ux-details.css';
 
@@ -21,8 +23,11 @@ function afterFirstPaint(): Promise<void> {
 // Zod and the domain code (bench P11).
 void afterFirstPaint()
   .then(() => {
-    warmPage(window.location.pathname);
-    return import('./app/boot.tsx');
+    // Every chunk the start-up code and this page need, fetched at once, none run yet; then run a
+    // layer a task (staged-boot.ts), so no single task evaluates the whole app.
+    const page = pageSourceOf(window.location.pathname);
+    preloadModules(page ? ['app/boot.tsx', page] : ['app/boot.tsx'], document, import.meta.env.BASE_URL);
+    return importBootInLayers();
   })
   .then(({ startApp }) => startApp(root))
   .catch((error: unknown) => {

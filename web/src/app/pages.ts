@@ -24,11 +24,21 @@ const MODULE_OF: Record<Route['name'], keyof typeof pageModules | null> = {
 };
 
 /**
- * Starts downloading the chunk of the page at `pathname` (main.tsx, alongside the app's own code,
- * so the two arrive in one round trip instead of one after the other). Failures are left to the
- * page's lazy render, which retries and reports.
+ * The source of the page at `pathname`, as web/build/module-graph.ts names it in index.html's chunk
+ * map (main.tsx fetches its chunks ahead), or null for a route without a page module.
  */
-export function warmPage(pathname: string): void {
+export function pageSourceOf(pathname: string): string | null {
   const name = MODULE_OF[matchRoute(pathname).name];
-  if (name) pageModules[name]().catch(() => undefined);
+  return name ? PAGE_SOURCES[name] : null;
 }
+
+/** Each page module's file under web/src (pages.test.ts checks that each is the one imported above). */
+export const PAGE_SOURCES: Record<keyof typeof pageModules, string> = {
+  plan: 'app/routes/PlanPage.tsx',
+  share: 'app/routes/SharePage.tsx',
+  runs: 'app/routes/RunsPage.tsx',
+  run: 'app/routes/RunPage.tsx',
+  history: 'app/routes/HistoryPage.tsx',
+  historySeries: 'app/routes/HistorySeriesPage.tsx',
+  fleet: 'app/routes/FleetPage.tsx',
+};

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { mapModuleChunks, type ChunkFacts } from './module-graph.ts';
+
+const chunk = (fileName: string, facts: Partial<ChunkFacts> = {}): ChunkFacts => ({
+  type: 'chunk',
+  fileName,
+  imports: [],
+  ...facts,
+});
+
+// The shape of this app's build: an entry, boot and two pages sharing React and the schemas.
+const bundle: Record<string, ChunkFacts> = Object.fromEntries(
+  [
+    chunk('assets/index-a.js', { isEntry: true, facadeModuleId: '/w/src/main.tsx' }),
+    chunk('assets/boot-b.js', {
+      isDynamicEntry: true,
+      facadeModuleId: '/w/src/app/boot.tsx',
+      imports: ['assets/react-c.js', 'assets/schemas-d.js', 'assets/index-a.js'],
+    }),
+    chunk('assets/react-c.js'),
+    chunk('assets/schemas-d.js', { imports: ['assets/zod-e.js'] }),
+    chunk('assets/zod-e.js'),
+    chunk('assets/PlanPage-f.js', {
+      isDynamicEntry: true,
+      facadeModuleId: '/w/src/app/routes/PlanPage.tsx',
+      imports: ['assets/react-c.js', 'assets/schemas-d.js'],
+    }),
+    chunk('assets/SharePage-g.js', {
+      isDynamicEntry: true,
+      facadeModuleId: '/w/src/app/routes/SharePage.tsx',
+      imports: ['assets/react-c.js'],
+    }),
+    chunk('assets/Chart-h.js', {
+      isDynamicEntry: true,
+      facadeModuleId: '/w/src/components/Chart.tsx',
+      imports: ['assets/react-c.js'],
+    }),
+    { type: 'asset', fileName: 'assets/index-i.css' } satisfies ChunkFacts,
+  ].map((c) => [c.fileName, c]),
+);
+
+describe('mapModuleChunks', () => {
+  const graph = mapModuleChunks(bundle, '/w/src', (m) => m === 'app/boot.tsx' || m.startsWith('app/routes/'));
+  const filesOf = (module: string) => graph.modules[module]?.map((i) => graph.files[i]).sort();
+
+  it.each([
+    {
+      module: 'app/boot.tsx',
+      files: ['assets/boot-b.js', 'assets/react-c.js', 'assets/schemas-d.js', 'assets/zod-e.js'],
+    },
+    {
+      module: 'app/routes/PlanPage.tsx',
+      files: ['assets/PlanPage-f.js', 'assets/react-c.js', 'assets/schemas-d.js', 'assets/zod-e.js'],
+    },
+    { module: 'app/routes/SharePage.tsx', files: ['assets/SharePage-g.js', 'assets/react-c.js'] },
+  ])('$module needs its own chunk and every chunk it imports, transitively', ({ module, files }) => {
+    expect(filesOf(module)).toEqual(files);
+  });
+
+  it('leaves out the entry, lazy components outside the filter and assets', () => {
+    expect(Object.keys(graph.modules).sort()).toEqual([
+      'app/boot.tsx',
+      'app/routes/PlanPage.tsx',
+      'app/routes/SharePage.tsx',
+    ]);
+    expect(graph.files).not.toContain('assets/index-a.js');
+    expect(graph.files).not.toContain('assets/Chart-h.js');
+  });
+
+  it('lists each file once', () => {
+    expect(new Set(graph.files).size).toBe(graph.files.length);
+  });
+});

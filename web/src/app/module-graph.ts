@@ -1,0 +1,61 @@
+/**
+ * Fetching the app's code ahead of running it. The build writes, into index.html, which chunks
+ * each lazily loaded start-up module needs (web/build/module-graph.ts). A `<link
+ * rel="modulepreload">` fetches and compiles a chunk without running it, so everything the page
+ * needs downloads at once, in parallel, while staged-boot.ts runs it a layer at a time.
+ */
+
+/** Same as MODULE_GRAPH_ELEMENT_ID in web/build/module-graph.ts. */
+const ELEMENT_ID = 'module-graph';
+
+type ModuleGraph = { files: string[]; modules: Record<string, number[]> };
+
+function isModuleGraph(value: unknown): value is ModuleGraph {
+  if (typeof value !== 'object' || value === null) return false;
+  const { files, modules } = value as Partial<ModuleGraph>;
+  return (
+    Array.isArray(files) &&
+    files.every((f) => typeof f === 'string') &&
+    typeof modules === 'object' &&
+    modules !== null &&
+    Object.values(modules).every(
+      (list) => Array.isArray(list) && list.every((i) => typeof files[i] === 'string'),
+    )
+  );
+}
+
+/** The map index.html carries, or null where there is none (the dev server, tests) or it is unreadable. */
+export function readModuleGraph(doc: Document): ModuleGraph | null {
+  const text = doc.getElementById(ELEMENT_ID)?.textContent;
+  if (!text) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isModuleGraph(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts fetching every chunk that `modules` (paths under web/src, e.g. 'app/boot.tsx') need,
+ * without running any; chunks already asked for are skipped. All links go in with one DOM insert.
+ * Returns the files it asked for (none without a map: each import then fetches its own).
+ */
+export function preloadModules(modules: readonly string[], doc: Document = document, base = '/'): string[] {
+  const graph = readModuleGraph(doc);
+  if (!graph) return [];
+  const wanted = new Set(
+    modules.flatMap((m) => (graph.modules[m] ?? []).map((i) => `${base}${graph.files[i]}`)),
+  );
+  for (const link of doc.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]'))
+    wanted.delete(link.getAttribute('href') ?? '');
+  const batch = doc.createDocumentFragment();
+  for (const href of wanted) {
+    const link = doc.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    batch.append(link);
+  }
+  doc.head.append(batch);
+  return [...wanted];
+}
