@@ -21,6 +21,8 @@ const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS =
   '--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run';
 const KiB = 1024;
+/** Lighthouse runs per page (BENCH_LIGHTHOUSE_RUNS); P11 reports the median run. */
+const LIGHTHOUSE_RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5) || 5);
 const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
 
 async function buildSkeleton() {
@@ -162,6 +164,12 @@ function lighthouse(url, outFile) {
   });
 }
 
+/** The run with the median score (the lower middle one for an even count), metrics kept together. */
+function medianRun(runs) {
+  const sorted = [...runs].sort((a, b) => a.score - b.score);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
 async function p11() {
   if (!existsSync(CHROME))
     return PAGES.map((p) =>
@@ -184,13 +192,25 @@ async function p11() {
       const url = `${app.url}${paths[page.id]}`;
       const index = await request(url);
       if (index.status !== 200) throw new Error(`${url} → ${index.status}`);
-      log('P11', `lighthouse (mobile) ${url}`);
-      // Headless Chromium on a loaded box sometimes loses the trace (NO_NAVSTART): one retry.
-      const out = join(TMP_ROOT, `lighthouse-${page.id}.json`);
-      const r = await lighthouse(url, out).catch((error) => {
-        log('P11', `retrying after: ${error.message.split('\n')[0]}`);
-        return lighthouse(url, out);
-      });
+      // One Lighthouse run on this 2-core box swings by ±0.05 (its Total Blocking Time is read off
+      // the tasks of one trace, and other processes lengthen them). Lighthouse's guidance on
+      // variability (the GoogleChrome/lighthouse "Score Variability" page, "Run Lighthouse multiple
+      // times") is the median of five runs, which halves the spread: that run is reported, with
+      // every score, so a spread stays visible.
+      const scores = [];
+      const runs = [];
+      for (let i = 0; i < LIGHTHOUSE_RUNS; i += 1) {
+        log('P11', `lighthouse (mobile) ${url} — run ${i + 1} of ${LIGHTHOUSE_RUNS}`);
+        // Headless Chromium on a loaded box sometimes loses the trace (NO_NAVSTART): one retry.
+        const out = join(TMP_ROOT, `lighthouse-${page.id}-${i + 1}.json`);
+        const run = await lighthouse(url, out).catch((error) => {
+          log('P11', `retrying after: ${error.message.split('\n')[0]}`);
+          return lighthouse(url, out);
+        });
+        runs.push(run);
+        scores.push(run.score);
+      }
+      const r = medianRun(runs);
       const pass = r.score >= 0.9 && r.lcpMs <= 2500 && r.cls <= 0.1;
       results.push({
         ...goal({
@@ -199,10 +219,10 @@ async function p11() {
           value: r.score,
           op: '>=',
           target: 0.9,
-          details: r,
+          details: { ...r, scores },
         }),
         status: pass ? 'PASS' : 'FAIL',
-        line: `P11${page.id} Lighthouse mobile, ${page.name}: score ${r.score} (goal ≥ 0.9), LCP ${round(r.lcpMs / 1000, 2)} s (≤ 2.5 s), CLS ${round(r.cls, 3)} (≤ 0.1) ${pass ? 'PASS' : 'FAIL'} — TBT ${round(r.tbtMs, 0)} ms, FCP ${round(r.fcpMs / 1000, 2)} s, ${r.transferKiB} KiB transferred`,
+        line: `P11${page.id} Lighthouse mobile, ${page.name}: score ${r.score} (goal ≥ 0.9), LCP ${round(r.lcpMs / 1000, 2)} s (≤ 2.5 s), CLS ${round(r.cls, 3)} (≤ 0.1) ${pass ? 'PASS' : 'FAIL'} — TBT ${round(r.tbtMs, 0)} ms, FCP ${round(r.fcpMs / 1000, 2)} s, ${r.transferKiB} KiB transferred; median of ${runs.length} runs (scores ${scores.join(', ')})`,
       });
     }
     return results;

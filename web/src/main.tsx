@@ -26,9 +26,11 @@ void afterFirstPaint()
     // Every chunk the start-up code and this page need, fetched at once, none run yet; then run a
     // layer a task (staged-boot.ts), so no single task evaluates the whole app.
     const page = pageSourceOf(window.location.pathname);
-    preloadModules(page ? ['app/boot.tsx', page] : ['app/boot.tsx'], document, import.meta.env.BASE_URL);
-    return importBootInLayers();
+    return preloadModules(page ? ['app/boot.tsx', page] : ['app/boot.tsx'], {
+      base: import.meta.env.BASE_URL,
+    });
   })
+  .then(() => importBootInLayers())
   .then(({ startApp }) => startApp(root))
   .catch((error: unknown) => {
     // The app's code did not arrive (a dropped connection): say so instead of a frame that never

@@ -36,9 +36,9 @@ afterEach(() => {
 });
 
 describe('preloadModules', () => {
-  it('asks once for every chunk boot and the page need, none of another page', () => {
+  it('asks once for every chunk boot and the page need, none of another page', async () => {
     withMap(JSON.stringify(GRAPH));
-    const asked = preloadModules(['app/boot.tsx', 'app/routes/PlanPage.tsx']);
+    const asked = await preloadModules(['app/boot.tsx', 'app/routes/PlanPage.tsx']);
     expect(asked.sort()).toEqual([
       '/assets/PlanPage-d.js',
       '/assets/boot-a.js',
@@ -48,11 +48,22 @@ describe('preloadModules', () => {
     expect(preloaded().sort()).toEqual(asked.sort());
   });
 
-  it('skips chunks already asked for', () => {
+  it('skips chunks already asked for', async () => {
     withMap(JSON.stringify(GRAPH));
-    preloadModules(['app/boot.tsx']);
-    expect(preloadModules(['app/boot.tsx', 'app/routes/SharePage.tsx'])).toEqual(['/assets/SharePage-e.js']);
+    await preloadModules(['app/boot.tsx']);
+    expect(await preloadModules(['app/boot.tsx', 'app/routes/SharePage.tsx'])).toEqual([
+      '/assets/SharePage-e.js',
+    ]);
     expect(preloaded()).toHaveLength(4);
+  });
+
+  it('puts the links in three at a time, a task apart (one long task otherwise: bench P11)', async () => {
+    const files = Array.from({ length: 14 }, (_, i) => `assets/chunk-${i}.js`);
+    withMap(JSON.stringify({ files, modules: { 'app/boot.tsx': files.map((_, i) => i) } }));
+    const done = preloadModules(['app/boot.tsx']);
+    expect(preloaded()).toHaveLength(3);
+    expect(await done).toHaveLength(14);
+    expect(preloaded()).toEqual(files.map((f) => `/${f}`));
   });
 
   it.each([
@@ -63,10 +74,10 @@ describe('preloadModules', () => {
       json: JSON.stringify({ files: ['a.js'], modules: { 'app/boot.tsx': [3] } }),
     },
     { name: 'files not strings', json: JSON.stringify({ files: [1], modules: {} }) },
-  ])('$name: asks for nothing, each import then fetches its own', ({ json }) => {
+  ])('$name: asks for nothing, each import then fetches its own', async ({ json }) => {
     if (json !== null) withMap(json);
     expect(readModuleGraph(document)).toBeNull();
-    expect(preloadModules(['app/boot.tsx'])).toEqual([]);
+    expect(await preloadModules(['app/boot.tsx'])).toEqual([]);
     expect(preloaded()).toEqual([]);
   });
 });

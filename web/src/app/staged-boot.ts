@@ -1,4 +1,5 @@
 import type * as Boot from './boot.tsx';
+import { nextTask } from '../lib/next-task.ts';
 
 /**
  * The app's module graph, evaluated a layer at a time, one task each.
@@ -21,13 +22,6 @@ const LAYERS: ReadonlyArray<() => Promise<unknown>> = [
   () => import('react'),
   () => import('react-dom/client'),
 ];
-
-/** A task boundary: scheduler.yield() where the browser has it, else a zero-delay timer. */
-function nextTask(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (scheduler?.yield) return scheduler.yield();
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
 
 /** Evaluates the layers in order, a task each, then boot.tsx (whose own code is what is left). */
 export async function importBootInLayers(): Promise<typeof Boot> {

@@ -115,4 +115,49 @@ describe('InstanceCombobox (keyboard, WAI-ARIA combobox)', () => {
     await user.keyboard('{ArrowDown}');
     expect(screen.getByText('Loading the instance catalog…')).toBeDefined();
   });
+
+  it('asks for the catalog on focus, and applies a name typed before it arrived once it does', async () => {
+    const user = userEvent.setup();
+    const onInterest = vi.fn();
+    const onChange = vi.fn();
+    const field = (loaded: boolean) => (
+      <InstanceCombobox
+        label="Instance type"
+        value={null}
+        types={loaded ? types : null}
+        onInterest={onInterest}
+        onChange={onChange}
+      />
+    );
+    const { rerender } = render(field(false));
+    const input = screen.getByRole('combobox', { name: 'Instance type' });
+    await user.click(input);
+    expect(onInterest).toHaveBeenCalledTimes(1);
+    await user.keyboard('r6i.4xlarge');
+    await user.tab();
+    // Nothing to check the name against yet: not applied, not refused.
+    expect(onChange).not.toHaveBeenCalled();
+    expect(input.getAttribute('aria-invalid')).toBeNull();
+    rerender(field(true));
+    expect(onChange).toHaveBeenCalledWith('r6i.4xlarge');
+  });
+
+  it('refuses a name typed before the catalog arrived once it does, with suggestions', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    const field = (loaded: boolean) => (
+      <InstanceCombobox
+        label="Instance type"
+        value={null}
+        types={loaded ? types : null}
+        onChange={onChange}
+      />
+    );
+    const { rerender } = render(field(false));
+    await user.type(screen.getByRole('combobox', { name: 'Instance type' }), 'r6i.4xlargee');
+    await user.tab();
+    rerender(field(true));
+    expect(onChange).not.toHaveBeenCalled();
+    expect(screen.getByText(/not one of the 1,390 instance types.*did you mean/)).toBeDefined();
+  });
 });

@@ -1,5 +1,5 @@
 import type { InstanceSpec } from '@blockwise/shared/aws';
-import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { fmtInt } from '../lib/format.ts';
 
 /**
@@ -21,6 +21,8 @@ type Props = {
   types: readonly InstanceSpec[] | null;
   catalogError?: string | null;
   description?: string;
+  /** Someone reached for the field (focus): a page that loads the catalog on demand loads it now. */
+  onInterest?: () => void;
 };
 
 export function describeInstance(spec: InstanceSpec): string {
@@ -56,7 +58,15 @@ export function filterInstanceTypes(types: readonly InstanceSpec[], query: strin
   return [...prefix, ...other];
 }
 
-export function InstanceCombobox({ label, value, onChange, types, catalogError, description }: Props) {
+export function InstanceCombobox({
+  label,
+  value,
+  onChange,
+  types,
+  catalogError,
+  description,
+  onInterest,
+}: Props) {
   const id = useId();
   const inputId = `${id}-input`;
   const listId = `${id}-list`;
@@ -68,6 +78,8 @@ export function InstanceCombobox({ label, value, onChange, types, catalogError, 
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const [error, setError] = useState<string | null>(null);
+  // Text left (blur, Enter) before the catalog arrived: checked and applied when it does.
+  const commitOnLoad = useRef(false);
   const inputRef = useRef<HTMLInputElement>(null);
 
   // An outside change of the value (e.g. "use this run's instance") replaces the text.
@@ -103,7 +115,10 @@ export function InstanceCombobox({ label, value, onChange, types, catalogError, 
       }
       return;
     }
-    if (!types) return;
+    if (!types) {
+      commitOnLoad.current = true;
+      return;
+    }
     const exact = types.find((s) => s.instanceType === t);
     if (exact) {
       if (exact.instanceType !== value) pick(exact);
@@ -117,6 +132,14 @@ export function InstanceCombobox({ label, value, onChange, types, catalogError, 
       `“${text.trim()}” is not one of the ${fmtInt(types.length)} instance types in the catalog${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}.`,
     );
   };
+
+  useEffect(() => {
+    if (!types || !commitOnLoad.current) return;
+    commitOnLoad.current = false;
+    commitText();
+    // commitText reads this render's text and value; it runs once, when the types arrive.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [types]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     switch (event.key) {
@@ -210,6 +233,7 @@ export function InstanceCombobox({ label, value, onChange, types, catalogError, 
             setError(null);
           }}
           onKeyDown={onKeyDown}
+          onFocus={onInterest}
           onBlur={() => {
             setOpen(false);
             setActive(-1);

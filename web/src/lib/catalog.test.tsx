@@ -1,4 +1,5 @@
 import { builtInCatalog, type CatalogData } from '@blockwise/shared/catalog';
+import { renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { catalogLabel, loadCatalog } from './catalog.ts';
 
@@ -60,5 +61,24 @@ describe('the web app prices with the catalog its server loaded', () => {
     const card = catalog.rateCardFor('us-east-1')!;
     expect(card).toMatchObject({ date: '2026-11-01', gp3: { storage: 0.07 } });
     expect(catalogLabel(catalog)).toBe('cat.json, written 2026-11-24');
+  });
+});
+
+describe('useCatalog(wanted)', () => {
+  it('loads nothing until wanted, then loads', async () => {
+    vi.resetModules();
+    // A fresh module: no catalog loaded by an earlier test in this file.
+    const fresh = await import('./catalog.ts');
+    const fetch = vi.fn(async () => new Response(null, { status: 404 }));
+    vi.stubGlobal('fetch', fetch);
+    const { result, rerender } = renderHook(({ wanted }) => fresh.useCatalog(wanted), {
+      initialProps: { wanted: false },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(result.current.status).toBe('loading');
+    expect(fetch).not.toHaveBeenCalled(); // not even the server's catalog info
+    rerender({ wanted: true });
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    expect(result.current.catalog?.listInstanceTypes()).toHaveLength(1390);
   });
 });

@@ -87,6 +87,7 @@ export function BringDataSection({ session }: { session: PlanSessionView }) {
         value={session.state.settings.instanceType}
         instanceTypes={session.instanceTypes}
         catalogError={session.catalog.error}
+        onInterest={session.requestCatalog}
         labelledRun={session.labelledRun}
         dispatch={session.dispatch}
         applyRunConfig={session.applyRunConfig}

@@ -9,6 +9,8 @@ type Props = {
   value: string | null;
   instanceTypes: PlanSessionView['instanceTypes'];
   catalogError: string | null;
+  /** Someone reached for the picker (focus, the list button): the catalog is needed now. */
+  onInterest: () => void;
   /** A fio run labelled with its instance or volume: its configuration can be applied in one click. */
   labelledRun: FioInput | undefined;
   dispatch: PlanSessionView['dispatch'];
@@ -24,6 +26,7 @@ export const InstancePicker = memo(function InstancePicker({
   value,
   instanceTypes,
   catalogError,
+  onInterest,
   labelledRun,
   dispatch,
   applyRunConfig,
@@ -40,6 +43,7 @@ export const InstancePicker = memo(function InstancePicker({
         value={value}
         types={instanceTypes}
         catalogError={catalogError}
+        onInterest={onInterest}
         onChange={onChange}
       />
       {labelledRun ? (

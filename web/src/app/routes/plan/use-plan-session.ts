@@ -1,7 +1,7 @@
 import { type InstanceSpec } from '@blockwise/shared/aws';
 import { volumeFromLabels } from '@blockwise/shared/plan';
 import { accessOf } from '@blockwise/shared/profile';
-import { useCallback, useMemo, useRef } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { liveWaste, type WasteRow } from '../../../features/right-size/right-size-view.ts';
 import { useCatalog } from '../../../lib/catalog.ts';
 import {
@@ -22,7 +22,13 @@ import { inputTitle, kindLabelOf } from './input-text.ts';
 export function usePlanSession() {
   const session = useSession();
   const { state, dispatch } = session;
-  const catalog = useCatalog();
+  // The catalog is needed once the session has data or an instance, or someone reaches for the
+  // instance picker; an empty page (a first visit) does not parse it (bench P11).
+  const [catalogRequested, setCatalogRequested] = useState(false);
+  const requestCatalog = useCallback(() => setCatalogRequested(true), []);
+  const catalog = useCatalog(
+    catalogRequested || state.inputs.length > 0 || state.settings.instanceType !== null,
+  );
 
   // One render per change, analysis included (≈ 1–2 ms): a deferred copy of the state rendered
   // the whole page twice per slider step. What a step does not change keeps its identity or is
@@ -116,6 +122,7 @@ export function usePlanSession() {
     requestAnswerFocus,
     takeAnswerFocus,
     catalog,
+    requestCatalog,
     analysis,
     instanceTypes,
     regions,
