@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapModuleChunks, type ChunkFacts } from './module-graph.ts';
+import { mapModuleChunks, STARTUP, type ChunkFacts } from './module-graph.ts';
 
 const chunk = (fileName: string, facts: Partial<ChunkFacts> = {}): ChunkFacts => ({
   type: 'chunk',
@@ -8,10 +8,25 @@ const chunk = (fileName: string, facts: Partial<ChunkFacts> = {}): ChunkFacts =>
   ...facts,
 });
 
-// The shape of this app's build: an entry, boot and two pages sharing React and the schemas.
+// The shape of this app's build: an entry that imports boot and a layer of shared code
+// dynamically, and two pages sharing React and the schemas with boot.
 const bundle: Record<string, ChunkFacts> = Object.fromEntries(
   [
-    chunk('assets/index-a.js', { isEntry: true, facadeModuleId: '/w/src/main.tsx' }),
+    chunk('assets/index-a.js', {
+      isEntry: true,
+      facadeModuleId: '/w/src/main.tsx',
+      dynamicImports: [
+        'assets/units-j.js',
+        'assets/boot-b.js',
+        'assets/PlanPage-f.js',
+        'assets/SharePage-g.js',
+      ],
+    }),
+    chunk('assets/units-j.js', {
+      isDynamicEntry: true,
+      facadeModuleId: '/shared/src/units.ts',
+      imports: ['assets/zod-e.js'],
+    }),
     chunk('assets/boot-b.js', {
       isDynamicEntry: true,
       facadeModuleId: '/w/src/app/boot.tsx',
@@ -40,31 +55,38 @@ const bundle: Record<string, ChunkFacts> = Object.fromEntries(
 );
 
 describe('mapModuleChunks', () => {
-  const graph = mapModuleChunks(bundle, '/w/src', (m) => m === 'app/boot.tsx' || m.startsWith('app/routes/'));
+  const graph = mapModuleChunks(bundle, '/w/src', (m) => m.startsWith('app/routes/'));
   const filesOf = (module: string) => graph.modules[module]?.map((i) => graph.files[i]).sort();
 
   it.each([
     {
-      module: 'app/boot.tsx',
-      files: ['assets/boot-b.js', 'assets/react-c.js', 'assets/schemas-d.js', 'assets/zod-e.js'],
+      module: STARTUP,
+      files: [
+        'assets/boot-b.js',
+        'assets/react-c.js',
+        'assets/schemas-d.js',
+        'assets/units-j.js',
+        'assets/zod-e.js',
+      ],
     },
     {
       module: 'app/routes/PlanPage.tsx',
       files: ['assets/PlanPage-f.js', 'assets/react-c.js', 'assets/schemas-d.js', 'assets/zod-e.js'],
     },
     { module: 'app/routes/SharePage.tsx', files: ['assets/SharePage-g.js', 'assets/react-c.js'] },
-  ])('$module needs its own chunk and every chunk it imports, transitively', ({ module, files }) => {
+  ])('$module needs its chunks and every chunk they import, transitively', ({ module, files }) => {
     expect(filesOf(module)).toEqual(files);
   });
 
-  it('leaves out the entry, lazy components outside the filter and assets', () => {
+  it('start-up is what the entry loads besides pages; lazy components and assets stay out', () => {
     expect(Object.keys(graph.modules).sort()).toEqual([
-      'app/boot.tsx',
       'app/routes/PlanPage.tsx',
       'app/routes/SharePage.tsx',
+      STARTUP,
     ]);
     expect(graph.files).not.toContain('assets/index-a.js');
     expect(graph.files).not.toContain('assets/Chart-h.js');
+    expect(filesOf(STARTUP)).not.toContain('assets/PlanPage-f.js');
   });
 
   it('lists each file once', () => {

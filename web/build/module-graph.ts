@@ -9,18 +9,25 @@ export type ChunkFacts = {
   isDynamicEntry?: boolean;
   facadeModuleId?: string | null;
   imports?: readonly string[];
+  dynamicImports?: readonly string[];
 };
 
+/** The map's key for everything the entry loads besides pages: the app's start-up (boot and its layers). */
+export const STARTUP = 'startup';
+
 /**
- * For each lazily imported module under `srcDir` (the app's start-up code and its pages), every
- * chunk its evaluation needs: its own and, transitively, the chunks it imports statically.
+ * Which chunks the browser needs to run the app's start-up and each page, all of them fetched up
+ * front. `STARTUP` is every chunk the entry's own dynamic imports need (boot.tsx and the layers
+ * staged-boot.ts runs first), pages left out; each page (a lazily imported module under `srcDir`
+ * that `isPage` accepts, by its path there: 'app/routes/PlanPage.tsx') is its chunk and every chunk
+ * it imports, transitively. The entry chunk itself is running when the map is read: never listed.
  * Files are listed once and referred to by index, so the map stays small in index.html:
- * `{ files: ['assets/boot-x.js', …], modules: { 'app/boot.tsx': [0, 3, 4], … } }`.
+ * `{ files: ['assets/boot-x.js', …], modules: { startup: [0, 3, 4], 'app/routes/PlanPage.tsx': [5, 3] } }`.
  */
 export function mapModuleChunks(
   bundle: Record<string, ChunkFacts>,
   srcDir: string,
-  include: (module: string) => boolean,
+  isPage: (module: string) => boolean,
 ): ModuleGraph {
   const files: string[] = [];
   const indexOf = new Map<string, number>();
@@ -43,12 +50,20 @@ export function mapModuleChunks(
     visit(start);
     return [...seen].map(fileIndex);
   };
-  const modules: Record<string, number[]> = {};
-  for (const chunk of Object.values(bundle).sort((a, b) => a.fileName.localeCompare(b.fileName))) {
-    if (chunk.type !== 'chunk' || !chunk.isDynamicEntry || !chunk.facadeModuleId) continue;
+  const pageOf = (chunk: ChunkFacts | undefined): string | null => {
+    if (chunk?.type !== 'chunk' || !chunk.isDynamicEntry || !chunk.facadeModuleId) return null;
     const module = relative(srcDir, chunk.facadeModuleId).split('\\').join('/');
-    if (module.startsWith('..') || !include(module)) continue;
-    modules[module] = closure(chunk.fileName);
+    return module.startsWith('..') || !isPage(module) ? null : module;
+  };
+  const chunks = Object.values(bundle).sort((a, b) => a.fileName.localeCompare(b.fileName));
+  const startup = new Set<number>();
+  for (const entry of chunks.filter((c) => c.type === 'chunk' && c.isEntry))
+    for (const name of entry.dynamicImports ?? [])
+      if (pageOf(bundle[name]) === null) for (const i of closure(name)) startup.add(i);
+  const modules: Record<string, number[]> = { [STARTUP]: [...startup] };
+  for (const chunk of chunks) {
+    const page = pageOf(chunk);
+    if (page) modules[page] = closure(chunk.fileName);
   }
   return { files, modules };
 }
@@ -73,10 +88,8 @@ export function moduleGraphPlugin(srcDir: string): Plugin {
       order: 'post',
       handler(_html, ctx) {
         if (!ctx.bundle) return [];
-        const graph = mapModuleChunks(
-          ctx.bundle as unknown as Record<string, ChunkFacts>,
-          srcDir,
-          (module) => module === 'app/boot.tsx' || module.startsWith('app/routes/'),
+        const graph = mapModuleChunks(ctx.bundle as unknown as Record<string, ChunkFacts>, srcDir, (module) =>
+          module.startsWith('app/routes/'),
         );
         // `<` escaped: the JSON sits inside a script element.
         const json = JSON.stringify(graph).replaceAll('<', '\\u003c');

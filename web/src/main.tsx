@@ -26,7 +26,7 @@ void afterFirstPaint()
     // Every chunk the start-up code and this page need, fetched at once, none run yet; then run a
     // layer a task (staged-boot.ts), so no single task evaluates the whole app.
     const page = pageSourceOf(window.location.pathname);
-    return preloadModules(page ? ['app/boot.tsx', page] : ['app/boot.tsx'], {
+    return preloadModules(page ? ['startup', page] : ['startup'], {
       base: import.meta.env.BASE_URL,
     });
   })

@@ -12,7 +12,7 @@ const GRAPH = {
     'assets/SharePage-e.js',
   ],
   modules: {
-    'app/boot.tsx': [0, 1, 2],
+    startup: [0, 1, 2],
     'app/routes/PlanPage.tsx': [3, 2],
     'app/routes/SharePage.tsx': [4, 2],
   },
@@ -38,7 +38,7 @@ afterEach(() => {
 describe('preloadModules', () => {
   it('asks once for every chunk boot and the page need, none of another page', async () => {
     withMap(JSON.stringify(GRAPH));
-    const asked = await preloadModules(['app/boot.tsx', 'app/routes/PlanPage.tsx']);
+    const asked = await preloadModules(['startup', 'app/routes/PlanPage.tsx']);
     expect(asked.sort()).toEqual([
       '/assets/PlanPage-d.js',
       '/assets/boot-a.js',
@@ -50,17 +50,15 @@ describe('preloadModules', () => {
 
   it('skips chunks already asked for', async () => {
     withMap(JSON.stringify(GRAPH));
-    await preloadModules(['app/boot.tsx']);
-    expect(await preloadModules(['app/boot.tsx', 'app/routes/SharePage.tsx'])).toEqual([
-      '/assets/SharePage-e.js',
-    ]);
+    await preloadModules(['startup']);
+    expect(await preloadModules(['startup', 'app/routes/SharePage.tsx'])).toEqual(['/assets/SharePage-e.js']);
     expect(preloaded()).toHaveLength(4);
   });
 
   it('puts the links in three at a time, a task apart (one long task otherwise: bench P11)', async () => {
     const files = Array.from({ length: 14 }, (_, i) => `assets/chunk-${i}.js`);
-    withMap(JSON.stringify({ files, modules: { 'app/boot.tsx': files.map((_, i) => i) } }));
-    const done = preloadModules(['app/boot.tsx']);
+    withMap(JSON.stringify({ files, modules: { startup: files.map((_, i) => i) } }));
+    const done = preloadModules(['startup']);
     expect(preloaded()).toHaveLength(3);
     expect(await done).toHaveLength(14);
     expect(preloaded()).toEqual(files.map((f) => `/${f}`));
@@ -71,13 +69,13 @@ describe('preloadModules', () => {
     { name: 'not JSON', json: '{"files": [' },
     {
       name: 'an index past the file list',
-      json: JSON.stringify({ files: ['a.js'], modules: { 'app/boot.tsx': [3] } }),
+      json: JSON.stringify({ files: ['a.js'], modules: { startup: [3] } }),
     },
     { name: 'files not strings', json: JSON.stringify({ files: [1], modules: {} }) },
   ])('$name: asks for nothing, each import then fetches its own', async ({ json }) => {
     if (json !== null) withMap(json);
     expect(readModuleGraph(document)).toBeNull();
-    expect(await preloadModules(['app/boot.tsx'])).toEqual([]);
+    expect(await preloadModules(['startup'])).toEqual([]);
     expect(preloaded()).toEqual([]);
   });
 });

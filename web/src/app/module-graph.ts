@@ -2,7 +2,8 @@ import { nextTask } from '../lib/next-task.ts';
 
 /**
  * Fetching the app's code ahead of running it. The build writes, into index.html, which chunks
- * each lazily loaded start-up module needs (web/build/module-graph.ts). A `<link
+ * the start-up ('startup': boot.tsx and the layers before it) and each page need
+ * (web/build/module-graph.ts). A `<link
  * rel="modulepreload">` fetches and compiles a chunk without running it, so everything the page
  * needs downloads at once, in parallel, while staged-boot.ts runs it a layer at a time.
  */
@@ -45,7 +46,8 @@ export function readModuleGraph(doc: Document): ModuleGraph | null {
 const LINKS_PER_TASK = 3;
 
 /**
- * Starts fetching every chunk that `modules` (paths under web/src, e.g. 'app/boot.tsx') need, in
+ * Starts fetching every chunk that `modules` ('startup', or a page's path under web/src such as
+ * 'app/routes/PlanPage.tsx') need, in
  * that order, without running any; chunks already asked for are skipped. The links go in a few at
  * a time, a task apart: three dozen in one go made a task long enough to count as blocking.
  * Resolves to the files it asked for (none without a map: each import then fetches its own).

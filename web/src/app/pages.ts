@@ -32,7 +32,7 @@ export function pageSourceOf(pathname: string): string | null {
   return name ? PAGE_SOURCES[name] : null;
 }
 
-/** Each page module's file under web/src (pages.test.ts checks that each is the one imported above). */
+/** Each page module's file under web/src (module-graph.test.ts checks that each names a page module). */
 export const PAGE_SOURCES: Record<keyof typeof pageModules, string> = {
   plan: 'app/routes/PlanPage.tsx',
   share: 'app/routes/SharePage.tsx',

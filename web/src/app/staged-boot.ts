@@ -12,6 +12,9 @@ import { nextTask } from '../lib/next-task.ts';
  * step leaves out is not lost — boot.tsx imports everything it needs; a layer only runs earlier.
  */
 const LAYERS: ReadonlyArray<() => Promise<unknown>> = [
+  // First: Zod's jitless switch for the dev server, before any schema exists (production builds
+  // set it inside Zod itself: vite.config.ts).
+  () => import('../lib/zod-config.ts'),
   () => import('@blockwise/shared/units'),
   () => import('@blockwise/shared/problem'),
   () => import('@blockwise/shared/profile'),

@@ -160,4 +160,29 @@ describe('InstanceCombobox (keyboard, WAI-ARIA combobox)', () => {
     expect(onChange).not.toHaveBeenCalled();
     expect(screen.getByText(/not one of the 1,390 instance types.*did you mean/)).toBeDefined();
   });
+
+  it('drops a queued name once the user types again: what they type next is checked on its own blur', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    const field = (loaded: boolean) => (
+      <InstanceCombobox
+        label="Instance type"
+        value={null}
+        types={loaded ? types : null}
+        onChange={onChange}
+      />
+    );
+    const { rerender } = render(field(false));
+    const input = screen.getByRole('combobox', { name: 'Instance type' });
+    await user.type(input, 'r6i.4xlarge');
+    await user.tab();
+    await user.click(input);
+    await user.keyboard('{Backspace>7}'); // "r6i." — half-typed when the catalog arrives
+    rerender(field(true));
+    expect(onChange).not.toHaveBeenCalled();
+    expect(input.getAttribute('aria-invalid')).toBeNull();
+    await user.keyboard('2xlarge');
+    await user.tab();
+    expect(onChange).toHaveBeenCalledWith('r6i.2xlarge');
+  });
 });

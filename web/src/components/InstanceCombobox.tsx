@@ -181,6 +181,7 @@ export function InstanceCombobox({
           setActive(-1);
         } else if (text !== '') {
           event.preventDefault();
+          commitOnLoad.current = false;
           setText('');
           setError(null);
         }
@@ -227,6 +228,9 @@ export function InstanceCombobox({
           placeholder="e.g. r6i.4xlarge"
           value={text}
           onChange={(e) => {
+            // Typing again: a name queued for the catalog's arrival is no longer what was meant;
+            // the next blur or Enter queues the new text.
+            commitOnLoad.current = false;
             setText(e.target.value);
             setOpen(true);
             setActive(-1);

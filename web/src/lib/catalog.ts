@@ -1,5 +1,5 @@
 import type * as CatalogModule from '@blockwise/shared/catalog';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { getCatalogData, getCatalogInfo } from './api-client.ts';
 import { nextTask } from './next-task.ts';
 
@@ -66,13 +66,12 @@ export function useCatalog(wanted = true): CatalogState & { retry: () => void } 
       live = false;
     };
   }, [attempt, state.status, wanted]);
-  return {
-    ...state,
-    retry: () => {
-      setState(LOADING);
-      setAttempt((a) => a + 1);
-    },
-  };
+  // Stable, so components memoized by their props keep their identity across renders.
+  const retry = useCallback(() => {
+    setState(LOADING);
+    setAttempt((a) => a + 1);
+  }, []);
+  return { ...state, retry };
 }
 
 /**

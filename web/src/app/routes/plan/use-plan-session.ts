@@ -25,10 +25,16 @@ export function usePlanSession() {
   // The catalog is needed once the session has data or an instance, or someone reaches for the
   // instance picker; an empty page (a first visit) does not parse it (bench P11).
   const [catalogRequested, setCatalogRequested] = useState(false);
-  const requestCatalog = useCallback(() => setCatalogRequested(true), []);
   const catalog = useCatalog(
     catalogRequested || state.inputs.length > 0 || state.settings.instanceType !== null,
   );
+  // Reaching for the picker again after a failed load tries again (the retry button of the
+  // analysis shows only once there is data).
+  const { status: catalogStatus, retry: retryCatalog } = catalog;
+  const requestCatalog = useCallback(() => {
+    setCatalogRequested(true);
+    if (catalogStatus === 'error') retryCatalog();
+  }, [catalogStatus, retryCatalog]);
 
   // One render per change, analysis included (≈ 1–2 ms): a deferred copy of the state rendered
   // the whole page twice per slider step. What a step does not change keeps its identity or is
