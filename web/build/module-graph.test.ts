@@ -15,12 +15,6 @@ const bundle: Record<string, ChunkFacts> = Object.fromEntries(
     chunk('assets/index-a.js', {
       isEntry: true,
       facadeModuleId: '/w/src/main.tsx',
-      dynamicImports: [
-        'assets/units-j.js',
-        'assets/boot-b.js',
-        'assets/PlanPage-f.js',
-        'assets/SharePage-g.js',
-      ],
     }),
     chunk('assets/units-j.js', {
       isDynamicEntry: true,
@@ -55,19 +49,16 @@ const bundle: Record<string, ChunkFacts> = Object.fromEntries(
 );
 
 describe('mapModuleChunks', () => {
-  const graph = mapModuleChunks(bundle, '/w/src', (m) => m.startsWith('app/routes/'));
+  const graph = mapModuleChunks(bundle, '/w/src', {
+    startupModule: 'app/boot.tsx',
+    isPage: (m) => m.startsWith('app/routes/'),
+  });
   const filesOf = (module: string) => graph.modules[module]?.map((i) => graph.files[i]).sort();
 
   it.each([
     {
       module: STARTUP,
-      files: [
-        'assets/boot-b.js',
-        'assets/react-c.js',
-        'assets/schemas-d.js',
-        'assets/units-j.js',
-        'assets/zod-e.js',
-      ],
+      files: ['assets/boot-b.js', 'assets/react-c.js', 'assets/schemas-d.js', 'assets/zod-e.js'],
     },
     {
       module: 'app/routes/PlanPage.tsx',
@@ -78,7 +69,7 @@ describe('mapModuleChunks', () => {
     expect(filesOf(module)).toEqual(files);
   });
 
-  it('start-up is what the entry loads besides pages; lazy components and assets stay out', () => {
+  it('start-up is boot and its imports; layer-only chunks, lazy components and assets stay out', () => {
     expect(Object.keys(graph.modules).sort()).toEqual([
       'app/routes/PlanPage.tsx',
       'app/routes/SharePage.tsx',
@@ -87,6 +78,7 @@ describe('mapModuleChunks', () => {
     expect(graph.files).not.toContain('assets/index-a.js');
     expect(graph.files).not.toContain('assets/Chart-h.js');
     expect(filesOf(STARTUP)).not.toContain('assets/PlanPage-f.js');
+    expect(graph.files).not.toContain('assets/units-j.js');
   });
 
   it('lists each file once', () => {

@@ -9,25 +9,27 @@ export type ChunkFacts = {
   isDynamicEntry?: boolean;
   facadeModuleId?: string | null;
   imports?: readonly string[];
-  dynamicImports?: readonly string[];
 };
 
-/** The map's key for everything the entry loads besides pages: the app's start-up (boot and its layers). */
+/** The map's key for the app's start-up (boot.tsx and what it imports). */
 export const STARTUP = 'startup';
 
 /**
  * Which chunks the browser needs to run the app's start-up and each page, all of them fetched up
- * front. `STARTUP` is every chunk the entry's own dynamic imports need (boot.tsx and the layers
- * staged-boot.ts runs first), pages left out; each page (a lazily imported module under `srcDir`
- * that `isPage` accepts, by its path there: 'app/routes/PlanPage.tsx') is its chunk and every chunk
- * it imports, transitively. The entry chunk itself is running when the map is read: never listed.
+ * front. `STARTUP` is `startupModule` (boot.tsx) and every chunk it imports, transitively; each
+ * page (a lazily imported module under `srcDir` that `isPage` accepts, by its path there:
+ * 'app/routes/PlanPage.tsx') likewise. The entry chunk itself is running when the map is read:
+ * never listed. The few small chunks only staged-boot.ts's layers import (shared's index
+ * modules) are left to their own import: preloading them too measured worse (share page, four
+ * Lighthouse runs each, 2026-11-25: 0.84–0.89 against 0.88–0.96), more links to put in for
+ * chunks that arrive in time anyway.
  * Files are listed once and referred to by index, so the map stays small in index.html:
  * `{ files: ['assets/boot-x.js', …], modules: { startup: [0, 3, 4], 'app/routes/PlanPage.tsx': [5, 3] } }`.
  */
 export function mapModuleChunks(
   bundle: Record<string, ChunkFacts>,
   srcDir: string,
-  isPage: (module: string) => boolean,
+  { startupModule, isPage }: { startupModule: string; isPage: (module: string) => boolean },
 ): ModuleGraph {
   const files: string[] = [];
   const indexOf = new Map<string, number>();
@@ -50,20 +52,13 @@ export function mapModuleChunks(
     visit(start);
     return [...seen].map(fileIndex);
   };
-  const pageOf = (chunk: ChunkFacts | undefined): string | null => {
-    if (chunk?.type !== 'chunk' || !chunk.isDynamicEntry || !chunk.facadeModuleId) return null;
+  const modules: Record<string, number[]> = {};
+  for (const chunk of Object.values(bundle).sort((a, b) => a.fileName.localeCompare(b.fileName))) {
+    if (chunk.type !== 'chunk' || !chunk.isDynamicEntry || !chunk.facadeModuleId) continue;
     const module = relative(srcDir, chunk.facadeModuleId).split('\\').join('/');
-    return module.startsWith('..') || !isPage(module) ? null : module;
-  };
-  const chunks = Object.values(bundle).sort((a, b) => a.fileName.localeCompare(b.fileName));
-  const startup = new Set<number>();
-  for (const entry of chunks.filter((c) => c.type === 'chunk' && c.isEntry))
-    for (const name of entry.dynamicImports ?? [])
-      if (pageOf(bundle[name]) === null) for (const i of closure(name)) startup.add(i);
-  const modules: Record<string, number[]> = { [STARTUP]: [...startup] };
-  for (const chunk of chunks) {
-    const page = pageOf(chunk);
-    if (page) modules[page] = closure(chunk.fileName);
+    if (module.startsWith('..')) continue;
+    if (module === startupModule) modules[STARTUP] = closure(chunk.fileName);
+    else if (isPage(module)) modules[module] = closure(chunk.fileName);
   }
   return { files, modules };
 }
@@ -88,9 +83,10 @@ export function moduleGraphPlugin(srcDir: string): Plugin {
       order: 'post',
       handler(_html, ctx) {
         if (!ctx.bundle) return [];
-        const graph = mapModuleChunks(ctx.bundle as unknown as Record<string, ChunkFacts>, srcDir, (module) =>
-          module.startsWith('app/routes/'),
-        );
+        const graph = mapModuleChunks(ctx.bundle as unknown as Record<string, ChunkFacts>, srcDir, {
+          startupModule: 'app/boot.tsx',
+          isPage: (module) => module.startsWith('app/routes/'),
+        });
         // `<` escaped: the JSON sits inside a script element.
         const json = JSON.stringify(graph).replaceAll('<', '\\u003c');
         return [

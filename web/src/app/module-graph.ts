@@ -2,7 +2,7 @@ import { nextTask } from '../lib/next-task.ts';
 
 /**
  * Fetching the app's code ahead of running it. The build writes, into index.html, which chunks
- * the start-up ('startup': boot.tsx and the layers before it) and each page need
+ * the start-up ('startup': boot.tsx and what it imports) and each page need
  * (web/build/module-graph.ts). A `<link
  * rel="modulepreload">` fetches and compiles a chunk without running it, so everything the page
  * needs downloads at once, in parallel, while staged-boot.ts runs it a layer at a time.
