@@ -26,6 +26,24 @@ function Harness({ onChange = () => {} }: { onChange?: (v: string | null) => voi
   );
 }
 
+/** The field while the catalog is still loading (types null); `catalogArrives` hands it the types. */
+function renderBeforeCatalog() {
+  const onChange = vi.fn();
+  const onInterest = vi.fn();
+  const field = (loaded: boolean) => (
+    <InstanceCombobox
+      label="Instance type"
+      value={null}
+      types={loaded ? types : null}
+      onInterest={onInterest}
+      onChange={onChange}
+    />
+  );
+  const { rerender } = render(field(false));
+  const input = screen.getByRole('combobox', { name: 'Instance type' });
+  return { input, onChange, onInterest, catalogArrives: () => rerender(field(true)) };
+}
+
 describe('filterInstanceTypes', () => {
   it('searches all 1,390 types, prefix matches first', () => {
     expect(types.length).toBe(1390);
@@ -118,19 +136,7 @@ describe('InstanceCombobox (keyboard, WAI-ARIA combobox)', () => {
 
   it('asks for the catalog on focus, and applies a name typed before it arrived once it does', async () => {
     const user = userEvent.setup();
-    const onInterest = vi.fn();
-    const onChange = vi.fn();
-    const field = (loaded: boolean) => (
-      <InstanceCombobox
-        label="Instance type"
-        value={null}
-        types={loaded ? types : null}
-        onInterest={onInterest}
-        onChange={onChange}
-      />
-    );
-    const { rerender } = render(field(false));
-    const input = screen.getByRole('combobox', { name: 'Instance type' });
+    const { input, onChange, onInterest, catalogArrives } = renderBeforeCatalog();
     await user.click(input);
     expect(onInterest).toHaveBeenCalledTimes(1);
     await user.keyboard('r6i.4xlarge');
@@ -138,47 +144,28 @@ describe('InstanceCombobox (keyboard, WAI-ARIA combobox)', () => {
     // Nothing to check the name against yet: not applied, not refused.
     expect(onChange).not.toHaveBeenCalled();
     expect(input.getAttribute('aria-invalid')).toBeNull();
-    rerender(field(true));
+    catalogArrives();
     expect(onChange).toHaveBeenCalledWith('r6i.4xlarge');
   });
 
   it('refuses a name typed before the catalog arrived once it does, with suggestions', async () => {
     const user = userEvent.setup();
-    const onChange = vi.fn();
-    const field = (loaded: boolean) => (
-      <InstanceCombobox
-        label="Instance type"
-        value={null}
-        types={loaded ? types : null}
-        onChange={onChange}
-      />
-    );
-    const { rerender } = render(field(false));
-    await user.type(screen.getByRole('combobox', { name: 'Instance type' }), 'r6i.4xlargee');
+    const { input, onChange, catalogArrives } = renderBeforeCatalog();
+    await user.type(input, 'r6i.4xlargee');
     await user.tab();
-    rerender(field(true));
+    catalogArrives();
     expect(onChange).not.toHaveBeenCalled();
     expect(screen.getByText(/not one of the 1,390 instance types.*did you mean/)).toBeDefined();
   });
 
   it('drops a queued name once the user types again: what they type next is checked on its own blur', async () => {
     const user = userEvent.setup();
-    const onChange = vi.fn();
-    const field = (loaded: boolean) => (
-      <InstanceCombobox
-        label="Instance type"
-        value={null}
-        types={loaded ? types : null}
-        onChange={onChange}
-      />
-    );
-    const { rerender } = render(field(false));
-    const input = screen.getByRole('combobox', { name: 'Instance type' });
+    const { input, onChange, catalogArrives } = renderBeforeCatalog();
     await user.type(input, 'r6i.4xlarge');
     await user.tab();
     await user.click(input);
     await user.keyboard('{Backspace>7}'); // "r6i." — half-typed when the catalog arrives
-    rerender(field(true));
+    catalogArrives();
     expect(onChange).not.toHaveBeenCalled();
     expect(input.getAttribute('aria-invalid')).toBeNull();
     await user.keyboard('2xlarge');
