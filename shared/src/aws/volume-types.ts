@@ -97,10 +97,17 @@ export const GP2 = {
     creditBucket: c(5_400_000, 'docs2023 general-purpose.md'),
   },
   throughputMiBps: {
-    upTo170GiB: c(128, 'docs2023 general-purpose.md'),
-    /** Volumes > 170 and < 334 GiB reach 250 MiB/s only while burst credits last. */
-    burstFrom170To334GiB: c(250, 'docs2023 general-purpose.md'),
-    from334GiB: c(250, 'docs2023 general-purpose.md'),
+    /**
+     * AWS's gp2 throughput formula: size × 3 IOPS per GiB × the I/O size, at most 256 KiB — the
+     * baseline IOPS × 0.25 MiB (0.75 MiB/s per GiB). The volume sustains that; above it, only while
+     * burst credits last, up to the size's maximum (docs2023 general-purpose.md "Throughput
+     * performance"; awslabs/aws-support-tools EBS/VolumeLimitCalculator: min(maximum, baseline IOPS ÷ 4)).
+     */
+    perBaselineIops: c(0.25, 'docs2023 general-purpose.md + VolumeLimitCalculator'),
+    /** Volumes of 170 GiB and smaller: at most 128 MiB/s. */
+    maxUpTo170GiB: c(128, 'docs2023 general-purpose.md'),
+    /** Larger volumes: at most 250 MiB/s, sustained from 334 GiB (3 × 334 × 0.25 ≥ 250). */
+    maxFrom171GiB: c(250, 'docs2023 general-purpose.md'),
   },
 } as const;
 

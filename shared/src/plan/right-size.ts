@@ -19,6 +19,7 @@ import {
   HOURS_PER_MONTH,
   averageBlockSize,
   bytesPerSec,
+  formatDecimal,
   formatInt,
   formatUsd,
   iops,
@@ -247,14 +248,16 @@ function sizeIo1(t: Need, nitro: boolean | null): Sized {
 function sizeGp2(t: Need): Sized {
   const maxIops = GP2.iops.baselineMax.value;
   if (t.iops > maxIops) return tooBig(`needs ${n0(t.iops)} sustained IOPS, above gp2's ${n0(maxIops)}`);
-  if (t.tp > GP2.throughputMiBps.from334GiB.value)
-    return tooBig(`needs ${n0(t.tp)} MiB/s, above gp2's ${GP2.throughputMiBps.from334GiB.value} MiB/s`);
+  const maxTp = GP2.throughputMiBps.maxFrom171GiB.value;
+  if (t.tp > maxTp) return tooBig(`needs ${n0(t.tp)} MiB/s, above gp2's ${maxTp} MiB/s`);
   const sizeForIops = Math.ceil(t.iops / GP2.iops.perGiB.value);
-  const sizeForTp = t.tp > GP2.throughputMiBps.upTo170GiB.value ? 334 : 0;
+  // Sustained MiB/s = 3 IOPS per GiB × 0.25 MiB (gp2ThroughputMiBps): 200 MiB/s needs 267 GiB, 250 needs 334.
+  const miBpsPerGiB = GP2.iops.perGiB.value * GP2.throughputMiBps.perBaselineIops.value;
+  const sizeForTp = Math.ceil(t.tp / miBpsPerGiB - 1e-9);
   const size = Math.max(t.capacity, sizeForIops, sizeForTp, GP2.sizeGiB.min.value);
   if (size > GP2.sizeGiB.max.value) return tooBig(`needs ${n0(size)} GiB, above gp2's maximum size`);
   const reasons = [
-    `${n0(size)} GiB gives ${n0(gp2BaselineIops(size))} baseline IOPS (3 per GiB) and ${gp2ThroughputMiBps(size).sustained} MiB/s sustained`,
+    `${n0(size)} GiB gives ${n0(gp2BaselineIops(size))} baseline IOPS (3 per GiB) and ${formatDecimal(gp2ThroughputMiBps(size).sustained, 2)} MiB/s sustained`,
   ];
   if (sizeForIops > t.capacity || sizeForTp > t.capacity)
     reasons.push('size bought for performance, not capacity: gp3 decouples the two');
