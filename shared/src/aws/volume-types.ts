@@ -48,14 +48,27 @@ export const IO_ACCOUNTING_UNIT_BYTES = {
 export const MERGE_MIN_IO_BYTES = c(32 * 1024, 'ebs-guide-2026 ebs-io-characteristics');
 
 /**
- * io1/io2 above 32,000 IOPS (and io2 Block Express's 4,000 MiB/s) need an instance built on the
- * Nitro System; on other instances a volume delivers at most 32,000 IOPS (docs2023
- * provisioned-iops.md; sdk CreateVolume: "Other instances can attain performance up to 32,000
- * IOPS"). Without Block Express an io2 volume delivers at most 1,000 MiB/s (docs2023).
+ * io1/io2 on an instance not built on the Nitro System. What AWS says, and what it does not:
+ * - IOPS: at most 32,000 per volume. The current EBS User Guide ("Provisioned IOPS SSD volumes",
+ *   io2 Block Express considerations) says other instance types "can achieve up to 32,000 IOPS" —
+ *   no promise; the EC2 API model says the same (`sdk`). The 2023 EC2 User Guide
+ *   (docs2023 ebs-volume-types.md, footnote to io1/io2) said other instances *guarantee* up to
+ *   32,000 IOPS and 500 MiB/s.
+ * - Throughput: the current guide publishes no figure for io2 on these instances; the only one
+ *   AWS published is that 500 MiB/s guarantee, so it is the one planned with (status: not
+ *   re-confirmed) and every io2 plan on such an instance says so (`io2_not_nitro`,
+ *   plan/configuration-checks.ts). io1's own curve stops at 500 MiB/s up to 32,000 IOPS anyway.
  */
 export const NON_NITRO = {
-  maxPiops: c(32_000, 'sdk + docs2023 provisioned-iops.md'),
-  io2MaxMiBps: c(1_000, 'docs2023 provisioned-iops.md', '2023 docs, not re-confirmed'),
+  maxPiops: c(
+    32_000,
+    'ebs-guide-2026 provisioned-iops ("can achieve up to") + sdk + docs2023 ebs-volume-types.md',
+  ),
+  maxMiBps: c(
+    500,
+    'docs2023 ebs-volume-types.md ("guarantee up to 32,000 IOPS and 500 MiB/s")',
+    '2023 docs, not re-confirmed',
+  ),
 } as const;
 
 export const GP3 = {

@@ -159,7 +159,7 @@ export function volumeCapabilities(
       const iops = deliverablePiops(provisioned, ctx);
       const tp =
         ctx.nitro === false
-          ? Math.min(io2ThroughputMiBps(iops), NON_NITRO.io2MaxMiBps.value)
+          ? Math.min(io2ThroughputMiBps(iops), NON_NITRO.maxMiBps.value)
           : io2ThroughputMiBps(iops);
       return {
         iops: iops * n,
