@@ -1,6 +1,7 @@
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { describeRateCard, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
 import { NON_NITRO, type Gp3Generation } from '../aws/volume-types.ts';
+import { io2NotNitroTerms } from '../plan/configuration-checks.ts';
 import { monthlyCost, wasteOf, type CostBreakdown } from '../plan/cost.ts';
 import { attachContextOf, computeLimits, type Limit } from '../plan/limits.ts';
 import {
@@ -87,6 +88,8 @@ function checkRules(v: IacVolume, instance: InstanceSpec | null, gen: Gp3Generat
         `${v.volume.type} above ${max} IOPS needs an instance built on the Nitro System (others cap it at ${max}); the instance type is not in the code here: check skipped`,
       );
   }
+  if (v.volume.type === 'io2' && instance?.hypervisor === 'xen')
+    emit('note', 'io2_not_nitro', io2NotNitroTerms(instance.instanceType));
   checkMultiAttach(v, emit);
   return problems.length === 0;
 }

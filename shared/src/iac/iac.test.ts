@@ -980,3 +980,16 @@ describe('the EBS CSI driver version decides a request above a per-GiB cap that 
     expect(DEFAULT_CSI_DRIVER_VERSION).toEqual({ major: 1, minor: 66, patch: 0 });
   });
 });
+
+describe('io2 on an instance not built on Nitro: what is and is not promised', () => {
+  it('r4.16xlarge (Xen): a note with both sources; the volume is judged at 500 MiB/s', () => {
+    const report = check([vol({ type: 'io2', sizeGiB: 1000, iops: 20_000 }, 'r4.16xlarge')]);
+    const note = report.findings.find((f) => f.code === 'io2_not_nitro')!;
+    expect(note.kind).toBe('note');
+    expect(note.message).toContain('can achieve up to 32,000 IOPS: no throughput figure and no guarantee');
+    expect(note.message).toContain('guaranteed up to 32,000 IOPS and 500 MiB/s');
+    // On a Nitro r6i.16xlarge no such note (its 2,384.2 MiB/s EBS cap binds before the volume's 4,000).
+    const nitro = check([vol({ type: 'io2', sizeGiB: 1000, iops: 20_000 }, 'r6i.16xlarge')]);
+    expect(codes(nitro.findings)).toEqual(['instance_cap_below_volume']);
+  });
+});

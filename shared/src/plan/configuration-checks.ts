@@ -36,6 +36,14 @@ export function capacityToHold(
   return { gib: 1, unknown: true };
 }
 
+/**
+ * What AWS does and does not promise an io2 volume on an instance not built on Nitro, and what
+ * Blockwise plans with instead (aws/volume-types.ts NON_NITRO): said by `plan` and `check-iac`.
+ */
+export function io2NotNitroTerms(instanceType: string): string {
+  return `${instanceType} is not built on the Nitro System. AWS's current EBS User Guide (Provisioned IOPS SSD volumes) says only that io2 volumes on such instances can achieve up to ${n0(NON_NITRO.maxPiops.value)} IOPS: no throughput figure and no guarantee. The 2023 EC2 User Guide (EBS volume types) guaranteed up to ${n0(NON_NITRO.maxPiops.value)} IOPS and ${n0(NON_NITRO.maxMiBps.value)} MiB/s; the limits use those figures, which AWS no longer publishes. Benchmark on the instance before relying on more, or move to a Nitro instance (io2 Block Express: up to 4,000 MiB/s).`;
+}
+
 export function checkConfiguration(input: {
   profile: IoProfile;
   target: LimitTarget | null;
@@ -68,7 +76,7 @@ export function checkConfiguration(input: {
   if (volume?.type === 'io2' && instance?.hypervisor === 'xen')
     warnings.push({
       code: 'io2_not_nitro',
-      message: `${instance.instanceType} is not built on the Nitro System. AWS's current EBS User Guide (Provisioned IOPS SSD volumes) says only that io2 volumes on such instances can achieve up to ${n0(NON_NITRO.maxPiops.value)} IOPS: no throughput figure and no guarantee. The 2023 EC2 User Guide (EBS volume types) guaranteed up to ${n0(NON_NITRO.maxPiops.value)} IOPS and ${n0(NON_NITRO.maxMiBps.value)} MiB/s; the limits below use those figures, which AWS no longer publishes. Benchmark on the instance before relying on more, or move to a Nitro instance (io2 Block Express: up to 4,000 MiB/s).`,
+      message: io2NotNitroTerms(instance.instanceType),
       subject: 'instanceType',
     });
 
