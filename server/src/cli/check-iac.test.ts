@@ -217,3 +217,50 @@ describe('blockwise check-iac: usage and bad input exit 2', () => {
     expect(down.stderr).toContain('cannot reach http://127.0.0.1:9');
   });
 });
+
+describe('blockwise check-iac: Multi-Attach, gp2 → gp3 and the CSI driver version', () => {
+  const MULTI_PLAN = join(REPO_ROOT, 'fixtures/iac/multi-attach-gp2.plan.json');
+  const MULTI_K8S = join(REPO_ROOT, 'fixtures/iac/ebs-csi-multi-attach.yaml');
+
+  it('multi_attach_enabled on gp3 fails --fail-on any; the gp2 → gp3 hint ($15.00 a month) does not', async () => {
+    const r = await run([MULTI_PLAN]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('invalid [multi_attach_not_supported] aws_ebs_volume.cluster_shared');
+    expect(r.stdout).toContain('hint [gp2_to_gp3] aws_ebs_volume.legacy_data');
+    expect(r.stdout).toContain('for $85.00/month: $15.00/month saved at equal performance');
+    expect(r.stdout).toContain('Equal performance for less (hints): $15.00/month in total');
+    const any = await run([MULTI_PLAN, '--fail-on', 'any', '--format', 'json']);
+    expect(any.code).toBe(1);
+    const report = json(any.stdout);
+    expect(report.findings.map((f) => [f.kind, f.code])).toEqual([
+      ['invalid', 'multi_attach_not_supported'],
+      ['hint', 'gp2_to_gp3'],
+    ]);
+    expect(report.volumes.map((v) => v.multiAttach ?? null)).toEqual(['multi_attach_enabled', null]);
+  });
+
+  it('a ReadWriteMany Block claim on gp3; iopsPerGB 3001 on 1 GiB refused by v1.66, capped to 3,000 after', async () => {
+    const v166 = await run([MULTI_K8S, '--format', 'json']);
+    expect(v166.code, v166.stderr).toBe(0);
+    const before = json(v166.stdout);
+    expect(before.findings.map((f) => f.code)).toEqual([
+      'iops_above_size_ratio',
+      'multi_attach_not_supported',
+    ]);
+    expect(before.volumes.map((v) => v.subject)).toEqual(['PersistentVolumeClaim cluster/fencing-disk']);
+    const v167 = await run([MULTI_K8S, '--format', 'json', '--csi-driver-version', 'v1.67.0']);
+    const after = json(v167.stdout);
+    expect(after.findings.map((f) => f.code)).toEqual(['iops_capped', 'multi_attach_not_supported']);
+    expect(after.volumes.find((v) => v.subject.endsWith('tiny'))!.volume).toEqual({
+      type: 'gp3',
+      sizeGiB: 1,
+      iops: 3000,
+    });
+  });
+
+  it('--csi-driver-version that is not a version: exit 2, naming the flag', async () => {
+    const r = await run([MULTI_K8S, '--csi-driver-version', 'latest']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--csi-driver-version: expected an EBS CSI driver version such as 1.66');
+  });
+});

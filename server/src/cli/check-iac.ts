@@ -1,6 +1,7 @@
 import { RunListSchema, RunSchema } from '@blockwise/shared/api';
 import { escapeText } from '@blockwise/shared/escape-text';
 import {
+  DEFAULT_CSI_DRIVER_VERSION,
   IAC_FAIL_ON,
   checkIac,
   extractKubernetesVolumes,
@@ -8,6 +9,8 @@ import {
   failingFindings,
   formatIacMarkdown,
   formatIacText,
+  parseCsiDriverVersion,
+  type CsiDriverVersion,
   type IacFailOn,
   type IacFinding,
   type IacVolume,
@@ -36,6 +39,7 @@ import {
 const usage = `Usage: blockwise check-iac FILE... [--series S --server URL [--branch B] [--token T] | --metrics F | --fio F]
                            [--headroom 0.25] [--fail-on over|under|any|none] [--format text|markdown|json]
                            [--volume TEXT ...] [--region us-east-1] [--rates k=v,…] [--gp3-limits current|before-2025]
+                           [--csi-driver-version 1.66]
 
   Checks the EBS volumes that infrastructure code provisions (docs/iac.md) against AWS's rules and
   the EBS CSI driver's, and, given measured demand, against what the workload needs:
@@ -52,11 +56,14 @@ const usage = `Usage: blockwise check-iac FILE... [--series S --server URL [--br
   --fio F                   a fio result file (--group N for one group of several)
 
   --headroom   fraction above the peak to provision for (default 0.25)
-  --fail-on    which findings fail the build: over, under, any (every finding but notes) or none
+  --fail-on    which findings fail the build: over, under, any (every finding but notes and hints) or none
                (default: report only)
   --format     text (default), markdown (a pull-request comment) or json
   --volume     judge only volumes whose name contains TEXT against the demand (repeatable); the
                rules still apply to all (a root volume does not carry the database's load)
+  --csi-driver-version  the EBS CSI driver release the manifests meet (default 1.66, the newest
+               cited): after v1.66 it caps an IOPS request whose per-GiB cap is below the type's
+               minimum to that minimum (PR #3021) instead of passing it on for EC2 to refuse
   --region     EBS price table (default us-east-1); --rates your own rates over it
 ${CATALOG_USAGE}
 ${IMPORT_USAGE}
@@ -178,6 +185,13 @@ async function seriesProfile(
   };
 }
 
+function parseCsiDriverVersionFlag(text: string | undefined): CsiDriverVersion {
+  if (text === undefined) return DEFAULT_CSI_DRIVER_VERSION;
+  const v = parseCsiDriverVersion(text);
+  if (!v.ok) throw new UsageError(`--csi-driver-version: ${v.error.message}`, '--csi-driver-version');
+  return v.value;
+}
+
 export const checkIacCommand: Command = {
   summary: 'Check the EBS volumes in a Terraform plan or Kubernetes manifests (for CI).',
   usage,
@@ -198,6 +212,7 @@ export const checkIacCommand: Command = {
       region: { type: 'string' },
       rates: { type: 'string' },
       'gp3-limits': { type: 'string' },
+      'csi-driver-version': { type: 'string' },
       ...IMPORT_FLAGS,
       ...CATALOG_FLAG,
     });
@@ -224,6 +239,7 @@ export const checkIacCommand: Command = {
         '--server',
       );
     const gen = parseGp3Generation(values['gp3-limits']);
+    const driverVersion = parseCsiDriverVersionFlag(values['csi-driver-version']);
     await applyCatalogFlag(values.catalog, io);
     const rateCard = resolveRegionRateCard(values.region, values.rates);
 
@@ -241,7 +257,7 @@ export const checkIacCommand: Command = {
       volumes.push(...tf.value.volumes);
       findings.push(...tf.value.findings);
     }
-    const k8s = extractKubernetesVolumes(manifests, gen);
+    const k8s = extractKubernetesVolumes(manifests, gen, driverVersion);
     volumes.push(...k8s.volumes);
     findings.push(...k8s.findings);
 

@@ -13,6 +13,9 @@ const MIX33_PERJOB = 'fixtures/fio/generated/b_randrw_bsrange4k-16k_64k_mix33_nj
 const NVME_RANDWRITE_4K = 'fixtures/fio/public/samyaple_fio-3.33_randwrite_nj16_perjob.json';
 /** fio 2.1.4: no job options recorded. */
 const NO_OPTIONS = 'fixtures/fio/public/pkb_fio-2.1.4_four_stonewall_groups.json';
+/** One 4k randwrite job as is (22,130 IOPS), and capped at rate_iops=500 with thinktime=100 (fixtures/fio/settings). */
+const UNPACED_4K = 'fixtures/fio/settings/s1_randwrite_4k_unpaced.json';
+const RATE_IOPS_500 = 'fixtures/fio/settings/s2_randwrite_4k_rate_iops500_thinktime100.json';
 const ERROR_ONLY = 'fixtures/fio/public/cyberhuey_windows_fio_error_only.json';
 
 const compare = (...args: string[]) => runCli(['compare', ...args]);
@@ -54,6 +57,17 @@ describe('blockwise compare (human output)', () => {
     expect(stdout).not.toContain('B vs A');
     expect(stdout).toContain('Verdict: withheld: jobs differ');
     expect(stdout).not.toContain('latency, reads:');
+  });
+
+  it('the same job capped at rate_iops=500: the cap and the think time are named, no verdict on 500 vs 22,130 IOPS', async () => {
+    const { code, stdout } = await compare(UNPACED_4K, RATE_IOPS_500);
+    expect(code).toBe(0);
+    const line = (start: string) => stdout.split('\n').find((l) => l.trimStart().startsWith(start))!;
+    expect(line('rate_iops')).toMatch(/^\s+rate_iops\s+no cap\s+500 IOPS\s+≠ differs$/);
+    expect(line('thinktime')).toMatch(/^\s+thinktime\s+none\s+100 µs\s+≠ differs$/);
+    expect(line('rate ')).not.toContain('differs');
+    expect(stdout).toContain('rate_iops no cap vs 500 IOPS; thinktime none vs 100 µs');
+    expect(stdout).toContain('Verdict: withheld: jobs differ');
   });
 
   it('the same job: no jobs_differ, deltas, and latency verdicts for reads and writes', async () => {
@@ -110,6 +124,16 @@ describe('blockwise compare --json', () => {
       'direct',
       'ioengine',
       'runtime',
+      'rate',
+      'rate_iops',
+      'rate_min',
+      'thinktime',
+      'fsync',
+      'fdatasync',
+      'sync',
+      'verify',
+      'size',
+      'filesize',
     ]);
     expect(out.b.headline.writeIops).toBe(comparison.rates.find((r) => r.metric === 'write-iops')!.candidate);
   });

@@ -48,14 +48,27 @@ export const IO_ACCOUNTING_UNIT_BYTES = {
 export const MERGE_MIN_IO_BYTES = c(32 * 1024, 'ebs-guide-2026 ebs-io-characteristics');
 
 /**
- * io1/io2 above 32,000 IOPS (and io2 Block Express's 4,000 MiB/s) need an instance built on the
- * Nitro System; on other instances a volume delivers at most 32,000 IOPS (docs2023
- * provisioned-iops.md; sdk CreateVolume: "Other instances can attain performance up to 32,000
- * IOPS"). Without Block Express an io2 volume delivers at most 1,000 MiB/s (docs2023).
+ * io1/io2 on an instance not built on the Nitro System. What AWS says, and what it does not:
+ * - IOPS: at most 32,000 per volume. The current EBS User Guide ("Provisioned IOPS SSD volumes",
+ *   io2 Block Express considerations) says other instance types "can achieve up to 32,000 IOPS" —
+ *   no promise; the EC2 API model says the same (`sdk`). The 2023 EC2 User Guide
+ *   (docs2023 ebs-volume-types.md, footnote to io1/io2) said other instances *guarantee* up to
+ *   32,000 IOPS and 500 MiB/s.
+ * - Throughput: the current guide publishes no figure for io2 on these instances; the only one
+ *   AWS published is that 500 MiB/s guarantee, so it is the one planned with (status: not
+ *   re-confirmed) and every io2 plan on such an instance says so (`io2_not_nitro`,
+ *   plan/configuration-checks.ts). io1's own curve stops at 500 MiB/s up to 32,000 IOPS anyway.
  */
 export const NON_NITRO = {
-  maxPiops: c(32_000, 'sdk + docs2023 provisioned-iops.md'),
-  io2MaxMiBps: c(1_000, 'docs2023 provisioned-iops.md', '2023 docs, not re-confirmed'),
+  maxPiops: c(
+    32_000,
+    'ebs-guide-2026 provisioned-iops ("can achieve up to") + sdk + docs2023 ebs-volume-types.md',
+  ),
+  maxMiBps: c(
+    500,
+    'docs2023 ebs-volume-types.md ("guarantee up to 32,000 IOPS and 500 MiB/s")',
+    '2023 docs, not re-confirmed',
+  ),
 } as const;
 
 export const GP3 = {
@@ -97,10 +110,17 @@ export const GP2 = {
     creditBucket: c(5_400_000, 'docs2023 general-purpose.md'),
   },
   throughputMiBps: {
-    upTo170GiB: c(128, 'docs2023 general-purpose.md'),
-    /** Volumes > 170 and < 334 GiB reach 250 MiB/s only while burst credits last. */
-    burstFrom170To334GiB: c(250, 'docs2023 general-purpose.md'),
-    from334GiB: c(250, 'docs2023 general-purpose.md'),
+    /**
+     * AWS's gp2 throughput formula: size × 3 IOPS per GiB × the I/O size, at most 256 KiB — the
+     * baseline IOPS × 0.25 MiB (0.75 MiB/s per GiB). The volume sustains that; above it, only while
+     * burst credits last, up to the size's maximum (docs2023 general-purpose.md "Throughput
+     * performance"; awslabs/aws-support-tools EBS/VolumeLimitCalculator: min(maximum, baseline IOPS ÷ 4)).
+     */
+    perBaselineIops: c(0.25, 'docs2023 general-purpose.md + VolumeLimitCalculator'),
+    /** Volumes of 170 GiB and smaller: at most 128 MiB/s. */
+    maxUpTo170GiB: c(128, 'docs2023 general-purpose.md'),
+    /** Larger volumes: at most 250 MiB/s, sustained from 334 GiB (3 × 334 × 0.25 ≥ 250). */
+    maxFrom171GiB: c(250, 'docs2023 general-purpose.md'),
   },
 } as const;
 

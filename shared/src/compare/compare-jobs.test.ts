@@ -14,6 +14,11 @@ import {
   MIX33_PERJOB,
   NO_OPTIONS,
   NVME_RANDWRITE_4K,
+  RATE_2M,
+  RATE_IOPS_500,
+  RATE_MIN_256K,
+  SYNCED_VERIFIED,
+  UNPACED_4K,
   fixtureReport,
 } from '../test-support/fio-fixtures.ts';
 
@@ -51,6 +56,16 @@ describe('describeJobSettings: what fio ran with, as people read it', () => {
         direct: '1 (O_DIRECT)',
         ioengine: 'libaio',
         runtime: '10 s',
+        rate: 'no cap',
+        rate_iops: 'no cap',
+        rate_min: 'none',
+        thinktime: 'none',
+        fsync: 'never',
+        fdatasync: 'never',
+        sync: 'none',
+        verify: 'none',
+        size: '64 MiB',
+        filesize: 'not set',
       },
     ],
     [
@@ -67,6 +82,16 @@ describe('describeJobSettings: what fio ran with, as people read it', () => {
         direct: '1 (O_DIRECT)',
         ioengine: 'io_uring',
         runtime: '60 s',
+        rate: 'no cap',
+        rate_iops: 'no cap',
+        rate_min: 'none',
+        thinktime: 'none',
+        fsync: 'never',
+        fdatasync: 'never',
+        sync: 'none',
+        verify: 'none',
+        size: 'not set',
+        filesize: 'not set',
       },
     ],
     [
@@ -83,6 +108,17 @@ describe('describeJobSettings: what fio ran with, as people read it', () => {
         direct: '1 (O_DIRECT)',
         ioengine: 'libaio',
         runtime: '4 s',
+        // size=128M in the file's global options.
+        rate: 'no cap',
+        rate_iops: 'no cap',
+        rate_min: 'none',
+        thinktime: 'none',
+        fsync: 'never',
+        fdatasync: 'never',
+        sync: 'none',
+        verify: 'none',
+        size: '128 MiB',
+        filesize: 'not set',
       },
     ],
     [
@@ -98,6 +134,16 @@ describe('describeJobSettings: what fio ran with, as people read it', () => {
         direct: 'not recorded',
         ioengine: 'not recorded',
         runtime: 'not recorded',
+        rate: 'not recorded',
+        rate_iops: 'not recorded',
+        rate_min: 'not recorded',
+        thinktime: 'not recorded',
+        fsync: 'not recorded',
+        fdatasync: 'not recorded',
+        sync: 'not recorded',
+        verify: 'not recorded',
+        size: 'not recorded',
+        filesize: 'not recorded',
       },
     ],
   ])('%s', (file, expected) => {
@@ -142,6 +188,8 @@ describe('compareJobSettings: each setting that differs, with both values', () =
         ['numjobs', '16', '4'],
         ['ioengine', 'io_uring', 'libaio'],
         ['runtime', '60 s', '10 s'],
+        // The NVMe run covered the whole device, the mix a 64 MiB file.
+        ['size', 'not set', '64 MiB'],
       ],
     ],
     [
@@ -153,6 +201,7 @@ describe('compareJobSettings: each setting that differs, with both values', () =
         ['numjobs', '16', '1'],
         ['ioengine', 'io_uring', 'libaio'],
         ['runtime', '60 s', '4 s'],
+        ['size', 'not set', '128 MiB'],
       ],
     ],
     [
@@ -167,6 +216,53 @@ describe('compareJobSettings: each setting that differs, with both values', () =
     ],
     // fio 2.1.4 wrote no options: nothing can be shown to differ.
     ['a file without options', NO_OPTIONS, MIX33_GROUPED, []],
+    // One 4k randwrite job run as is (22,130 IOPS) and with the settings that pace it, sync it,
+    // verify it or shrink its data (fixtures/fio/settings): each is another test.
+    [
+      'the job capped at rate_iops=500 with thinktime=100 (500 IOPS: the cap, not the disk)',
+      UNPACED_4K,
+      RATE_IOPS_500,
+      [
+        ['rate_iops', 'no cap', '500 IOPS'],
+        // A bare thinktime is microseconds (fio HOWTO), unlike runtime's seconds.
+        ['thinktime', 'none', '100 µs'],
+      ],
+    ],
+    [
+      'the job with fdatasync=8, sync=dsync, verify=crc32c on 16 MiB',
+      UNPACED_4K,
+      SYNCED_VERIFIED,
+      [
+        ['fdatasync', 'never', 'every 8 writes'],
+        ['sync', 'none', 'dsync (O_DSYNC)'],
+        ['verify', 'none', 'crc32c'],
+        ['size', '64 MiB', '16 MiB'],
+      ],
+    ],
+    [
+      'the job capped at rate=2m on a 32 MiB file',
+      UNPACED_4K,
+      RATE_2M,
+      [
+        ['rate', 'no cap', '2 MiB/s'],
+        ['size', '64 MiB', '32 MiB'],
+        ['filesize', 'not set', '32 MiB'],
+      ],
+    ],
+    ['the job with rate_min=256k', UNPACED_4K, RATE_MIN_256K, [['rate_min', 'none', '256 KiB/s']]],
+    // fsync=1 (fixture l: buffered psync) against none.
+    [
+      'an fsync after every write against none',
+      'generated/d_randwrite_16k_psync_timebased5s.json',
+      'generated/l_randwrite_4k_psync_fsync1_sync_section.json',
+      [
+        ['bs', '16 KiB', '4 KiB'],
+        ['direct', '1 (O_DIRECT)', '0 (buffered)'],
+        ['runtime', '5 s', '4 s'],
+        ['fsync', 'never', 'every write'],
+        ['size', '128 MiB', '32 MiB'],
+      ],
+    ],
   ])('%s', (_, reference, candidate, expected) => {
     const differences = compareJobSettings(settingsOf(reference), settingsOf(candidate));
     expect(differences.map((d) => [d.setting, d.reference, d.candidate])).toEqual(expected);
@@ -249,6 +345,43 @@ describe('compareJobSettings: each setting that differs, with both values', () =
   });
 });
 
+describe('option settings: equal values written differently read the same', () => {
+  const withOptions = (options: Record<string, string>): RunJobSettings => {
+    const report = fixtureReport(UNPACED_4K);
+    return jobSettingsOf({
+      ...report,
+      jobs: report.jobs.map((j) => ({ ...j, options: { ...j.options, ...options } })),
+    });
+  };
+  it.each<[Record<string, string>, Record<string, string>, ComparedSetting[]]>([
+    [{ rate: '2m' }, { rate: '2048k' }, []],
+    [{ rate: '0' }, {}, []],
+    [{ rate_iops: '500' }, { rate_iops: '500,500' }, []],
+    [{ rate_iops: '500' }, { rate_iops: '500,' }, ['rate_iops']],
+    [{ thinktime: '1000' }, { thinktime: '1ms' }, []],
+    [{ thinktime: '0' }, {}, []],
+    [{ fsync: '0' }, {}, []],
+    [{ fsync: '1' }, { fdatasync: '1' }, ['fsync', 'fdatasync']],
+    [{ sync: '1' }, { sync: 'sync' }, []],
+    [{ sync: '0' }, {}, []],
+    [{ verify: '0' }, {}, []],
+    [{ verify: 'md5' }, { verify: 'crc32c' }, ['verify']],
+    [{ size: '100%' }, {}, ['size']],
+    [{ filesize: '1g-2g' }, { filesize: '1g' }, ['filesize']],
+    // A value this reading does not understand still shows as written, so it still differs.
+    [{ thinktime: '5min' }, {}, ['thinktime']],
+  ])('%j vs %j', (a, b, expected) => {
+    const differences = compareJobSettings(withOptions(a), withOptions(b));
+    expect(differences.map((d) => d.setting)).toEqual(expected);
+  });
+
+  it('a run stored before these were compared cannot be shown to differ in them', () => {
+    const stored = settingsOf(UNPACED_4K).map(({ optionSettings: _, ...job }) => job);
+    expect(compareJobSettings(stored, settingsOf(RATE_IOPS_500))).toEqual([]);
+    expect(describeJobSettings(stored).find((d) => d.setting === 'rate_iops')?.value).toBe('not recorded');
+  });
+});
+
 describe('jobsDifferWarning', () => {
   it('names each differing setting with both values, under the stable code jobs_differ', () => {
     const differences = compareJobSettings(settingsOf(NVME_RANDWRITE_4K), settingsOf(MIX33_GROUPED));
@@ -260,6 +393,12 @@ describe('jobsDifferWarning', () => {
     expect(warning.message).toContain('rwmixread n/a vs 33%');
     expect(warning.message).toContain('runtime 60 s vs 10 s');
     expect(warning.message).toContain('no verdict is given');
+  });
+
+  it('names a rate cap: 22,130 IOPS against 500 IOPS capped by rate_iops is no verdict on the disk', () => {
+    const differences = compareJobSettings(settingsOf(UNPACED_4K), settingsOf(RATE_IOPS_500));
+    const warning = jobsDifferWarning(differences, { reference: 'NVMe run', candidate: 'EBS run' })!;
+    expect(warning.message).toContain('rate_iops no cap vs 500 IOPS; thinktime none vs 100 µs');
   });
 
   it('none when the jobs are the same', () => {

@@ -5,13 +5,16 @@ import {
   type FioReport,
   type PerDirection,
 } from '../fio/fio-report.schema.ts';
+import { parseFioRange, parseFioSize, perDirection } from '../fio/job-settings.ts';
 import type { Warning } from '../problem.ts';
 
 /**
  * Did two runs run the same fio job? A comparison of a 4 KiB randwrite against a 4–64 KiB 33 %-read
  * mix measures the job, not the storage, so comparisons first compare the settings that shape the
- * I/O (block sizes, pattern, mix, queue depth, parallelism, O_DIRECT, engine, runtime) and name
- * every one that differs, with both values.
+ * I/O (block sizes, pattern, mix, queue depth, parallelism, O_DIRECT, engine, runtime), the ones
+ * that hold it back (rate caps, think time), the ones that add work to it (fsync, fdatasync,
+ * O_SYNC, verify) and how much data it covers (size, filesize), and name every one that differs,
+ * with both values. A 4 KiB randwrite capped at `rate_iops=500` measures the cap, not the storage.
  */
 
 /** The settings compared, by their fio option names (what people look for in a job file). */
@@ -26,11 +29,43 @@ export const COMPARED_SETTINGS = [
   'direct',
   'ioengine',
   'runtime',
+  'rate',
+  'rate_iops',
+  'rate_min',
+  'thinktime',
+  'fsync',
+  'fdatasync',
+  'sync',
+  'verify',
+  'size',
+  'filesize',
 ] as const;
 export const ComparedSettingSchema = z.enum(COMPARED_SETTINGS);
 export type ComparedSetting = z.infer<typeof ComparedSettingSchema>;
 
-/** One job's settings as a comparison reads them: the typed facts of its fio options. */
+/**
+ * Settings read straight from a job's fio options, each as people read it ("500 IOPS", "every
+ * write", "4 MiB/s") so equal values written differently (`4m`, `4096k`) read the same.
+ */
+const OPTION_SETTINGS = [
+  'rate',
+  'rate_iops',
+  'rate_min',
+  'thinktime',
+  'fsync',
+  'fdatasync',
+  'sync',
+  'verify',
+  'size',
+  'filesize',
+] as const satisfies readonly ComparedSetting[];
+type OptionSetting = (typeof OPTION_SETTINGS)[number];
+
+/**
+ * One job's settings as a comparison reads them: the typed facts of its fio options, and the
+ * option settings as text (`optionSettings`; absent in comparisons stored before they were
+ * compared, whose runs then cannot be shown to differ in them).
+ */
 export const ComparedJobSettingsSchema = JobSettingsSchema.pick({
   rw: true,
   blockSizeBytes: true,
@@ -43,6 +78,8 @@ export const ComparedJobSettingsSchema = JobSettingsSchema.pick({
   direct: true,
   ioengine: true,
   runtimeSec: true,
+}).extend({
+  optionSettings: z.record(z.enum(OPTION_SETTINGS), z.string()).optional(),
 });
 export type ComparedJobSettings = z.infer<typeof ComparedJobSettingsSchema>;
 
@@ -65,7 +102,7 @@ export type JobSettingDifference = z.infer<typeof JobSettingDifferenceSchema>;
 export function jobSettingsOf(report: FioReport): RunJobSettings {
   const seen = new Set<string>();
   const settings: RunJobSettings = [];
-  for (const { settings: j } of report.jobs) {
+  for (const { settings: j, options } of report.jobs) {
     const s: ComparedJobSettings = {
       rw: j.rw,
       blockSizeBytes: j.blockSizeBytes,
@@ -78,6 +115,7 @@ export function jobSettingsOf(report: FioReport): RunJobSettings {
       direct: j.direct,
       ioengine: j.ioengine,
       runtimeSec: j.runtimeSec,
+      optionSettings: readOptionSettings(options, j.kbBase),
     };
     const key = JSON.stringify(s);
     if (seen.has(key)) continue;
@@ -132,6 +170,124 @@ const splitText = (entries: BlockSizeShare[]) =>
     .map((e) => `${formatExactSize(e.blockSizeBytes)}/${e.percent === null ? 'rest' : `${e.percent}%`}`)
     .join(' : ');
 
+const optionValue = (options: Readonly<Record<string, string>>, name: string): string | undefined =>
+  Object.hasOwn(options, name) ? options[name] : undefined;
+
+/** A value fio would take but this reading does not: shown as written, so a difference still shows. */
+const notUnderstood = (text: string) => `${JSON.stringify(text)} (as written)`;
+
+const countText = (n: number) => new Intl.NumberFormat('en-US').format(n);
+
+/**
+ * `rate`, `rate_min` (bytes/s) and `rate_iops` (I/O per second): one value per direction, like
+ * `bs` (HOWTO `rate`: "rate=1m,500k" caps reads at 1 MiB/s and writes at 500 KiB/s); 0 or absent:
+ * no cap. Sizes follow `kb_base` (`1m` = 1 MiB with the default 1024).
+ */
+function rateText(
+  text: string | undefined,
+  kbBase: 1000 | 1024,
+  unit: 'bytes' | 'iops',
+  none: string,
+): string {
+  if (text === undefined) return none;
+  const values = perDirection(text, (v) => parseFioSize(v, kbBase));
+  if (values === null) return notUnderstood(text);
+  return perDirectionText(values, (v) =>
+    v === null || v === 0 ? none : unit === 'iops' ? `${countText(v)} IOPS` : `${formatExactSize(v)}/s`,
+  );
+}
+
+/** `fsync=N` / `fdatasync=N`: a sync call after every N writes; 0 (fio's default): never. */
+function everyText(text: string | undefined, kbBase: 1000 | 1024): string {
+  if (text === undefined) return 'never';
+  const n = parseFioSize(text, kbBase);
+  if (n === null) return notUnderstood(text);
+  return n === 0 ? 'never' : n === 1 ? 'every write' : `every ${countText(n)} writes`;
+}
+
+/** `sync`: `none`/0 (default), `sync`/1 (O_SYNC), `dsync` (O_DSYNC); fio before 3.x took a boolean, a bare flag is 1. */
+function syncText(text: string | undefined): string {
+  if (text === undefined) return 'none';
+  const t = text.trim().toLowerCase();
+  if (t === '0' || t === 'none') return 'none';
+  if (t === '' || t === '1' || t === 'sync') return 'sync (O_SYNC)';
+  if (t === 'dsync') return 'dsync (O_DSYNC)';
+  return notUnderstood(text);
+}
+
+const MICROSECONDS: Record<string, number> = {
+  '': 1,
+  us: 1,
+  usec: 1,
+  ms: 1e3,
+  msec: 1e3,
+  s: 1e6,
+  m: 60e6,
+  h: 3600e6,
+  d: 86_400e6,
+};
+
+/** `thinktime`: a bare number is **microseconds** (HOWTO `thinktime`), unlike `runtime`; 0: none. */
+function thinktimeText(text: string | undefined): string {
+  if (text === undefined) return 'none';
+  const m = /^\s*(\d+)\s*([a-z]*)\s*$/i.exec(text);
+  const factor = m ? MICROSECONDS[m[2]!.toLowerCase()] : undefined;
+  if (!m || factor === undefined) return notUnderstood(text);
+  const us = Number(m[1]) * factor;
+  if (us === 0) return 'none';
+  if (us % 1e6 === 0) return `${countText(us / 1e6)} s`;
+  if (us % 1e3 === 0) return `${countText(us / 1e3)} ms`;
+  return `${countText(us)} µs`;
+}
+
+/** `verify`: a checksum or `pattern`, `meta`, `null`; 0 or absent (fio's default): no verification. */
+function verifyText(text: string | undefined): string {
+  if (text === undefined) return 'none';
+  const t = text.trim().toLowerCase();
+  return t === '0' || t === '' ? 'none' : t;
+}
+
+/** `size`: a size, or a share of the file or device (`100%`); absent: the whole file or device. */
+function sizeText(text: string | undefined, kbBase: 1000 | 1024): string {
+  if (text === undefined) return 'not set';
+  const percent = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(text);
+  if (percent) return `${percent[1]}% of the file`;
+  const bytes = parseFioSize(text, kbBase);
+  return bytes === null ? notUnderstood(text) : formatExactSize(bytes);
+}
+
+/** `filesize`: one size or a range (`1g-2g`: each file's size drawn from it); absent: `size` ÷ nrfiles. */
+function filesizeText(text: string | undefined, kbBase: 1000 | 1024): string {
+  if (text === undefined) return 'not set';
+  const bytes = parseFioSize(text, kbBase);
+  if (bytes !== null) return formatExactSize(bytes);
+  const range = parseFioRange(text, kbBase);
+  return range === null ? notUnderstood(text) : rangeText(range);
+}
+
+/** The option settings of one job's merged options (global overridden by job), as text. */
+function readOptionSettings(
+  options: Readonly<Record<string, string>>,
+  kbBase: 1000 | 1024,
+): Record<OptionSetting, string> {
+  const o = (name: string) => optionValue(options, name);
+  return {
+    rate: rateText(o('rate'), kbBase, 'bytes', 'no cap'),
+    rate_iops: rateText(o('rate_iops'), kbBase, 'iops', 'no cap'),
+    rate_min: rateText(o('rate_min'), kbBase, 'bytes', 'none'),
+    thinktime: thinktimeText(o('thinktime')),
+    fsync: everyText(o('fsync'), kbBase),
+    fdatasync: everyText(o('fdatasync'), kbBase),
+    sync: syncText(o('sync')),
+    verify: verifyText(o('verify')),
+    size: sizeText(o('size'), kbBase),
+    filesize: filesizeText(o('filesize'), kbBase),
+  };
+}
+
+const isOptionSetting = (setting: ComparedSetting): setting is OptionSetting =>
+  (OPTION_SETTINGS as readonly string[]).includes(setting);
+
 /**
  * One job's value of a setting as people read it: what fio ran with, so an option left out reads
  * as fio's documented default (bs 4 KiB, rw read, rwmixread 50 %, iodepth 1, numjobs 1, direct 0)
@@ -172,6 +328,8 @@ function settingText(job: ComparedJobSettings, setting: ComparedSetting): string
       return job.ioengine ?? 'not set';
     case 'runtime':
       return job.runtimeSec === null ? 'not set' : `${job.runtimeSec} s`;
+    default:
+      return job.optionSettings?.[setting] ?? NOT_RECORDED;
   }
 }
 
@@ -201,7 +359,12 @@ function runtimesOf(run: RunJobSettings): (number | null)[] {
   return [...new Set(run.map((job) => job.runtimeSec))].sort((a, b) => (a ?? -1) - (b ?? -1));
 }
 
+/** A run stored before a setting was compared has no value for it: it cannot be shown to differ there. */
+const recordedIn = (run: RunJobSettings, setting: ComparedSetting) =>
+  !isOptionSetting(setting) || run.every((job) => job.optionSettings !== undefined);
+
 function sameSetting(a: RunJobSettings, b: RunJobSettings, setting: ComparedSetting): boolean {
+  if (!recordedIn(a, setting) || !recordedIn(b, setting)) return true;
   if (setting === 'runtime') {
     const ra = runtimesOf(a);
     const rb = runtimesOf(b);

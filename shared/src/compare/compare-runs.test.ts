@@ -7,6 +7,8 @@ import {
   MIX33_PERJOB,
   NO_OPTIONS,
   NVME_RANDWRITE_4K,
+  RATE_IOPS_500,
+  UNPACED_4K,
   fixtureReport,
 } from '../test-support/fio-fixtures.ts';
 
@@ -17,6 +19,18 @@ function sideOf(file: string, name: string): PairSide {
 }
 
 describe('compareRunPair', () => {
+  it('a run capped by rate_iops=500 gets no verdict against the same job uncapped (500 vs 22,130 IOPS)', () => {
+    const reference = sideOf(UNPACED_4K, 'NVMe');
+    const candidate = sideOf(RATE_IOPS_500, 'EBS');
+    expect(Math.round(reference.headline.writeIops)).toBe(22_130);
+    expect(Math.round(candidate.headline.writeIops)).toBe(500);
+    const c = compareRunPair(reference, candidate);
+    expect(c.jobsDiffer).toBe(true);
+    expect(c.differences.map((d) => d.setting)).toEqual(['rate_iops', 'thinktime']);
+    expect(c.verdict).toEqual({ status: 'withheld', reason: 'jobs_differ' });
+    expect(c.warnings.map((w) => w.code)).toEqual(['jobs_differ']);
+  });
+
   it('the same job: no jobs_differ, the rate deltas and latency verdicts for reads and writes', () => {
     const reference = sideOf(MIX33_GROUPED, 'NVMe');
     const candidate = sideOf(MIX33_PERJOB, 'EBS');

@@ -1,10 +1,24 @@
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { describeRateCard, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
 import { NON_NITRO, type Gp3Generation } from '../aws/volume-types.ts';
-import { monthlyCost, wasteOf } from '../plan/cost.ts';
+import { io2NotNitroTerms } from '../plan/configuration-checks.ts';
+import { monthlyCost, wasteOf, type CostBreakdown } from '../plan/cost.ts';
 import { attachContextOf, computeLimits, type Limit } from '../plan/limits.ts';
-import { isUsable, rightSize, volumeOfRecommendation, type RightSizeResult } from '../plan/right-size.ts';
-import { describeVolume, validateVolume, volumeCapabilities, volumeWithSettings } from '../plan/volume.ts';
+import {
+  gp3ForGp2,
+  isUsable,
+  rightSize,
+  volumeOfRecommendation,
+  type RightSizeResult,
+} from '../plan/right-size.ts';
+import {
+  describeVolume,
+  gp2BaselineIops,
+  validateVolume,
+  volumeCapabilities,
+  volumeWithSettings,
+  type VolumeConfig,
+} from '../plan/volume.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import {
   bytesPerSec,
@@ -74,7 +88,40 @@ function checkRules(v: IacVolume, instance: InstanceSpec | null, gen: Gp3Generat
         `${v.volume.type} above ${max} IOPS needs an instance built on the Nitro System (others cap it at ${max}); the instance type is not in the code here: check skipped`,
       );
   }
+  if (v.volume.type === 'io2' && instance?.hypervisor === 'xen')
+    emit('note', 'io2_not_nitro', io2NotNitroTerms(instance.instanceType));
+  checkMultiAttach(v, emit);
   return problems.length === 0;
+}
+
+/**
+ * Multi-Attach: EC2 takes `MultiAttachEnabled` for io1 and io2 only (EC2 API Reference,
+ * CreateVolume / ModifyVolume `MultiAttachEnabled`: "supported with io1 and io2 volumes only"),
+ * and refuses the volume otherwise. The EBS CSI driver asks for it when a claim is ReadWriteMany
+ * in Block mode, and only for io2 (its pkg/cloud/cloud.go CreateDisk: "multi-attach is only
+ * supported for io2 volumes"); ReadWriteMany in Filesystem mode it refuses for every type
+ * (pkg/driver/controller.go isValidCapability: only block devices may be multi-node writers).
+ */
+function checkMultiAttach(v: IacVolume, emit: Emit): void {
+  const type = v.volume.type;
+  if (v.multiAttach === 'multi_attach_enabled' && type !== 'io1' && type !== 'io2')
+    emit(
+      'invalid',
+      'multi_attach_not_supported',
+      `multi_attach_enabled on ${type}: EC2 supports Multi-Attach on io1 and io2 volumes only and refuses to create this volume; use io2 (or io1), or attach it to one instance`,
+    );
+  else if (v.multiAttach === 'ReadWriteMany Block' && type !== 'io2')
+    emit(
+      'driver',
+      'multi_attach_not_supported',
+      `ReadWriteMany in Block mode asks the EBS CSI driver for Multi-Attach, which it supports for io2 only: the ${type} volume is refused ("multi-attach is only supported for io2 volumes"); use an io2 StorageClass, or ReadWriteOnce`,
+    );
+  else if (v.multiAttach === 'ReadWriteMany Filesystem')
+    emit(
+      'driver',
+      'multi_attach_needs_block',
+      `ReadWriteMany without volumeMode: Block: the EBS CSI driver supports multi-node access for block volumes only and refuses the claim; a shared file system needs a cluster-aware one on a Block io2 volume, or EFS`,
+    );
 }
 
 /** The instance's sustained EBS ceilings, when the catalog has them. */
@@ -152,7 +199,11 @@ function checkVolume(
       'no instance type attached in the code: the instance caps are not checked',
     );
 
-  if (!input.profile || (input.judgeDemand && !input.judgeDemand(v))) return result;
+  const hint = () => hintGp3(config, cost, card, gen, input.minWasteUsd ?? 1, emit);
+  if (!input.profile || (input.judgeDemand && !input.judgeDemand(v))) {
+    hint();
+    return result;
+  }
   const profile = input.profile;
   const factor = 1 + input.headroom;
   const rs = rightSize({
@@ -193,7 +244,38 @@ function checkVolume(
         );
     }
   }
+  // Demand that found nothing cheaper still leaves gp2 → gp3 at equal performance.
+  if (!findings.some((f) => f.subject === v.subject && f.file === v.file && f.kind === 'over')) hint();
   return result;
+}
+
+/**
+ * gp2 → gp3 at equal performance, whatever the demand: gp3 with at least gp2's baseline IOPS (and
+ * its 3,000 burst) and its best throughput, burst included (gp3ForGp2), costs less at most sizes
+ * (us-east-1: $0.08 against $0.10 per GiB-month). Shown when it saves at least `minUsd` a month.
+ */
+function hintGp3(
+  config: VolumeConfig,
+  cost: CostBreakdown | null,
+  card: RegionRateCard,
+  gen: Gp3Generation,
+  minUsd: number,
+  emit: Emit,
+): void {
+  if (config.type !== 'gp2' || !cost || !priceAvailable(card, 'gp3')) return;
+  const gp3 = { ...gp3ForGp2(config.sizeGiB, gen), ...(config.count ? { count: config.count } : {}) };
+  const gp3Cost = monthlyCost(gp3, card as RateCard);
+  const { wasteUsd: saving } = wasteOf(cost, gp3Cost);
+  if (saving < minUsd) return;
+  const baseline = gp2BaselineIops(config.sizeGiB);
+  const burst = baseline < 3000 ? ' and 3,000 burst' : '';
+  const perVolume = (config.count ?? 1) > 1 ? ' per volume' : '';
+  emit(
+    'hint',
+    'gp2_to_gp3',
+    `${describeVolume(config)} costs ${formatUsd(cost.total)}/month; ${describeVolume(gp3, { performance: true })} keeps gp2's ${n0(baseline)} baseline IOPS${burst} and its best ${n0(gp3.throughputMiBps ?? 0)} MiB/s${perVolume}, with no burst credits to run out, for ${formatUsd(gp3Cost.total)}/month: ${formatUsd(saving)}/month saved at equal performance, no demand needed (${card.region ?? 'custom'} prices of ${card.date}); aws ec2 modify-volume changes the type in place`,
+    saving,
+  );
 }
 
 /** The peak the profile asks for and the target right-sizing aims at (from rightSize, not re-derived). */
@@ -228,12 +310,12 @@ export function checkIac(input: IacCheckInput): IacReport {
   return { volumes, findings, demand: demandSummary(input), prices: describeRateCard(input.rateCard) };
 }
 
-/** Which findings fail the build for `--fail-on`: over, under, any (every kind but notes), none. */
+/** Which findings fail the build for `--fail-on`: over, under, any (every kind but notes and hints), none. */
 export const IAC_FAIL_ON = ['over', 'under', 'any', 'none'] as const;
 export type IacFailOn = (typeof IAC_FAIL_ON)[number];
 
 export function failingFindings(findings: readonly IacFinding[], failOn: IacFailOn): IacFinding[] {
   if (failOn === 'none') return [];
-  if (failOn === 'any') return findings.filter((f) => f.kind !== 'note');
+  if (failOn === 'any') return findings.filter((f) => f.kind !== 'note' && f.kind !== 'hint');
   return findings.filter((f) => f.kind === failOn);
 }

@@ -19,18 +19,29 @@ const LABELS: Record<IacFindingKind, string> = {
   'instance-cap': 'instance cap',
   invalid: 'invalid',
   driver: 'CSI driver',
+  hint: 'hint',
   note: 'note',
 };
 
 function counts(findings: readonly IacFinding[]): string {
   const by = new Map<IacFindingKind, number>();
   for (const f of findings) by.set(f.kind, (by.get(f.kind) ?? 0) + 1);
-  const parts = [...by].filter(([k]) => k !== 'note').map(([k, n]) => `${n} ${LABELS[k]}`);
+  const parts = [...by].filter(([k]) => k !== 'note' && k !== 'hint').map(([k, n]) => `${n} ${LABELS[k]}`);
   return parts.length > 0 ? parts.join(', ') : 'no findings';
 }
 
+/** Over-provisioning only: a hint's saving is at equal performance, another kind of money. */
 export function totalWasteUsd(findings: readonly IacFinding[]): number {
-  return roundCents(findings.reduce((sum, f) => sum + (f.wasteUsdPerMonth ?? 0), 0));
+  return roundCents(
+    findings.reduce((sum, f) => sum + (f.kind === 'over' ? (f.wasteUsdPerMonth ?? 0) : 0), 0),
+  );
+}
+
+/** What the hints save at equal performance (gp2 → gp3), in total. */
+function hintSavingUsd(findings: readonly IacFinding[]): number {
+  return roundCents(
+    findings.reduce((sum, f) => sum + (f.kind === 'hint' ? (f.wasteUsdPerMonth ?? 0) : 0), 0),
+  );
 }
 
 /** `quote`: how the demand's source (a file name, a run's address) is written in this format. */
@@ -45,6 +56,8 @@ export function formatIacText(report: IacReport): string {
   const out = [`blockwise check-iac: ${report.volumes.length} volume(s), ${counts(report.findings)}`];
   const waste = totalWasteUsd(report.findings);
   if (waste > 0) out.push(`Over-provisioning: ${formatUsd(waste)}/month in total`);
+  const saving = hintSavingUsd(report.findings);
+  if (saving > 0) out.push(`Equal performance for less (hints): ${formatUsd(saving)}/month in total`);
   out.push(demandLine(report, escapeText), `Prices: ${escapeText(report.prices)}`, '');
   for (const v of report.volumes) {
     const cost = v.monthlyUsd ? `, ${formatUsd(v.monthlyUsd.total)}/month` : '';
@@ -74,12 +87,14 @@ export function formatIacMarkdown(report: IacReport): string {
     out.push('');
   }
   const shown = report.findings.filter((f) => f.kind !== 'note');
+  const saving = hintSavingUsd(report.findings);
+  if (saving > 0) out.push(`**${formatUsd(saving)}/month** to save at equal performance (hints).`, '');
   const notes = report.findings.filter((f) => f.kind === 'note');
   if (shown.length > 0) {
     out.push('| Finding | Volume | What |', '| :-- | :-- | :-- |');
     for (const f of shown)
       out.push(
-        `| **${LABELS[f.kind]}** \`${f.code}\` | ${escapeMarkdown(f.subject)} | ${escapeMarkdown(f.message)}${f.wasteUsdPerMonth ? ` **${formatUsd(f.wasteUsdPerMonth)}/month**` : ''} |`,
+        `| **${LABELS[f.kind]}** \`${f.code}\` | ${escapeMarkdown(f.subject)} | ${escapeMarkdown(f.message)}${f.wasteUsdPerMonth ? ` **${formatUsd(f.wasteUsdPerMonth)}/month${f.kind === 'hint' ? ' saved' : ''}**` : ''} |`,
       );
     out.push('');
   }

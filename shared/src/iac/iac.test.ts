@@ -5,6 +5,8 @@ import { findInstanceType, regionRateCardFor } from '../aws/catalog.ts';
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { publishedProfile } from '../test-support/profiles.ts';
 import { checkIac, failingFindings, type IacFailOn } from './check.ts';
+import { formatUsd } from '../units.ts';
+import { DEFAULT_CSI_DRIVER_VERSION, csiIopsRuleOf, parseCsiDriverVersion } from './csi-driver.ts';
 import { IAC_COMMENT_MARKER, formatIacMarkdown } from './format.ts';
 import {
   driverIops,
@@ -790,5 +792,204 @@ describe('extractKubernetesVolumes', () => {
     expect(r.volumes).toMatchObject(volumes);
     expect(r.volumes).toHaveLength(volumes.length);
     expect(codes(r.findings)).toEqual(notes);
+  });
+});
+
+describe('Multi-Attach: io1/io2 only in EC2, io2 Block only through the EBS CSI driver', () => {
+  const plan = (values: Record<string, unknown>) => ({
+    format_version: '1.2',
+    planned_values: {
+      root_module: {
+        resources: [{ address: 'aws_ebs_volume.shared', mode: 'managed', type: 'aws_ebs_volume', values }],
+      },
+    },
+  });
+  it.each([
+    [{ type: 'gp3', size: 100, multi_attach_enabled: true }, ['multi_attach_not_supported']],
+    [{ type: 'gp2', size: 100, multi_attach_enabled: true }, ['multi_attach_not_supported']],
+    [{ type: 'st1', size: 500, multi_attach_enabled: true }, ['multi_attach_not_supported']],
+    [{ type: 'sc1', size: 500, multi_attach_enabled: 'true' }, ['multi_attach_not_supported']],
+    [{ type: 'io2', size: 100, iops: 3000, multi_attach_enabled: true }, []],
+    [{ type: 'io1', size: 100, iops: 3000, multi_attach_enabled: true }, []],
+    [{ type: 'gp3', size: 100, multi_attach_enabled: false }, []],
+  ])('terraform %j → %j', (values, want) => {
+    const tf = extractTerraformVolumes(plan(values), 'plan.json');
+    if (!tf.ok) throw new Error(tf.error.message);
+    const found = check(tf.value.volumes).findings.filter((f) => f.code.startsWith('multi_attach'));
+    expect(found.map((f) => f.code)).toEqual(want);
+    for (const f of found) expect(f.kind).toBe('invalid');
+  });
+
+  const sc = (name: string, type: string) => ({
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: { name },
+    provisioner: 'ebs.csi.aws.com',
+    parameters: { type, ...(type.startsWith('io') ? { iops: '3000' } : {}) },
+  });
+  const claim = (className: string, accessModes: string[], volumeMode?: string) => ({
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name: 'shared', namespace: 'db' },
+    spec: {
+      accessModes,
+      storageClassName: className,
+      ...(volumeMode ? { volumeMode } : {}),
+      resources: { requests: { storage: '100Gi' } },
+    },
+  });
+  it.each([
+    ['gp3', ['ReadWriteMany'], 'Block', ['multi_attach_not_supported']],
+    ['gp2', ['ReadWriteMany'], 'Block', ['multi_attach_not_supported']],
+    // EC2 takes io1 Multi-Attach; the driver does not.
+    ['io1', ['ReadWriteMany'], 'Block', ['multi_attach_not_supported']],
+    ['io2', ['ReadWriteMany'], 'Block', []],
+    ['io2', ['ReadWriteMany'], undefined, ['multi_attach_needs_block']],
+    ['gp3', ['ReadWriteOnce'], 'Block', []],
+  ])('kubernetes %s %j %s → %j', (type, modes, mode, want) => {
+    const k8s = extractKubernetesVolumes(
+      [sc('c', type), claim('c', modes, mode)].map((object): ManifestObject => ({ file: 'm.yaml', object })),
+    );
+    const found = check(k8s.volumes).findings.filter((f) => f.code.startsWith('multi_attach'));
+    expect(found.map((f) => f.code)).toEqual(want);
+    for (const f of found) expect(f.kind).toBe('driver');
+  });
+});
+
+describe('gp2 → gp3 at equal performance, without demand', () => {
+  // us-east-1, 2022-02-10: gp2 $0.10/GiB; gp3 $0.08/GiB + $0.005/IOPS above 3,000 + $0.04/MiB/s above 125.
+  it.each([
+    // 500 GiB gp2: 1,500 baseline IOPS, 3,000 burst, 250 MiB/s → gp3 3,000 IOPS / 250 MiB/s = 40 + 5.
+    [500, 50, 45, 5],
+    // 1,000 GiB: 3,000 IOPS, 250 MiB/s → 80 + 5.
+    [1000, 100, 85, 15],
+    // 250 GiB: 750 baseline, bursting to 3,000 IOPS and 250 MiB/s → 20 + 5.
+    [250, 25, 25, 0],
+    // 100 GiB: 300 baseline, 128 MiB/s on credits → 8 + 0.12.
+    [100, 10, 8.12, 1.88],
+    // 8 GiB root volume: $0.80 against $0.76: 4 cents is below the $1 floor.
+    [8, 0.8, 0.76, 0.04],
+  ])('%d GiB gp2 ($%d) → gp3 $%d: $%d/month saved', (size, gp2Usd, gp3Usd, saving) => {
+    const report = check([vol({ type: 'gp2', sizeGiB: size })]);
+    expect(report.volumes[0]!.monthlyUsd!.total).toBe(gp2Usd);
+    const hint = report.findings.find((f) => f.code === 'gp2_to_gp3');
+    if (saving < 1) {
+      expect(hint).toBeUndefined();
+      return;
+    }
+    expect(hint).toMatchObject({ kind: 'hint', wasteUsdPerMonth: saving });
+    expect(hint!.message).toContain(`for ${formatUsd(gp3Usd)}/month: ${formatUsd(saving)}/month saved`);
+    // A hint never fails a build, not even with --fail-on any.
+    expect(failingFindings(report.findings, 'any')).toEqual([]);
+  });
+
+  it('names what gp3 keeps: gp2 500 GiB → gp3 500 GiB, 3,000 IOPS, 250 MiB/s', () => {
+    const report = check([vol({ type: 'gp2', sizeGiB: 500 })]);
+    const hint = report.findings.find((f) => f.code === 'gp2_to_gp3')!;
+    expect(hint.message).toContain(
+      "gp3 500 GiB, 3,000 IOPS, 250 MiB/s keeps gp2's 1,500 baseline IOPS and 3,000 burst and its best 250 MiB/s",
+    );
+    expect(hint.message).toContain('us-east-1 prices of 2022-02-10');
+    expect(formatIacMarkdown(report)).toContain('**$5.00/month** to save at equal performance (hints).');
+  });
+
+  it('with demand that finds a cheaper configuration, over_provisioned says it and the hint stays out', () => {
+    const report = check([vol({ type: 'gp2', sizeGiB: 1000 })], {
+      profile: publishedProfile({ readIops: 100, readMiBps: 1, writeIops: 0, writeMiBps: 0 }),
+    });
+    expect(codes(report.findings)).toContain('over_provisioned');
+    expect(codes(report.findings)).not.toContain('gp2_to_gp3');
+  });
+});
+
+describe('the EBS CSI driver version decides a request above a per-GiB cap that is below the minimum', () => {
+  it.each([
+    // PR #3021's own example: gp3, iopsPerGb 3001, 1 GiB → 3,001 requested, per-GiB cap 500 < 3,000.
+    ['skip-cap', 'gp3', 1, 3001, false, { iops: 3001, change: 'above-ratio' }],
+    ['cap-to-minimum', 'gp3', 1, 3001, false, { iops: 3000, change: 'capped' }],
+    ['skip-cap', 'gp3', 4, 4000, false, { iops: 4000, change: 'above-ratio' }],
+    ['cap-to-minimum', 'gp3', 4, 4000, false, { iops: 3000, change: 'capped' }],
+    // Below the minimum and above the per-GiB cap: capping to the minimum raises it.
+    ['skip-cap', 'gp3', 4, 2500, false, { iops: 2500, change: 'below-minimum' }],
+    ['cap-to-minimum', 'gp3', 4, 2500, false, { iops: 3000, change: 'raised' }],
+    // Where the per-GiB cap is at least the minimum, both versions agree.
+    ['cap-to-minimum', 'gp3', 6, 4000, false, { iops: 3000, change: 'capped' }],
+    ['cap-to-minimum', 'gp3', 20, 12_000, false, { iops: 10_000, change: 'capped' }],
+    ['cap-to-minimum', 'io2', 100, 50_000, false, { iops: 50_000, change: null }],
+  ] as const)('%s: %s %d GiB asking %d IOPS', (rule, type, size, requested, allow, want) => {
+    expect(driverIops(type, size, requested, allow, 'current', rule)).toMatchObject(want);
+  });
+
+  const manifests = (storage: string): ManifestObject[] =>
+    [
+      {
+        apiVersion: 'storage.k8s.io/v1',
+        kind: 'StorageClass',
+        metadata: { name: 'fast' },
+        provisioner: 'ebs.csi.aws.com',
+        parameters: { type: 'gp3', iopsPerGB: '3001' },
+      },
+      {
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: { name: 'tiny', namespace: 'db' },
+        spec: { storageClassName: 'fast', resources: { requests: { storage } } },
+      },
+    ].map((object) => ({ file: 'm.yaml', object }));
+  const version = (text: string) => {
+    const v = parseCsiDriverVersion(text);
+    if (!v.ok) throw new Error(v.error.message);
+    return v.value;
+  };
+
+  it('v1.66 (the default): the volume is refused; after v1.66 it gets 3,000 IOPS', () => {
+    const old = extractKubernetesVolumes(manifests('1Gi'));
+    expect(old.volumes).toEqual([]);
+    const refused = old.findings.find((f) => f.code === 'iops_above_size_ratio')!;
+    expect(refused.message).toContain('iopsPerGB 3001 × 1 GiB = 3,001 IOPS');
+    expect(refused.message).toContain('driver v1.66.0 does not cap it');
+    for (const text of ['1.67', 'v1.67.0', 'v1.68.1-eksbuild.1']) {
+      const fixed = extractKubernetesVolumes(manifests('1Gi'), 'current', version(text));
+      expect(fixed.volumes.map((v) => v.volume)).toEqual([{ type: 'gp3', sizeGiB: 1, iops: 3000 }]);
+      expect(codes(fixed.findings)).toEqual(['iops_capped']);
+      expect(fixed.findings[0]!.message).toContain('silently provisions 3,000 IOPS');
+    }
+    expect(extractKubernetesVolumes(manifests('1Gi'), 'current', version('v1.66.3')).volumes).toEqual([]);
+  });
+
+  it.each([
+    ['1.66', { major: 1, minor: 66, patch: 0 }],
+    ['v1.52.0', { major: 1, minor: 52, patch: 0 }],
+    [' v1.67.2-eksbuild.1 ', { major: 1, minor: 67, patch: 2 }],
+  ])('parses %j', (text, want) => {
+    expect(parseCsiDriverVersion(text)).toEqual({ ok: true, value: want });
+  });
+
+  it.each(['', 'latest', '1', 'v1.x', '1.66.0.1'])('refuses %j, naming what it expected', (text) => {
+    const v = parseCsiDriverVersion(text);
+    expect(v).toMatchObject({ ok: false, error: { code: 'invalid_csi_driver_version' } });
+    if (!v.ok) expect(v.error.message).toContain('such as 1.66, v1.66.0');
+  });
+
+  it('a release older than the handling read (v1.52.0) says so in a note', () => {
+    const r = extractKubernetesVolumes(manifests('10Gi'), 'current', version('1.40'));
+    expect(r.findings.find((f) => f.code === 'csi_driver_version_unverified')).toMatchObject({
+      kind: 'note',
+    });
+    expect(csiIopsRuleOf(version('1.40'))).toEqual({ rule: 'skip-cap', verified: false });
+    expect(DEFAULT_CSI_DRIVER_VERSION).toEqual({ major: 1, minor: 66, patch: 0 });
+  });
+});
+
+describe('io2 on an instance not built on Nitro: what is and is not promised', () => {
+  it('r4.16xlarge (Xen): a note with both sources; the volume is judged at 500 MiB/s', () => {
+    const report = check([vol({ type: 'io2', sizeGiB: 1000, iops: 20_000 }, 'r4.16xlarge')]);
+    const note = report.findings.find((f) => f.code === 'io2_not_nitro')!;
+    expect(note.kind).toBe('note');
+    expect(note.message).toContain('can achieve up to 32,000 IOPS: no throughput figure and no guarantee');
+    expect(note.message).toContain('guaranteed up to 32,000 IOPS and 500 MiB/s');
+    // On a Nitro r6i.16xlarge no such note (its 2,384.2 MiB/s EBS cap binds before the volume's 4,000).
+    const nitro = check([vol({ type: 'io2', sizeGiB: 1000, iops: 20_000 }, 'r6i.16xlarge')]);
+    expect(codes(nitro.findings)).toEqual(['instance_cap_below_volume']);
   });
 });

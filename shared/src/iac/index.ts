@@ -2,5 +2,6 @@
 export * from './schema.ts';
 export * from './terraform.ts';
 export * from './kubernetes.ts';
+export * from './csi-driver.ts';
 export * from './check.ts';
 export * from './format.ts';

@@ -1,6 +1,13 @@
 import { GP3, IO1, IO2, type Gp3Generation, type VolumeType } from '../aws/volume-types.ts';
 import { formatInt } from '../units.ts';
 import {
+  DEFAULT_CSI_DRIVER_VERSION,
+  csiIopsRuleOf,
+  formatCsiDriverVersion,
+  type CsiDriverVersion,
+  type CsiIopsRule,
+} from './csi-driver.ts';
+import {
   KubernetesObjectSchema,
   PersistentVolumeClaimSchema,
   StorageClassSchema,
@@ -275,8 +282,9 @@ function iopsLimitsOf(type: VolumeType, gen: Gp3Generation) {
 /**
  * What happens to an IOPS request, in the order of the driver's pkg/cloud capIOPS: (1) below the
  * type's minimum it is raised to it, only with allowAutoIOPSPerGBIncrease; (2) above the type's
- * maximum it is capped; (3) above IOPS-per-GiB × size it is capped — only when that product is at
- * least the minimum (the driver skips the cap that would take it below). Then EC2 judges what the
+ * maximum it is capped; (3) above IOPS-per-GiB × size it is capped to that product — when the
+ * product is below the minimum, drivers up to v1.66 skip the cap (`skip-cap`) and those with PR
+ * #3021 cap to the minimum instead (`cap-to-minimum`, iac/csi-driver.ts). Then EC2 judges what the
  * driver sends: below the minimum (`below-minimum`), or above the most it takes at this size, the
  * larger of the minimum and IOPS-per-GiB × size (`above-ratio`: gp3 includes 3,000 IOPS at any
  * size), it refuses the volume. Caps are silent; `limit` names the one that applied.
@@ -287,6 +295,7 @@ export function driverIops(
   requested: number,
   allowIncrease: boolean,
   gen: Gp3Generation,
+  rule: CsiIopsRule = 'skip-cap',
 ): {
   iops: number;
   change: 'raised' | 'capped' | 'below-minimum' | 'above-ratio' | null;
@@ -301,11 +310,14 @@ export function driverIops(
   if (iops < l.min && allowIncrease) [iops, change, limit] = [l.min, 'raised', minimum];
   if (iops > l.max) [iops, change, limit] = [l.max, 'capped', `${type}'s maximum of ${n0(l.max)} IOPS`];
   const byCapacity = l.perGiB * sizeGiB;
-  if (iops > byCapacity && byCapacity >= l.min)
+  const ratio = `${n0(l.perGiB)} IOPS per GiB × ${n0(sizeGiB)} GiB = ${n0(byCapacity)} IOPS`;
+  if (iops > byCapacity && byCapacity >= l.min) [iops, change, limit] = [byCapacity, 'capped', ratio];
+  else if (iops > byCapacity && rule === 'cap-to-minimum')
+    // PR #3021: the per-GiB cap below the minimum becomes the minimum — a raise for a request under it.
     [iops, change, limit] = [
-      byCapacity,
-      'capped',
-      `${n0(l.perGiB)} IOPS per GiB × ${n0(sizeGiB)} GiB = ${n0(byCapacity)} IOPS`,
+      l.min,
+      l.min < requested ? 'capped' : 'raised',
+      `${minimum}, to which the driver caps a request above ${ratio} (PR #3021)`,
     ];
   if (iops < l.min) return { iops, change: 'below-minimum', limit: minimum };
   // Only reachable when the per-GiB cap was skipped (byCapacity < minimum): EC2 then takes the minimum at most.
@@ -313,7 +325,7 @@ export function driverIops(
     return {
       iops,
       change: 'above-ratio',
-      limit: `the ${n0(l.min)} IOPS EC2 takes on a ${n0(sizeGiB)} GiB ${type} (${n0(l.perGiB)} IOPS per GiB × ${n0(sizeGiB)} GiB = ${n0(byCapacity)} is below the ${n0(l.min)} minimum, which any size takes)`,
+      limit: `the ${n0(l.min)} IOPS EC2 takes on a ${n0(sizeGiB)} GiB ${type} (${ratio} is below the ${n0(l.min)} minimum, which any size takes)`,
     };
   return { iops, change, limit };
 }
@@ -338,7 +350,10 @@ function flatten(objects: readonly ManifestObject[]): ManifestObject[] {
 export function extractKubernetesVolumes(
   objects: readonly ManifestObject[],
   gen: Gp3Generation = 'current',
+  driverVersion: CsiDriverVersion = DEFAULT_CSI_DRIVER_VERSION,
 ): IacExtracted {
+  const { rule, verified } = csiIopsRuleOf(driverVersion);
+  const driver = `driver ${formatCsiDriverVersion(driverVersion)}`;
   const findings: IacFinding[] = [];
   const volumes: IacVolume[] = [];
   const classes = new Map<string, ClassEntry<ReturnType<typeof StorageClassSchema.parse>>>();
@@ -440,7 +455,7 @@ export function extractKubernetesVolumes(
     const volume: IacVolume['volume'] = { type: t, sizeGiB };
     if (requested !== null && TAKES_IOPS.has(t)) {
       const fromRatio = v?.iops == null && p.iops === null;
-      const d = driverIops(t, sizeGiB, requested, p.allowAutoIopsIncrease, gen);
+      const d = driverIops(t, sizeGiB, requested, p.allowAutoIopsIncrease, gen, rule);
       const asked = fromRatio
         ? `iopsPerGB ${p.iopsPerGB} × ${n0(sizeGiB)} GiB = ${n0(requested)} IOPS`
         : `${n0(requested)} IOPS`;
@@ -463,7 +478,7 @@ export function extractKubernetesVolumes(
             file,
             subject,
             'iops_above_size_ratio',
-            `${asked} is above ${d.limit}: the driver does not cap it (its per-GiB cap would fall below the minimum) and EC2 refuses the volume`,
+            `${asked} is above ${d.limit}: the ${driver} does not cap it (its per-GiB cap would fall below the minimum) and EC2 refuses the volume; drivers after v1.66 cap it to the minimum (PR #3021)`,
           ),
         );
         continue;
@@ -475,7 +490,7 @@ export function extractKubernetesVolumes(
             file,
             subject,
             'iops_raised',
-            `${asked} is below ${d.limit}: the driver raises it (allowAutoIOPSPerGBIncrease)`,
+            `${asked} is below ${d.limit}: the ${driver} raises it to ${n0(d.iops)}${p.allowAutoIopsIncrease ? ' (allowAutoIOPSPerGBIncrease)' : ''}`,
           ),
         );
       if (d.change === 'capped')
@@ -485,14 +500,36 @@ export function extractKubernetesVolumes(
             file,
             subject,
             'iops_capped',
-            `${asked} is above ${d.limit}: the driver silently provisions ${n0(d.iops)} IOPS`,
+            `${asked} is above ${d.limit}: the ${driver} silently provisions ${n0(d.iops)} IOPS`,
           ),
         );
       volume.iops = d.iops;
     }
     const throughput = v?.throughputMiBps ?? p.throughputMiBps;
     if (throughput !== null && t === 'gp3') volume.throughputMiBps = throughput;
-    volumes.push({ file, subject, origin: 'kubernetes', volume, instanceType: null });
+    // ReadWriteMany is how a claim asks the EBS CSI driver for Multi-Attach (its docs/multi-attach.md).
+    const multiNode = object.spec.accessModes?.includes('ReadWriteMany') ?? false;
+    const block = object.spec.volumeMode === 'Block';
+    volumes.push({
+      file,
+      subject,
+      origin: 'kubernetes',
+      volume,
+      instanceType: null,
+      ...(multiNode
+        ? { multiAttach: block ? ('ReadWriteMany Block' as const) : ('ReadWriteMany Filesystem' as const) }
+        : {}),
+    });
   }
+  if (!verified && volumes.length > 0)
+    findings.push(
+      finding(
+        'note',
+        volumes[0]!.file,
+        `EBS CSI driver ${formatCsiDriverVersion(driverVersion)}`,
+        'csi_driver_version_unverified',
+        `the driver's IOPS handling was read for v1.52.0 and later (docs/iac.md); ${formatCsiDriverVersion(driverVersion)} may raise, cap or refuse differently: its IOPS findings follow v1.52`,
+      ),
+    );
   return { volumes, findings };
 }

@@ -95,6 +95,8 @@ export const TerraformEbsVolumeSchema = z.looseObject({
   size: optionalNumber,
   iops: optionalNumber,
   throughput: optionalNumber,
+  /** A boolean in a plan; `"true"` from hand-written JSON is read as true too. */
+  multi_attach_enabled: z.unknown().optional(),
 });
 
 const blockList = z.array(TerraformBlockDeviceSchema).nullable().optional().catch(undefined);
@@ -143,6 +145,10 @@ export const PersistentVolumeClaimSchema = KubernetesObjectSchema.extend({
   spec: z.looseObject({
     storageClassName: z.string().nullable().optional(),
     volumeAttributesClassName: z.string().nullable().optional(),
+    /** ReadWriteOnce, ReadWriteMany, …: anything else than a list of strings reads as none given. */
+    accessModes: z.array(z.unknown()).nullable().optional().catch(undefined),
+    /** Filesystem (the default) or Block. */
+    volumeMode: z.unknown().optional(),
     resources: z
       .looseObject({ requests: z.record(z.string(), z.unknown()).nullable().optional() })
       .nullable()
@@ -159,15 +165,29 @@ export const IacVolumeSchema = z.object({
   volume: VolumeConfigSchema,
   /** The EC2 instance type it attaches to, when the code says (aws_instance, aws_launch_template). */
   instanceType: z.string().nullable(),
+  /**
+   * Multi-Attach asked for, and how: Terraform's `multi_attach_enabled = true`, or a claim with
+   * access mode ReadWriteMany in Block or Filesystem volume mode (the EBS CSI driver's way to ask).
+   */
+  multiAttach: z.enum(['multi_attach_enabled', 'ReadWriteMany Block', 'ReadWriteMany Filesystem']).optional(),
 });
 export type IacVolume = z.infer<typeof IacVolumeSchema>;
 
 /**
  * `over` and `under`: against measured demand; `instance-cap`: the instance's EBS cap binds before
  * the volume does; `invalid`: AWS rejects or caps the combination; `driver`: the EBS CSI driver
- * rejects, ignores or silently changes a parameter; `note`: a check that could not be made.
+ * rejects, ignores or silently changes a parameter; `hint`: a cheaper configuration at equal
+ * performance, needing no demand (never fails a build); `note`: a check that could not be made.
  */
-export const IAC_FINDING_KINDS = ['over', 'under', 'instance-cap', 'invalid', 'driver', 'note'] as const;
+export const IAC_FINDING_KINDS = [
+  'over',
+  'under',
+  'instance-cap',
+  'invalid',
+  'driver',
+  'hint',
+  'note',
+] as const;
 export const IacFindingKindSchema = z.enum(IAC_FINDING_KINDS);
 export type IacFindingKind = z.infer<typeof IacFindingKindSchema>;
 
@@ -178,7 +198,10 @@ export const IacFindingSchema = z.object({
   file: z.string(),
   subject: z.string(),
   message: z.string(),
-  /** `over`: USD per month above the cheapest configuration meeting demand × (1 + headroom). */
+  /**
+   * `over`: USD per month above the cheapest configuration meeting demand × (1 + headroom);
+   * `hint` (`gp2_to_gp3`): USD per month saved at equal performance.
+   */
   wasteUsdPerMonth: z.number().nullable(),
 });
 export type IacFinding = z.infer<typeof IacFindingSchema>;

@@ -37,6 +37,8 @@ export type IacRawVolume = {
   throughputMiBps: RawNumber;
   instanceType: string | null;
   attributes: { sizeGiB: string; iops: string; throughputMiBps: string };
+  /** aws_ebs_volume `multi_attach_enabled` is true. */
+  multiAttach?: boolean;
 };
 
 const EBS_VOLUME_ATTRIBUTES = { sizeGiB: 'size', iops: 'iops', throughputMiBps: 'throughput' };
@@ -131,7 +133,14 @@ export function resolveRawVolume(
   const tp = number(raw.throughputMiBps);
   if (iops !== null && takes.iops) volume.iops = iops;
   if (tp !== null && takes.throughputMiBps) volume.throughputMiBps = tp;
-  return { file, subject: raw.subject, origin, volume, instanceType: raw.instanceType };
+  return {
+    file,
+    subject: raw.subject,
+    origin,
+    volume,
+    instanceType: raw.instanceType,
+    ...(raw.multiAttach ? { multiAttach: 'multi_attach_enabled' as const } : {}),
+  };
 }
 
 function* walk(module: TerraformModule | undefined): Generator<TerraformResource> {
@@ -164,6 +173,7 @@ function rawVolumesOf(r: TerraformResource): IacRawVolume[] {
           throughputMiBps: v.throughput,
           instanceType: null,
           attributes: EBS_VOLUME_ATTRIBUTES,
+          multiAttach: v.multi_attach_enabled === true || v.multi_attach_enabled === 'true',
         },
       ];
     }

@@ -11,6 +11,7 @@ import { nvmeSpecApplies, type LimitTarget } from './limits.ts';
  */
 export const CONFIGURATION_CHECK_CODES = [
   'requires_nitro',
+  'io2_not_nitro',
   'attachment_limit',
   'instance_data_missing',
   'nvme_ceiling_unknown',
@@ -33,6 +34,14 @@ export function capacityToHold(
   if (datasetGiB !== null || current !== null)
     return { gib: Math.max(datasetGiB ?? 0, current ?? 0, 1), unknown: false };
   return { gib: 1, unknown: true };
+}
+
+/**
+ * What AWS does and does not promise an io2 volume on an instance not built on Nitro, and what
+ * Blockwise plans with instead (aws/volume-types.ts NON_NITRO): said by `plan` and `check-iac`.
+ */
+export function io2NotNitroTerms(instanceType: string): string {
+  return `${instanceType} is not built on the Nitro System. AWS's current EBS User Guide (Provisioned IOPS SSD volumes) says only that io2 volumes on such instances can achieve up to ${n0(NON_NITRO.maxPiops.value)} IOPS: no throughput figure and no guarantee. The 2023 EC2 User Guide (EBS volume types) guaranteed up to ${n0(NON_NITRO.maxPiops.value)} IOPS and ${n0(NON_NITRO.maxMiBps.value)} MiB/s; the limits use those figures, which AWS no longer publishes. Benchmark on the instance before relying on more, or move to a Nitro instance (io2 Block Express: up to 4,000 MiB/s).`;
 }
 
 export function checkConfiguration(input: {
@@ -62,6 +71,13 @@ export function checkConfiguration(input: {
       code: 'requires_nitro',
       message: `${volume.type} above ${n0(NON_NITRO.maxPiops.value)} IOPS needs an instance built on the Nitro System; ${instance.instanceType} runs on Xen, so each volume delivers at most ${n0(NON_NITRO.maxPiops.value)} of its ${n0(volume.iops ?? 0)} provisioned IOPS (AWS EBS User Guide, Provisioned IOPS SSD volumes). The limits below use ${n0(NON_NITRO.maxPiops.value)}; the extra IOPS are paid for and never delivered.`,
       subject: 'iops',
+    });
+
+  if (volume?.type === 'io2' && instance?.hypervisor === 'xen')
+    warnings.push({
+      code: 'io2_not_nitro',
+      message: io2NotNitroTerms(instance.instanceType),
+      subject: 'instanceType',
     });
 
   const attachments = instance?.maximumEbsAttachments;

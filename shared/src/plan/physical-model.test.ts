@@ -444,6 +444,34 @@ describe('8–9. what the instance allows its volumes', () => {
     expect(codes(nitro)).not.toContain('requires_nitro');
   });
 
+  it('8b. io2 on r4.16xlarge (Xen): planned at the 500 MiB/s the 2023 guide guaranteed, not 1,000; what is and is not promised is said', () => {
+    // 400 MiB/s of 64 KiB reads and 400 of writes: 800 MiB/s, 12,800 IOPS; × 1.25 = 1,000 MiB/s.
+    const profile = publishedProfile({
+      readMiBps: 400,
+      readIops: 6400,
+      writeMiBps: 400,
+      writeIops: 6400,
+      durationSec: 3600,
+    });
+    const volume = { type: 'io2', sizeGiB: 1000, iops: 20_000 } as const;
+    const p = plan({ profile, target: ebs(volume), instance: instance('r4.16xlarge') });
+    // 20,000 IOPS × 0.256 = 5,120 MiB/s on Nitro (capped at 4,000); on Xen 500, not 1,000.
+    expect(volumeCapabilities(volume, { nitro: false }).throughputMiBps).toBe(500);
+    expect(volumeCapabilities(volume, { nitro: true }).throughputMiBps).toBe(4000);
+    expect(p.limits.find((l) => l.id === 'volume-throughput')!.capacity).toBe(500);
+    const warning = p.warnings.find((w) => w.code === 'io2_not_nitro')!;
+    expect(warning.message).toContain('can achieve up to 32,000 IOPS: no throughput figure and no guarantee');
+    expect(warning.message).toContain('guaranteed up to 32,000 IOPS and 500 MiB/s');
+    // One io2 cannot carry 1,000 MiB/s there: a stripe of two, each with the terms stated.
+    const io2 = rec(p, 'io2');
+    expect(io2.volumeCount).toBe(2);
+    expect(io2.reasons.join(' ')).toContain('no throughput figure, no guarantee');
+    // On a Nitro r6i: one volume, no such warning.
+    const nitro = plan({ profile, target: ebs(volume), instance: instance('r6i.16xlarge') });
+    expect(codes(nitro)).not.toContain('io2_not_nitro');
+    expect(rec(nitro, 'io2').volumeCount).toBe(1);
+  });
+
   it('9. 40 volumes on m5.large (27 attachments): attachment_limit; stripes stay within 26 data volumes', () => {
     const p = plan({
       profile: publishedProfile({

@@ -40,6 +40,24 @@ describe('right-sizing examples (docs/domain.md §7)', () => {
     expect(rec(r, 'st1').status).toBe('not-viable');
   });
 
+  it('gp2 is sized by its throughput formula (3 IOPS per GiB × 256 KiB), not jumped to 334 GiB above 128 MiB/s', () => {
+    // 160 MiB/s of 256 KiB reads (640 IOPS) + 25 %: 200 MiB/s and 800 IOPS. 267 GiB sustains
+    // 801 IOPS × 0.25 MiB = 200.25 MiB/s (AWS's gp2 formula); 334 GiB would be 67 GiB bought for nothing.
+    const r = rightSize({
+      profile: profile(160, 640, 0, 0),
+      headroom: 0.25,
+      minSizeGiB: 100,
+      instance: null,
+      rateCard: rates,
+    });
+    expect(r.target).toMatchObject({ iops: 800, throughputMiBps: 200 });
+    expect(rec(r, 'gp2')).toMatchObject({ status: 'meets', sizeGiB: 267, volumeCount: 1 });
+    expect(rec(r, 'gp2').monthlyUsd.total).toBe(26.7);
+    expect(rec(r, 'gp2').reasons[0]).toBe(
+      '267 GiB gives 801 baseline IOPS (3 per GiB) and 200.25 MiB/s sustained',
+    );
+  });
+
   it('a quiet workload pays for storage only on gp3', () => {
     const r = rightSize({
       profile: profile(10, 500, 5, 300),

@@ -19,6 +19,7 @@ import {
   HOURS_PER_MONTH,
   averageBlockSize,
   bytesPerSec,
+  formatDecimal,
   formatInt,
   formatUsd,
   iops,
@@ -196,10 +197,13 @@ function sizeGp3(t: Need, gen: Gp3Generation): Sized {
   return { volume: { type: 'gp3', sizeGiB: size, iops, throughputMiBps: tp }, reasons };
 }
 
+/** What an io2 volume on an instance not built on Nitro is promised, and what is only planned with. */
+const IO2_NOT_NITRO_TERMS = `on an instance not built on Nitro, AWS's current EBS guide says only that io2 "can achieve up to ${n0(NON_NITRO.maxPiops.value)} IOPS" (no throughput figure, no guarantee); the 2023 EC2 guide guaranteed up to ${n0(NON_NITRO.maxPiops.value)} IOPS and ${n0(NON_NITRO.maxMiBps.value)} MiB/s, the figures planned with here`;
+
 function sizeIo2(t: Need, nitro: boolean | null): Sized {
   const perIops = IO2.throughputMiBps.maxPerProvisionedIops.value;
   const maxIops = nitro === false ? NON_NITRO.maxPiops.value : IO2.iops.max.value;
-  const maxTp = nitro === false ? NON_NITRO.io2MaxMiBps.value : IO2.throughputMiBps.max.value;
+  const maxTp = nitro === false ? NON_NITRO.maxMiBps.value : IO2.throughputMiBps.max.value;
   const onXen = nitro === false ? ' on an instance not built on Nitro' : '';
   if (t.tp > maxTp) return tooBig(`needs ${n0(t.tp)} MiB/s, above io2's ${n0(maxTp)} MiB/s${onXen}`);
   const forTp = Math.ceil(t.tp / perIops);
@@ -211,6 +215,7 @@ function sizeIo2(t: Need, nitro: boolean | null): Sized {
   }
   if (iops > maxIops) return tooBig(`needs ${n0(iops)} IOPS, above io2's ${n0(maxIops)}${onXen}`);
   reasons.push(`${n0(iops)} provisioned IOPS (billed in graduated tiers); 99.999% durability`);
+  if (nitro === false) reasons.push(IO2_NOT_NITRO_TERMS);
   const sizeForIops = Math.ceil(iops / IO2.iops.maxPerGiB.value);
   const size = Math.max(t.capacity, sizeForIops, IO2.sizeGiB.min.value);
   if (size > IO2.sizeGiB.max.value) return tooBig(`needs ${n0(size)} GiB, above io2's maximum size`);
@@ -247,14 +252,16 @@ function sizeIo1(t: Need, nitro: boolean | null): Sized {
 function sizeGp2(t: Need): Sized {
   const maxIops = GP2.iops.baselineMax.value;
   if (t.iops > maxIops) return tooBig(`needs ${n0(t.iops)} sustained IOPS, above gp2's ${n0(maxIops)}`);
-  if (t.tp > GP2.throughputMiBps.from334GiB.value)
-    return tooBig(`needs ${n0(t.tp)} MiB/s, above gp2's ${GP2.throughputMiBps.from334GiB.value} MiB/s`);
+  const maxTp = GP2.throughputMiBps.maxFrom171GiB.value;
+  if (t.tp > maxTp) return tooBig(`needs ${n0(t.tp)} MiB/s, above gp2's ${maxTp} MiB/s`);
   const sizeForIops = Math.ceil(t.iops / GP2.iops.perGiB.value);
-  const sizeForTp = t.tp > GP2.throughputMiBps.upTo170GiB.value ? 334 : 0;
+  // Sustained MiB/s = 3 IOPS per GiB × 0.25 MiB (gp2ThroughputMiBps): 200 MiB/s needs 267 GiB, 250 needs 334.
+  const miBpsPerGiB = GP2.iops.perGiB.value * GP2.throughputMiBps.perBaselineIops.value;
+  const sizeForTp = Math.ceil(t.tp / miBpsPerGiB - 1e-9);
   const size = Math.max(t.capacity, sizeForIops, sizeForTp, GP2.sizeGiB.min.value);
   if (size > GP2.sizeGiB.max.value) return tooBig(`needs ${n0(size)} GiB, above gp2's maximum size`);
   const reasons = [
-    `${n0(size)} GiB gives ${n0(gp2BaselineIops(size))} baseline IOPS (3 per GiB) and ${gp2ThroughputMiBps(size).sustained} MiB/s sustained`,
+    `${n0(size)} GiB gives ${n0(gp2BaselineIops(size))} baseline IOPS (3 per GiB) and ${formatDecimal(gp2ThroughputMiBps(size).sustained, 2)} MiB/s sustained`,
   ];
   if (sizeForIops > t.capacity || sizeForTp > t.capacity)
     reasons.push('size bought for performance, not capacity: gp3 decouples the two');

@@ -61,7 +61,7 @@ function allowanceOf(
   const v = target.volume;
   const count = v.count ?? 1;
   if (v.type === 'gp2') {
-    // One credit bucket per volume drives both the IOPS burst and the 170–334 GiB throughput burst.
+    // One credit bucket per volume drives both the IOPS burst and the throughput burst (below 334 GiB).
     const seconds = gp2BurstSeconds(v.sizeGiB, operationsPerVolume(limits, count));
     return { allowance: 'gp2', seconds: seconds ?? Infinity };
   }

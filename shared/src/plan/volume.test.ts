@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   gp2BaselineIops,
   gp2BurstSeconds,
+  gp2ThroughputMiBps,
   includedSettingsOf,
   io1ThroughputMiBps,
   provisionedFieldsOf,
@@ -77,8 +78,9 @@ describe('volumeCapabilities', () => {
     // type/size → sustained IOPS, MiB/s, burst IOPS, burst MiB/s
     [{ type: 'gp3', sizeGiB: 100 }, 3000, 125, null, null],
     [{ type: 'gp3', sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000, count: 2 }, 32_000, 2000, null, null],
-    [{ type: 'gp2', sizeGiB: 20 }, 100, 128, 3000, null],
-    [{ type: 'gp2', sizeGiB: 214 }, 642, 128, 3000, 250],
+    // gp2: baseline IOPS × 256 KiB sustained, the size's maximum (128 / 250) on credits.
+    [{ type: 'gp2', sizeGiB: 20 }, 100, 25, 3000, 128],
+    [{ type: 'gp2', sizeGiB: 214 }, 642, 160.5, 3000, 250],
     [{ type: 'gp2', sizeGiB: 1000 }, 3000, 250, null, null],
     [{ type: 'gp2', sizeGiB: 6000 }, 16_000, 250, null, null],
     [{ type: 'io1', sizeGiB: 1000, iops: 48_000 }, 48_000, 750, null, null],
@@ -96,6 +98,22 @@ describe('volumeCapabilities', () => {
       expect(caps.burstThroughputMiBps).toBe(burstTp);
     },
   );
+
+  // AWS's gp2 formula (size × 3 IOPS per GiB × 256 KiB), checked against awslabs/aws-support-tools
+  // VolumeLimitCalculator: min(128 or 250, baseline IOPS ÷ 4) when the bucket is empty.
+  it.each([
+    // size GiB → sustained MiB/s, burst MiB/s
+    [1, 25, 128],
+    [100, 75, 128],
+    [170, 127.5, 128],
+    [171, 128.25, 250],
+    [250, 187.5, 250],
+    [333, 249.75, 250],
+    [334, 250, null],
+    [1000, 250, null],
+  ])('gp2 %d GiB sustains %d MiB/s, bursts to %s', (size, sustained, burst) => {
+    expect(gp2ThroughputMiBps(size)).toEqual({ sustained, burst });
+  });
 
   it('io1 throughput follows provisioned IOPS (256 KiB each to 500 MiB/s; 16 KiB each above 32,000)', () => {
     expect(io1ThroughputMiBps(1000)).toBe(250);

@@ -42,7 +42,7 @@ export type VolumeCapabilities = {
   throughputMiBps: number;
   /** gp2 < 1 TiB (3,000 IOPS per volume while credits last); null when the type does not burst IOPS. */
   burstIops: number | null;
-  /** gp2 170–334 GiB, st1, sc1; null when the type does not burst throughput. */
+  /** gp2 below 334 GiB (its size's 128 or 250 MiB/s maximum), st1, sc1; null when the type does not burst throughput. */
   burstThroughputMiBps: number | null;
   /** EBS counts each I/O up to this size as one operation. */
   ioUnitBytes: number;
@@ -62,15 +62,17 @@ export function gp2BaselineIops(sizeGiB: number): number {
   );
 }
 
-/** gp2 throughput tiers (docs2023): ≤ 170 GiB 128 MiB/s; 170–334 GiB 128 sustained, 250 with credits; ≥ 334 GiB 250. */
+/**
+ * gp2 throughput (AWS's formula, aws/volume-types.ts GP2): sustained = baseline IOPS × 256 KiB =
+ * 0.75 MiB/s per GiB, up to the size's maximum (128 MiB/s up to 170 GiB, 250 above); while credits
+ * last it reaches that maximum. 100 GiB: 75 sustained, 128 burst; 250 GiB: 187.5 sustained, 250
+ * burst; from 334 GiB 250 sustained, no burst.
+ */
 export function gp2ThroughputMiBps(sizeGiB: number): { sustained: number; burst: number | null } {
-  if (sizeGiB <= 170) return { sustained: GP2.throughputMiBps.upTo170GiB.value, burst: null };
-  if (sizeGiB < 334)
-    return {
-      sustained: GP2.throughputMiBps.upTo170GiB.value,
-      burst: GP2.throughputMiBps.burstFrom170To334GiB.value,
-    };
-  return { sustained: GP2.throughputMiBps.from334GiB.value, burst: null };
+  const t = GP2.throughputMiBps;
+  const max = sizeGiB <= 170 ? t.maxUpTo170GiB.value : t.maxFrom171GiB.value;
+  const sustained = Math.min(max, gp2BaselineIops(sizeGiB) * t.perBaselineIops.value);
+  return { sustained, burst: sustained < max ? max : null };
 }
 
 /**
@@ -157,7 +159,7 @@ export function volumeCapabilities(
       const iops = deliverablePiops(provisioned, ctx);
       const tp =
         ctx.nitro === false
-          ? Math.min(io2ThroughputMiBps(iops), NON_NITRO.io2MaxMiBps.value)
+          ? Math.min(io2ThroughputMiBps(iops), NON_NITRO.maxMiBps.value)
           : io2ThroughputMiBps(iops);
       return {
         iops: iops * n,

@@ -21,3 +21,14 @@ export const MIX33_PERJOB = 'generated/b_randrw_bsrange4k-16k_64k_mix33_nj4_qd16
 export const NVME_RANDWRITE_4K = 'public/samyaple_fio-3.33_randwrite_nj16_perjob.json';
 /** fio 2.1.4: no job options in the file at all. */
 export const NO_OPTIONS = 'public/pkb_fio-2.1.4_four_stonewall_groups.json';
+
+/** One 4k randwrite job (libaio, iodepth 16, 3 s), as is: 22,130 IOPS (fixtures/fio/settings/README.md). */
+export const UNPACED_4K = 'settings/s1_randwrite_4k_unpaced.json';
+/** The same job with rate_iops=500 and thinktime=100 (µs): 500 IOPS, the cap rather than the disk. */
+export const RATE_IOPS_500 = 'settings/s2_randwrite_4k_rate_iops500_thinktime100.json';
+/** The same job with size=16M, fdatasync=8, sync=dsync and verify=crc32c, not time_based. */
+export const SYNCED_VERIFIED = 'settings/s3_randwrite_4k_fdatasync8_dsync_verify.json';
+/** The same job with size=32M, filesize=32M and rate=2m. */
+export const RATE_2M = 'settings/s4_randwrite_4k_rate2m_size32m.json';
+/** The same job with rate_min=256k. */
+export const RATE_MIN_256K = 'settings/s5_randwrite_4k_ratemin256k.json';

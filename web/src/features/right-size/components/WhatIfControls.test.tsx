@@ -12,11 +12,11 @@ const settings: WhatIfSettings = {
   candidates: [{ type: 'gp3', sizeGiB: 1000, iops: 3000, throughputMiBps: 125 }],
 };
 
-function setup() {
+function setup(candidates: WhatIfSettings['candidates'] = settings.candidates) {
   const onCandidate = vi.fn();
   render(
     <WhatIfControls
-      settings={settings}
+      settings={{ ...settings, candidates }}
       focusPercentile="99"
       candidateProblems={[[]]}
       recommendations={[]}
@@ -46,5 +46,21 @@ describe('WhatIfControls: gp3 throughput is provisioned in whole MiB/s', () => {
     setup();
     expect(screen.getByLabelText('Candidate 1 throughput (slider)').getAttribute('step')).toBe('5');
     expect(screen.getByText(/Whole MiB\/s \(a fraction is rounded up\)/)).toBeDefined();
+  });
+});
+
+describe('WhatIfControls: st1 and sc1 say their throughput is per TiB of size', () => {
+  it.each([
+    [
+      'st1',
+      'st1 throughput follows the size: 40 MiB/s per TiB sustained, 250 MiB/s per TiB on burst credits, at most 500 MiB/s',
+    ],
+    [
+      'sc1',
+      'sc1 throughput follows the size: 12 MiB/s per TiB sustained, 80 MiB/s per TiB on burst credits, at most 250 MiB/s',
+    ],
+  ] as const)('%s', (type, text) => {
+    setup([{ type, sizeGiB: 2048 }]);
+    expect(screen.getByText((content) => content.startsWith(text))).toBeDefined();
   });
 });

@@ -1,6 +1,7 @@
 import {
   GP2,
   GP3,
+  HDD,
   VOLUME_TRAITS,
   VOLUME_TYPES,
   provisionableGp3ThroughputMiBps,
@@ -174,7 +175,7 @@ const CandidateEditor = memo(function CandidateEditor({
         <p className="field__hint">
           {candidate.type === 'gp2'
             ? `gp2 IOPS follow the size: ${GP2.iops.perGiB.value} per GiB, ${fmtInt(GP2.iops.baselineMin.value)}–${fmtInt(GP2.iops.baselineMax.value)} (bursts to ${fmtInt(GP2.iops.burst.value)} below 1 TiB).`
-            : `${candidate.type} is throughput-based: performance follows the size.`}
+            : hddSizeHint(candidate.type)}
         </p>
       )}
       {r.throughputMiBps ? (
@@ -202,6 +203,13 @@ const CandidateEditor = memo(function CandidateEditor({
     </fieldset>
   );
 }, sameData);
+
+/** st1/sc1: throughput is bought per TiB of size (aws/volume-types.ts HDD, AWS EBS User Guide "HDD volumes"). */
+function hddSizeHint(type: VolumeType): string {
+  if (type !== 'st1' && type !== 'sc1') return `${type}: performance follows the size.`;
+  const h = HDD[type];
+  return `${type} throughput follows the size: ${h.baselineMiBpsPerTiB.value} MiB/s per TiB sustained, ${h.burstMiBpsPerTiB.value} MiB/s per TiB on burst credits, at most ${fmtInt(h.maxMiBps.value)} MiB/s (${fmtInt(h.maxIops.value)} I/O of up to 1 MiB per second).`;
+}
 
 export function WhatIfControls(props: Props) {
   const { settings, focusPercentile, candidateProblems, recommendations } = props;
