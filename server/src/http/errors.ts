@@ -56,6 +56,10 @@ export function statusForProblem(code: string): number {
       return 400;
     case 'too_large':
     case 'payload_too_large':
+    // A fleet request asking for more volumes, instances or points than one plan takes (shared/src/fleet/limits.ts).
+    case 'too_many_volumes':
+    case 'too_many_instances':
+    case 'too_many_metric_points':
       return 413;
     default:
       return 422;

@@ -4,15 +4,20 @@ import { Worker } from 'node:worker_threads';
 import { activeCatalog, catalogInfo, type CatalogData } from '@blockwise/shared/catalog';
 import type { RunLabels } from '@blockwise/shared/records';
 import { HttpError } from '../http/errors.ts';
+import type { PlannedFleetRequest } from '../routes/fleet/plan-request.ts';
 import type { AnalyzedUpload } from './analyze-upload.ts';
 import { storedRunBytes, type BuiltComparison, type StoredRunText } from './pair-comparison.ts';
 
-/** What a worker does: analyze an upload, or compare stored runs (the regression gate's pair). */
+/**
+ * What a worker does: analyze an upload, compare stored runs (the regression gate's pair), or
+ * plan a fleet (POST /api/fleet/plans).
+ */
 export type WorkerTask =
   | { kind: 'analyze'; bytes: Uint8Array; labels: RunLabels; maxBytes: number }
-  | { kind: 'compare'; runs: StoredRunText[] };
+  | { kind: 'compare'; runs: StoredRunText[] }
+  | { kind: 'fleet'; bytes: Uint8Array };
 export type WorkerRequest = { id: number; task: WorkerTask };
-export type WorkerResult = AnalyzedUpload | BuiltComparison;
+export type WorkerResult = AnalyzedUpload | BuiltComparison | PlannedFleetRequest;
 export type WorkerResponse = { id: number; result: WorkerResult } | { id: number; crash: string };
 
 type Job = {
@@ -235,6 +240,14 @@ export class ParsePool {
    */
   compare(runs: StoredRunText[], reservation?: Reservation | null): Promise<BuiltComparison> {
     return this.run({ kind: 'compare', runs }, storedRunBytes(runs), reservation) as Promise<BuiltComparison>;
+  }
+
+  /**
+   * Plans a fleet request in a worker (planFleetRequest: parse, plan, serialize, compress),
+   * admitted like analyze() by the request's bytes.
+   */
+  planFleet(bytes: Uint8Array, reservation?: Reservation | null): Promise<PlannedFleetRequest> {
+    return this.run({ kind: 'fleet', bytes }, bytes.length, reservation) as Promise<PlannedFleetRequest>;
   }
 
   private run(task: WorkerTask, bytes: number, reservation: Reservation | null | undefined) {
