@@ -37,7 +37,12 @@ export function deflateOpen(data: Buffer): Buffer {
 
 /** `json` as one gzip member of the spliceable form described above. */
 export function gzipSpliceable(json: Buffer): Buffer {
-  return Buffer.concat([GZIP_HEADER, deflateOpen(json), EMPTY_FINAL_BLOCK, gzipTrailer(crc32(json), json.length)]);
+  return Buffer.concat([
+    GZIP_HEADER,
+    deflateOpen(json),
+    EMPTY_FINAL_BLOCK,
+    gzipTrailer(crc32(json), json.length),
+  ]);
 }
 
 /**
@@ -65,7 +70,11 @@ export function fleetPlanDocumentOf(json: Buffer, priceDate: string): FleetPlanD
  * posted twice (a retry, a double click) is the same plan and the same link; the same body after
  * a price update or a new analysis version is a new plan, as it would compute differently.
  */
-export function fleetPlanIdempotencyKey(requestBytes: Uint8Array, analysisVersion: string, priceDate: string) {
+export function fleetPlanIdempotencyKey(
+  requestBytes: Uint8Array,
+  analysisVersion: string,
+  priceDate: string,
+) {
   return sha256Hex(`blockwise.fleet.v1\n${sha256Hex(requestBytes)}\n${analysisVersion}\n${priceDate}`);
 }
 

@@ -113,7 +113,8 @@ export function fleetPlanDocumentFromRow(row: Record<string, unknown>): StoredFl
 export function fleetPlanFromRow(row: Record<string, unknown>): StoredFleetPlan {
   const document = fleetPlanDocumentFromRow(row);
   const { body, ...ref } = document;
-  const plan = 'plan' in body ? body.plan : readFleetPlanBody({ gzip: body.gzip }, ref.id, ref.analysisVersion);
+  const plan =
+    'plan' in body ? body.plan : readFleetPlanBody({ gzip: body.gzip }, ref.id, ref.analysisVersion);
   return { ...ref, plan };
 }
 

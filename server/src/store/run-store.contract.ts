@@ -669,7 +669,9 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
 
       it('the same idempotency key stores one plan: the second insert returns the first row', async () => {
         const { store, sql } = await setup();
-        const first = await store.insertFleetPlan(fleetPlanInsert(fleetPlanOfInputs(), { key: 'a'.repeat(64) }));
+        const first = await store.insertFleetPlan(
+          fleetPlanInsert(fleetPlanOfInputs(), { key: 'a'.repeat(64) }),
+        );
         clock.advance(1_000);
         const other = fleetPlanOfInputs({ headroom: 0.5 });
         const again = await store.insertFleetPlan(fleetPlanInsert(other, { key: 'a'.repeat(64) }));
@@ -730,7 +732,9 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
         const { store } = await setup();
         const {
           plan: { id },
-        } = await store.insertFleetPlan(fleetPlanInsert(fleetPlanOfInputs(), { analysisVersion: '2999.1.1' }));
+        } = await store.insertFleetPlan(
+          fleetPlanInsert(fleetPlanOfInputs(), { analysisVersion: '2999.1.1' }),
+        );
         await expect(store.getFleetPlan(id)).rejects.toThrow(StoredRecordError);
         await expect(store.getFleetPlan(id)).rejects.toThrow(
           new RegExp(`^fleet plan ${id}: analysisVersion: .*"2999\\.1\\.1", newer than this build's`),

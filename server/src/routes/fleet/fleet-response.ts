@@ -61,7 +61,12 @@ export function crc32Combine(crc1: number, crc2: number, len2: number): number {
 }
 
 /** The answer as one gzip member of buffers (head, stored data, tail), or null when not spliceable. */
-export function splicedGzip(head: Buffer, stored: Uint8Array, storedBytes: number, tail: Buffer): Buffer[] | null {
+export function splicedGzip(
+  head: Buffer,
+  stored: Uint8Array,
+  storedBytes: number,
+  tail: Buffer,
+): Buffer[] | null {
   const parts = spliceableParts(stored);
   if (!parts) return null;
   const crc = crc32(tail, crc32Combine(crc32(head), parts.crc, storedBytes));
@@ -99,10 +104,14 @@ export function sendFleetPlan(
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Vary', 'Accept-Encoding');
   const start = headBytes(head);
-  const spliced = req.acceptsEncodings('gzip') === 'gzip' ? splicedGzip(start, body.gzip, body.bytes, TAIL) : null;
+  const spliced =
+    req.acceptsEncodings('gzip') === 'gzip' ? splicedGzip(start, body.gzip, body.bytes, TAIL) : null;
   if (spliced) {
     res.setHeader('Content-Encoding', 'gzip');
-    res.setHeader('Content-Length', spliced.reduce((n, b) => n + b.length, 0));
+    res.setHeader(
+      'Content-Length',
+      spliced.reduce((n, b) => n + b.length, 0),
+    );
     for (const part of spliced.slice(0, -1)) res.write(part);
     res.end(spliced.at(-1));
     return Promise.resolve();

@@ -30,7 +30,9 @@ function headOf(base: string, stored: StoredFleetPlanRef): FleetPlanHead {
 function admit(ctx: AppContext, req: Request): Reservation {
   const declared = Number(req.headers['content-length']);
   const known = Number.isFinite(declared) && declared >= 0;
-  const reservation = ctx.pool.reserve(known ? Math.min(declared, ctx.config.maxUploadBytes) : ctx.config.maxUploadBytes);
+  const reservation = ctx.pool.reserve(
+    known ? Math.min(declared, ctx.config.maxUploadBytes) : ctx.config.maxUploadBytes,
+  );
   if (!reservation) {
     req.resume();
     throw busy();

@@ -153,6 +153,7 @@ export function fleetPlanInsert(
     document,
     analysisVersion,
     idempotencyKey:
-      options.key ?? fleetPlanIdempotencyKey(Buffer.from(JSON.stringify(plan)), analysisVersion, plan.priceDate),
+      options.key ??
+      fleetPlanIdempotencyKey(Buffer.from(JSON.stringify(plan)), analysisVersion, plan.priceDate),
   };
 }
