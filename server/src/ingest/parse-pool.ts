@@ -22,6 +22,8 @@ export type WorkerResponse = { id: number; result: WorkerResult } | { id: number
 
 type Job = {
   request: WorkerRequest;
+  /** Moved to the worker instead of copied (the caller no longer reads them). */
+  transfer: ArrayBuffer[];
   /** Above the pool's largeJobBytes: its worker is retired after it. */
   large: boolean;
   resolve: (r: WorkerResult) => void;
@@ -247,10 +249,19 @@ export class ParsePool {
    * admitted like analyze() by the request's bytes.
    */
   planFleet(bytes: Uint8Array, reservation?: Reservation | null): Promise<PlannedFleetRequest> {
-    return this.run({ kind: 'fleet', bytes }, bytes.length, reservation) as Promise<PlannedFleetRequest>;
+    // The body is moved, not copied, when it owns its memory: structured-cloning 50 MB cost the
+    // event loop ~70 ms (bench P17). The caller must not read `bytes` afterwards.
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    const transfer = own && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
+    return this.run({ kind: 'fleet', bytes }, bytes.length, reservation, transfer) as Promise<PlannedFleetRequest>;
   }
 
-  private run(task: WorkerTask, bytes: number, reservation: Reservation | null | undefined) {
+  private run(
+    task: WorkerTask,
+    bytes: number,
+    reservation: Reservation | null | undefined,
+    transfer: ArrayBuffer[] = [],
+  ) {
     if (this.closed) return Promise.reject(new Error('parse pool closed'));
     let release = () => {};
     if (reservation) {
@@ -263,6 +274,7 @@ export class ParsePool {
     return new Promise<WorkerResult>((resolve, reject) => {
       this.queues[large ? 'large' : 'small'].push({
         request: { id: this.nextId++, task },
+        transfer,
         large,
         resolve: (value) => {
           release();
@@ -314,7 +326,7 @@ export class ParsePool {
           }),
         );
       }, this.options.timeoutMs);
-      slot.worker.postMessage(job.request);
+      slot.worker.postMessage(job.request, job.transfer);
     }
   }
 

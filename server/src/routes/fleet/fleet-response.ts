@@ -118,7 +118,8 @@ export function sendFleetPlan(
   }
   res.setHeader('Content-Length', start.length + body.bytes + TAIL.length);
   res.write(start);
-  const gunzip = createGunzip();
+  // 256 KiB chunks: a 100 MiB plan is 400 writes, not 6,400 of the default 16 KiB.
+  const gunzip = createGunzip({ chunkSize: 256 * 1024 });
   return new Promise((resolve, reject) => {
     res.on('close', () => {
       gunzip.destroy();

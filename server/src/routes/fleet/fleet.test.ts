@@ -16,6 +16,7 @@ import {
 } from '../../store/testing/fleet-inputs.ts';
 import { makeTestApp, type TestApp } from '../../testing/test-app.ts';
 import { crc32Combine } from './fleet-response.ts';
+import { ParsePool } from '../../ingest/parse-pool.ts';
 import { CreatedFleetPlanSchema, StoredFleetPlanResponseSchema } from '@blockwise/shared/api';
 
 let t: TestApp;
@@ -385,5 +386,24 @@ describe('crc32Combine (zlib crc32_combine)', () => {
   ])('CRC-32(%j ‖ B) from the parts', (a, b) => {
     const joined = crc32(Buffer.from(a + b));
     expect(crc32Combine(crc32(Buffer.from(a)), crc32(Buffer.from(b)), Buffer.byteLength(b))).toBe(joined);
+  });
+});
+
+describe('ParsePool.planFleet', () => {
+  it('moves the request body to the worker instead of copying it, and plans it there', async () => {
+    const pool = new ParsePool({ size: 1, maxQueue: 1, timeoutMs: 60_000 });
+    try {
+      const bytes = Buffer.from(JSON.stringify(body()));
+      const length = bytes.length;
+      expect(length).toBeGreaterThan(8 * 1024); // its own ArrayBuffer, not a slice of Node's pool
+      const planned = await pool.planFleet(bytes);
+      expect(bytes.buffer.byteLength).toBe(0); // detached: transferred, not cloned
+      if (!planned.ok) return expect.fail(JSON.stringify(planned.problem));
+      expect(JSON.parse(gunzipSync(planned.document.gzip).toString('utf8'))).toEqual(fleetPlanOfInputs());
+      expect(planned.document.bytes).toBeGreaterThan(0);
+      expect(length).toBeGreaterThan(0);
+    } finally {
+      await pool.close();
+    }
   });
 });
