@@ -111,11 +111,17 @@ main('P17', async () => {
   const load = loadAverage();
   const { days, body } = largestRequest();
   const first = body(0);
-  log('P17', `largest request: ${VOLUMES} volumes × ${days} days of hourly points, ${round(first.length / 2 ** 20, 1)} MiB`);
+  log(
+    'P17',
+    `largest request: ${VOLUMES} volumes × ${days} days of hourly points, ${round(first.length / 2 ** 20, 1)} MiB`,
+  );
   const limit = maxFleetPlanBytes(MAX_UPLOAD_BYTES);
   const plan = largestPlan(first, limit);
   const json = Buffer.from(JSON.stringify(plan));
-  log('P17', `largest plan: ${plan.volumes.length} volumes, ${round(json.length / 2 ** 20, 1)} MiB (bound ${round(limit / 2 ** 20, 1)} MiB)`);
+  log(
+    'P17',
+    `largest plan: ${plan.volumes.length} volumes, ${round(json.length / 2 ** 20, 1)} MiB (bound ${round(limit / 2 ** 20, 1)} MiB)`,
+  );
 
   const dir = freshDir('p17');
   const path = join(dir, 'blockwise.db');
@@ -152,7 +158,9 @@ main('P17', async () => {
       const control = await pollHealth(app.url, () => sleep(Math.max(2000, post.ms)));
       for (const [what, side] of Object.entries({ post, getGzip, getPlain }))
         if (side.result.status !== (what === 'post' ? 201 : 200))
-          throw new Error(`${what}: HTTP ${side.result.status} ${side.result.body?.toString().slice(0, 300)}`);
+          throw new Error(
+            `${what}: HTTP ${side.result.status} ${side.result.body?.toString().slice(0, 300)}`,
+          );
       rounds.push({ post, getGzip, getPlain, control });
       log(
         'P17',

@@ -253,7 +253,12 @@ export class ParsePool {
     // event loop ~70 ms (bench P17). The caller must not read `bytes` afterwards.
     const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
     const transfer = own && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
-    return this.run({ kind: 'fleet', bytes }, bytes.length, reservation, transfer) as Promise<PlannedFleetRequest>;
+    return this.run(
+      { kind: 'fleet', bytes },
+      bytes.length,
+      reservation,
+      transfer,
+    ) as Promise<PlannedFleetRequest>;
   }
 
   private run(

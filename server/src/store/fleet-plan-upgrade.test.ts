@@ -46,7 +46,11 @@ describe('migration 4 on a SQLite archive of migration 3', () => {
       );
       for (const m of upTo3(SQLITE_MIGRATIONS)) {
         db.exec(m.sql);
-        db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?, 0)').run(m.version, m.name, migrationChecksum(m));
+        db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?, 0)').run(
+          m.version,
+          m.name,
+          migrationChecksum(m),
+        );
       }
       db.prepare(
         'INSERT INTO fleet_plans (id, created_at, analysis_version, price_date, body) VALUES (?, ?, ?, ?, ?)',
@@ -56,11 +60,16 @@ describe('migration 4 on a SQLite archive of migration 3', () => {
       const store = await openSqliteStore({ path });
       try {
         const check = new Database(path, { readonly: true });
-        const versions = check.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
+        const versions = check
+          .prepare('SELECT version FROM schema_migrations ORDER BY version')
+          .pluck()
+          .all();
         check.close();
         await expectUpgraded(store, versions);
         const writer = new Database(path);
-        expect(() => writer.prepare('DELETE FROM fleet_plans WHERE id = ?').run(oldId)).toThrow(/append-only/);
+        expect(() => writer.prepare('DELETE FROM fleet_plans WHERE id = ?').run(oldId)).toThrow(
+          /append-only/,
+        );
         writer.close();
       } finally {
         await store.close();

@@ -2,7 +2,7 @@ import { GP2, GP3, HDD, IO1, IO2 } from '../aws/volume-types.ts';
 import { fail, ok, type Result } from '../problem.ts';
 
 /**
- * What one `POST /api/fleet/plans` may ask for (docs/fleet.md "Limits"). The body's byte limit
+ * What one `POST /api/fleet/plans` may ask for (docs/fleet.md §7, "Share links"). The body's byte limit
  * (BLOCKWISE_MAX_UPLOAD_MB) bounds reading it; these bound the work and the stored plan, whatever
  * the bytes: 700,000 one-line volumes fit in 51 MB and planned into a 508 MB document (probe of
  * 2026-11-28, issue 24). A larger fleet is planned locally with `blockwise fleet plan`, which has
