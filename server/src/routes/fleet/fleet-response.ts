@@ -117,6 +117,11 @@ export function sendFleetPlan(
     return Promise.resolve();
   }
   res.setHeader('Content-Length', start.length + body.bytes + TAIL.length);
+  // HEAD: the headers say it all; nothing is inflated for a body nobody reads.
+  if (req.method === 'HEAD') {
+    res.end();
+    return Promise.resolve();
+  }
   res.write(start);
   // 256 KiB chunks: a 100 MiB plan is 400 writes, not 6,400 of the default 16 KiB.
   const gunzip = createGunzip({ chunkSize: 256 * 1024 });
