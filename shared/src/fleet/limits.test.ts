@@ -114,7 +114,7 @@ describe('checkFleetRequestSize: the caps of one request, counted before parsing
       'metrics_invalid',
       'metrics.0.MetricDataResults.0.Values.0',
     ],
-  ])('%s → %s at %s', (_what, extra, code, path) => {
+  ])('%s', (_what, extra, code, path) => {
     const r = checkFleetRequestSize(body(extra));
     expect(r).toMatchObject({ ok: false, error: { code, path } });
   });
