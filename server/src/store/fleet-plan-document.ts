@@ -21,6 +21,8 @@ import type { FleetPlanDocument } from './run-store.ts';
 export const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);
 /** A final deflate block with fixed codes and nothing in it: BFINAL=1, BTYPE=01, end-of-block. */
 const EMPTY_FINAL_BLOCK = Buffer.from([0x03, 0x00]);
+/** How a sync flush ends: an empty stored block's LEN and NLEN (the block header bits come before). */
+const SYNC_MARK = Buffer.from([0x00, 0x00, 0xff, 0xff]);
 
 export function gzipTrailer(crc: number, bytes: number): Buffer {
   const out = Buffer.alloc(8);
@@ -52,10 +54,12 @@ export function gzipSpliceable(json: Buffer): Buffer {
  */
 export function spliceableParts(gzip: Uint8Array): { deflate: Uint8Array; crc: number } | null {
   const n = gzip.length;
-  if (n < GZIP_HEADER.length + EMPTY_FINAL_BLOCK.length + 8) return null;
-  for (let i = 0; i < 4; i += 1) if (gzip[i] !== GZIP_HEADER[i]) return null;
-  if (gzip[n - 10] !== EMPTY_FINAL_BLOCK[0] || gzip[n - 9] !== EMPTY_FINAL_BLOCK[1]) return null;
+  if (n < GZIP_HEADER.length + SYNC_MARK.length + EMPTY_FINAL_BLOCK.length + 8) return null;
   const view = Buffer.from(gzip.buffer, gzip.byteOffset, n);
+  if (!view.subarray(0, 4).equals(GZIP_HEADER.subarray(0, 4))) return null; // gzip, deflate, no flags
+  // Data ended by a sync flush, then the empty final block: what gzipSpliceable writes.
+  if (!view.subarray(n - 14, n - 10).equals(SYNC_MARK)) return null;
+  if (!view.subarray(n - 10, n - 8).equals(EMPTY_FINAL_BLOCK)) return null;
   return { deflate: gzip.subarray(GZIP_HEADER.length, n - 10), crc: view.readUInt32LE(n - 8) };
 }
 
