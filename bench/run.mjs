@@ -33,6 +33,7 @@ const SCRIPTS = [
   { script: 'slow-clients.mjs', goals: ['R13'], limitSec: 40 },
   { script: 'audit.mjs', goals: ['R14'], limitSec: 100 },
   { script: 'fleet.mjs', goals: ['P15'], limitSec: 300 },
+  { script: 'fleet-http.mjs', goals: ['P17'], limitSec: 300 },
 ];
 const BUDGET_SEC = 600;
 

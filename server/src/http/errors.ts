@@ -54,8 +54,12 @@ export function statusForProblem(code: string): number {
     case 'query_invalid':
     case 'invalid_cursor':
       return 400;
+    // too_many_*: a fleet request asking for more than one plan takes (shared/src/fleet/limits.ts).
     case 'too_large':
     case 'payload_too_large':
+    case 'too_many_volumes':
+    case 'too_many_instances':
+    case 'too_many_metric_points':
       return 413;
     default:
       return 422;

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { installCatalog } from '@blockwise/shared/catalog';
 import { analyzeUpload } from './analyze-upload.ts';
 import { buildPairComparison } from './pair-comparison.ts';
+import { planFleetRequest } from '../routes/fleet/plan-request.ts';
 import type {
   ParseWorkerData,
   WorkerRequest,
@@ -19,9 +20,14 @@ const started = workerData as ParseWorkerData | null;
 if (started?.catalog) installCatalog(started.catalog.data, started.catalog.origin);
 
 function perform(task: WorkerTask): WorkerResult {
-  return task.kind === 'analyze'
-    ? analyzeUpload(task.bytes, task.labels, task.maxBytes)
-    : buildPairComparison(task.runs);
+  switch (task.kind) {
+    case 'analyze':
+      return analyzeUpload(task.bytes, task.labels, task.maxBytes);
+    case 'compare':
+      return buildPairComparison(task.runs);
+    case 'fleet':
+      return planFleetRequest(task.bytes);
+  }
 }
 
 /**

@@ -172,6 +172,7 @@ if (!reachable.ok && REQUIRE_PG) {
         { version: 1, name: 'archive' },
         { version: 2, name: 'replica-safe state' },
         { version: 3, name: 'fleet plans' },
+        { version: 4, name: 'fleet plans stored compressed' },
       ]);
       const { run } = await (stores[0] ?? expect.fail('no store')).insertRun(runInput());
       for (const store of stores) expect((await store.getRun(run.id))?.id).toBe(run.id);

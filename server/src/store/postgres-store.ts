@@ -7,9 +7,12 @@ import { POSTGRES_MIGRATIONS } from './migrations/postgres.ts';
 import { isSha256Hex } from './idempotency.ts';
 import {
   FLEET_PLAN_COLUMNS,
-  fleetPlanFromPrepared,
+  fleetPlanByKeyStatement,
+  fleetPlanDocumentFromRow,
   fleetPlanFromRow,
   fleetPlanInsertStatement,
+  fleetPlanRefFromPrepared,
+  fleetPlanRefFromRow,
   prepareFleetPlan,
 } from './fleet-plans.ts';
 import { isValidId } from './ids.ts';
@@ -41,6 +44,8 @@ import {
   type StoreFault,
   type StoreResult,
   type StoredFleetPlan,
+  type StoredFleetPlanDocument,
+  type StoredFleetPlanRef,
   type TokenInfo,
   type TokenRef,
   type WindowCount,
@@ -599,12 +604,16 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  insertFleetPlan(input: InsertFleetPlanInput): Promise<StoredFleetPlan> {
+  insertFleetPlan(input: InsertFleetPlanInput): Promise<{ plan: StoredFleetPlanRef; created: boolean }> {
     return this.#guardWrite(async () => {
       const plan = prepareFleetPlan(input, this.#clock);
       const { sql, params } = fleetPlanInsertStatement(plan, (n) => `$${n}`);
-      await this.#query(sql, params);
-      return fleetPlanFromPrepared(plan);
+      const inserted = await this.#query(`${sql} RETURNING id`, params);
+      if (inserted.length === 1) return { plan: fleetPlanRefFromPrepared(plan), created: true };
+      // Another request (or replica) stored the same key first; its row is committed, so visible.
+      const [existing] = await this.#query(fleetPlanByKeyStatement('$1'), [plan.idempotencyKey]);
+      if (!existing) throw new Error('fleet plan insert conflicted, yet no row has its idempotency key');
+      return { plan: fleetPlanRefFromRow(existing), created: false };
     });
   }
 
@@ -613,6 +622,14 @@ export class PostgresRunStore implements RunStore {
       if (!isValidId(id)) return null;
       const [row] = await this.#query(`SELECT ${FLEET_PLAN_COLUMNS} FROM fleet_plans WHERE id = $1`, [id]);
       return row ? fleetPlanFromRow(row) : null;
+    });
+  }
+
+  getFleetPlanDocument(id: string): Promise<StoredFleetPlanDocument | null> {
+    return this.#guard(async () => {
+      if (!isValidId(id)) return null;
+      const [row] = await this.#query(`SELECT ${FLEET_PLAN_COLUMNS} FROM fleet_plans WHERE id = $1`, [id]);
+      return row ? fleetPlanDocumentFromRow(row) : null;
     });
   }
 

@@ -34,7 +34,7 @@ import {
   unwrap,
   type ManualClock,
 } from './testing/run-inputs.ts';
-import { fleetPlanOfInputs } from './testing/fleet-inputs.ts';
+import { fleetPlanInsert, fleetPlanOfInputs } from './testing/fleet-inputs.ts';
 
 export interface StoreUnderTest {
   store: RunStore;
@@ -644,31 +644,77 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
         const { store, reopen } = await setup();
         const plan = fleetPlanOfInputs();
         clock.advance(5_000);
-        const stored = await store.insertFleetPlan({ plan, analysisVersion: ANALYSIS_VERSION });
-        expect(isValidId(stored.id)).toBe(true);
-        expect(stored).toEqual({
-          id: stored.id,
+        const input = fleetPlanInsert(plan);
+        const { plan: ref, created } = await store.insertFleetPlan(input);
+        expect(created).toBe(true);
+        expect(isValidId(ref.id)).toBe(true);
+        const stored = {
+          id: ref.id,
           createdAt: clock.now(),
           analysisVersion: ANALYSIS_VERSION,
           priceDate: plan.priceDate,
-          plan,
-        });
-        expect(await store.getFleetPlan(stored.id)).toEqual(stored);
-        expect(await (await reopen()).getFleetPlan(stored.id)).toEqual(stored);
+        };
+        expect(ref).toEqual(stored);
+        expect(await store.getFleetPlan(ref.id)).toEqual({ ...stored, plan });
+        expect(await (await reopen()).getFleetPlan(ref.id)).toEqual({ ...stored, plan });
+        // Served as stored: the same gzip bytes, not inflated, with the JSON's length.
+        const document = await store.getFleetPlanDocument(ref.id);
+        expect(document).toMatchObject(stored);
+        const body = document?.body;
+        if (!body || !('gzip' in body)) return expect.fail('expected the gzip body');
+        expect(Buffer.from(body.gzip).equals(Buffer.from(input.document.gzip))).toBe(true);
+        expect(body.bytes).toBe(Buffer.byteLength(JSON.stringify(plan)));
+        expect(JSON.parse(gunzipSync(body.gzip).toString('utf8'))).toEqual(plan);
+      });
+
+      it('the same idempotency key stores one plan: the second insert returns the first row', async () => {
+        const { store, sql } = await setup();
+        const first = await store.insertFleetPlan(
+          fleetPlanInsert(fleetPlanOfInputs(), { key: 'a'.repeat(64) }),
+        );
+        clock.advance(1_000);
+        const other = fleetPlanOfInputs({ headroom: 0.5 });
+        const again = await store.insertFleetPlan(fleetPlanInsert(other, { key: 'a'.repeat(64) }));
+        expect(again).toEqual({ plan: first.plan, created: false });
+        const third = await store.insertFleetPlan(fleetPlanInsert(other, { key: 'b'.repeat(64) }));
+        expect(third.created).toBe(true);
+        expect(await sql('SELECT id FROM fleet_plans')).toHaveLength(2);
+        expect((await store.getFleetPlan(first.plan.id))?.plan.headroom).toBe(0.25);
       });
 
       it('answers null for an unknown or malformed id', async () => {
         const { store } = await setup();
         expect(await store.getFleetPlan(newId())).toBeNull();
         expect(await store.getFleetPlan("x' OR '1'='1")).toBeNull();
+        expect(await store.getFleetPlanDocument(newId())).toBeNull();
+        expect(await store.getFleetPlanDocument("x' OR '1'='1")).toBeNull();
       });
 
-      it('refuses a plan that does not fit FleetPlanSchema (a bug at the edge), storing nothing', async () => {
+      it('refuses a document that is not what encodeFleetPlan writes (a bug at the edge), storing nothing', async () => {
         const { store, sql } = await setup();
-        // A shape the types would refuse, as a caller that skipped validation would send it.
+        const good = fleetPlanInsert();
+        const bad = [
+          { ...good, document: { ...good.document, gzip: gzipSync('{}') } },
+          { ...good, document: { ...good.document, bytes: -1 } },
+          { ...good, idempotencyKey: 'not a digest' },
+        ];
+        for (const input of bad) await expect(store.insertFleetPlan(input)).rejects.toThrow(StoreInputError);
+        // A plan that does not fit FleetPlanSchema never becomes a document.
         const plan = { ...fleetPlanOfInputs(), headroom: 'a lot' } as never;
-        await expect(store.insertFleetPlan({ plan, analysisVersion: 'v' })).rejects.toThrow(StoreInputError);
+        expect(() => fleetPlanInsert(plan)).toThrow(StoreInputError);
         expect(await sql('SELECT id FROM fleet_plans')).toEqual([]);
+      });
+
+      it('reads a plan stored before migration 4 (JSON text in body) through the versioned reader', async () => {
+        const { store, sql } = await setup();
+        const id = newId();
+        const plan = fleetPlanOfInputs();
+        const json = JSON.stringify(plan).replaceAll("'", "''");
+        await sql(
+          `INSERT INTO fleet_plans (id, created_at, analysis_version, price_date, body) VALUES ('${id}', 1, '${ANALYSIS_VERSION}', '${plan.priceDate}', '${json}')`,
+        );
+        expect((await store.getFleetPlan(id))?.plan).toEqual(plan);
+        expect((await store.getFleetPlanDocument(id))?.body).toEqual({ plan });
       });
 
       it('parses the stored body on read: a row that no longer fits the schema is an error naming the field', async () => {
@@ -684,10 +730,11 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
 
       it('reads a plan stored by a newer analysis version as a StoredRecordError naming the version', async () => {
         const { store } = await setup();
-        const { id } = await store.insertFleetPlan({
-          plan: fleetPlanOfInputs(),
-          analysisVersion: '2999.1.1',
-        });
+        const {
+          plan: { id },
+        } = await store.insertFleetPlan(
+          fleetPlanInsert(fleetPlanOfInputs(), { analysisVersion: '2999.1.1' }),
+        );
         await expect(store.getFleetPlan(id)).rejects.toThrow(StoredRecordError);
         await expect(store.getFleetPlan(id)).rejects.toThrow(
           new RegExp(`^fleet plan ${id}: analysisVersion: .*"2999\\.1\\.1", newer than this build's`),
@@ -933,10 +980,9 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
             analysisVersion: 'v',
           }),
         );
-        const fleetPlan = await store.insertFleetPlan({
-          plan: fleetPlanOfInputs(),
-          analysisVersion: ANALYSIS_VERSION,
-        });
+        const { plan: fleetPlanRef } = await store.insertFleetPlan(fleetPlanInsert());
+        const fleetPlan = await store.getFleetPlan(fleetPlanRef.id);
+        if (!fleetPlan) return expect.fail('the fleet plan was not stored');
         const attempts = [
           `UPDATE runs SET file_name = 'evil.json' WHERE id = '${run.id}'`,
           `UPDATE runs SET summary = '{}' WHERE id = '${run.id}'`,
@@ -1162,6 +1208,7 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
           [1, 'archive'],
           [2, 'replica-safe state'],
           [3, 'fleet plans'],
+          [4, 'fleet plans stored compressed'],
         ]);
       });
 

@@ -57,12 +57,18 @@ export interface RunStore {
   findPairComparisons(runIds: readonly [string, string]): Promise<PairComparisonRef[]>;
 
   /**
-   * Stores a fleet right-sizing plan (a share link), append-only like comparisons. The plan must
-   * fit FleetPlanSchema (else StoreInputError: a bug at the edge).
+   * Stores a fleet right-sizing plan (a share link), append-only like comparisons, as the gzip
+   * document encodeFleetPlan made of it (else StoreInputError: a bug at the edge). A plan of the
+   * same idempotency key already stored is returned instead (`created: false`), across processes.
    */
-  insertFleetPlan(input: InsertFleetPlanInput): Promise<StoredFleetPlan>;
+  insertFleetPlan(input: InsertFleetPlanInput): Promise<{ plan: StoredFleetPlanRef; created: boolean }>;
   /** A stored fleet plan, its body parsed with FleetPlanSchema; null when absent or a malformed id. */
   getFleetPlan(id: string): Promise<StoredFleetPlan | null>;
+  /**
+   * A stored fleet plan as stored (its gzip bytes, not inflated nor parsed), for serving; rows from
+   * before migration 4 come parsed. null when absent or a malformed id.
+   */
+  getFleetPlanDocument(id: string): Promise<StoredFleetPlanDocument | null>;
 
   /** Registers a CI token by its SHA-256; the plaintext never reaches the store. */
   createToken(input: CreateTokenInput): Promise<StoreResult<TokenInfo>>;
@@ -282,20 +288,42 @@ export interface PairComparisonRef {
 
 // ── Fleet plans ──────────────────────────────────────────────────────────────────────────────
 
+/**
+ * A fleet plan serialized and compressed once, where it is computed (encodeFleetPlan in
+ * fleet-plan-document.ts describes the gzip form).
+ */
+export type FleetPlanDocument = {
+  gzip: Uint8Array;
+  /** Bytes of the plan's JSON (UTF-8), uncompressed. */
+  bytes: number;
+  /** plan.priceDate, kept beside the body (column price_date). */
+  priceDate: string;
+};
+
 export interface InsertFleetPlanInput {
-  /** The plan as planFleet computed it; frozen: later prices or rules never rewrite it. */
-  plan: FleetPlan;
+  /** The plan as planFleet computed it, serialized and compressed (encodeFleetPlan); frozen. */
+  document: FleetPlanDocument;
   analysisVersion: string;
+  /** fleetPlanIdempotencyKey of the request: the same request stores one plan. */
+  idempotencyKey: string;
 }
 
-export interface StoredFleetPlan {
+export interface StoredFleetPlanRef {
   id: string;
   /** ms since the epoch, assigned by the store. */
   createdAt: number;
   analysisVersion: string;
   /** The date of the prices the plan used (`plan.priceDate`), kept beside it for queries. */
   priceDate: string;
+}
+
+export interface StoredFleetPlan extends StoredFleetPlanRef {
   plan: FleetPlan;
+}
+
+export interface StoredFleetPlanDocument extends StoredFleetPlanRef {
+  /** The gzip member and the plan JSON's length (migration 4 on), or a plan stored before, parsed. */
+  body: { gzip: Uint8Array; bytes: number } | { plan: FleetPlan };
 }
 
 // ── Series ───────────────────────────────────────────────────────────────────────────────────

@@ -38,6 +38,8 @@ import {
   type StoreFault,
   type StoreResult,
   type StoredFleetPlan,
+  type StoredFleetPlanDocument,
+  type StoredFleetPlanRef,
   type TokenInfo,
   type TokenRef,
   type WindowCount,
@@ -45,9 +47,12 @@ import {
 } from './run-store.ts';
 import {
   FLEET_PLAN_COLUMNS,
-  fleetPlanFromPrepared,
+  fleetPlanByKeyStatement,
+  fleetPlanDocumentFromRow,
   fleetPlanFromRow,
   fleetPlanInsertStatement,
+  fleetPlanRefFromPrepared,
+  fleetPlanRefFromRow,
   prepareFleetPlan,
 } from './fleet-plans.ts';
 import { isValidId } from './ids.ts';
@@ -715,14 +720,17 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  insertFleetPlan(input: InsertFleetPlanInput): Promise<StoredFleetPlan> {
+  insertFleetPlan(input: InsertFleetPlanInput): Promise<{ plan: StoredFleetPlanRef; created: boolean }> {
     return this.#guard(() => {
       const plan = prepareFleetPlan(input, this.#clock);
       return this.#write(() => {
         const { sql, params } = fleetPlanInsertStatement(plan, () => '?');
-        this.#run(sql, ...params);
-        return fleetPlanFromPrepared(plan);
-      }, plan.bodyJson.length);
+        if (this.#run(sql, ...params).changes === 1)
+          return { plan: fleetPlanRefFromPrepared(plan), created: true };
+        const existing = this.#get(fleetPlanByKeyStatement('?'), plan.idempotencyKey);
+        if (!existing) throw new Error('fleet plan insert conflicted, yet no row has its idempotency key');
+        return { plan: fleetPlanRefFromRow(existing), created: false };
+      }, plan.gzip.length);
     });
   }
 
@@ -731,6 +739,14 @@ export class SqliteRunStore implements RunStore {
       if (!isValidId(id)) return null;
       const row = this.#get(`SELECT ${FLEET_PLAN_COLUMNS} FROM fleet_plans WHERE id = ?`, id);
       return row ? fleetPlanFromRow(row) : null;
+    });
+  }
+
+  getFleetPlanDocument(id: string): Promise<StoredFleetPlanDocument | null> {
+    return this.#guard(() => {
+      if (!isValidId(id)) return null;
+      const row = this.#get(`SELECT ${FLEET_PLAN_COLUMNS} FROM fleet_plans WHERE id = ?`, id);
+      return row ? fleetPlanDocumentFromRow(row) : null;
     });
   }
 

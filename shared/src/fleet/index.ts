@@ -2,6 +2,7 @@
 export * from './aws-outputs.ts';
 export * from './schema.ts';
 export * from './parse.ts';
+export * from './limits.ts';
 export * from './queries.ts';
 export * from './metrics.ts';
 export * from './scan.ts';

@@ -1,93 +1,43 @@
-import { Router } from 'express';
-import {
-  FLEET_DEFAULTS,
-  addMetricData,
-  createFleetMetrics,
-  parseFleetInstances,
-  parseFleetVolumes,
-  planFleet,
-  type FleetPlan,
-} from '@blockwise/shared/fleet';
+import { Router, type Request } from 'express';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
-import type { Problem } from '@blockwise/shared/problem';
-import { fleetCatalogFor } from '@blockwise/shared/analysis';
 import { baseUrl, type AppContext } from '../../context.ts';
-import { HttpError, problemError } from '../../http/errors.ts';
+import { HttpError, problemCode } from '../../http/errors.ts';
 import { chargeBodyBytes, rateLimit, writeLimits } from '../../http/rate-limit.ts';
 import { mediaTypeOf, readRawBody } from '../../http/read-body.ts';
-import { parsePart } from '../../http/validate.ts';
+import { busy, type Reservation } from '../../ingest/parse-pool.ts';
 import { isValidId } from '../../store/ids.ts';
-import type { StoredFleetPlan } from '../../store/run-store.ts';
+import type { StoredFleetPlanRef } from '../../store/run-store.ts';
 import { methodNotAllowed, storeCall } from '../route-helpers.ts';
-import { CreateFleetPlanBodySchema, type CreateFleetPlanBody } from '@blockwise/shared/api';
+import { sendFleetPlan, type FleetPlanHead } from './fleet-response.ts';
 
 /** The share page of a stored fleet plan. */
 export const fleetPlanUrl = (base: string, id: string) => `${base}/fleet/${id}`;
 
-/** A parser's problem as the client's 4xx, its path prefixed with the body field it came from. */
-function fieldProblem(field: string, problem: Problem): HttpError {
-  const path = problem.path ? `${field}.${problem.path}` : field;
-  const message = problem.message.startsWith(`${field}:`) ? problem.message : `${field}: ${problem.message}`;
-  return problemError({ ...problem, message, path });
-}
-
-function parseJson(bytes: Buffer): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    throw new HttpError(400, 'invalid_json', `the body is not JSON: ${(error as Error).message}`);
-  }
-}
-
-/** The body is read raw (gzip, byte budget), so it goes through the validator's parser here. */
-function readBody(json: unknown): CreateFleetPlanBody {
-  return parsePart('body', CreateFleetPlanBodySchema, json);
-}
-
-/**
- * The plan of a request body, computed by the shared planner exactly as the web page and
- * `blockwise fleet plan` compute it. Expected failures (a file that is not the CLI output it
- * should be, a region without prices) are 4xx naming the field.
- */
-export function planFromBody(body: CreateFleetPlanBody): FleetPlan {
-  const volumes = parseFleetVolumes(body.volumes);
-  if (!volumes.ok) throw fieldProblem('volumes', volumes.error);
-  // File by file, so a problem names the response it is in (`metrics.2.MetricDataResults.0.Label`).
-  const metrics = createFleetMetrics();
-  for (const [i, file] of body.metrics.entries()) {
-    const added = addMetricData(metrics, file, {
-      fileName: `metrics.${i}`,
-      volumeIds: volumes.value.map((v) => v.volumeId),
-    });
-    if (!added.ok) throw fieldProblem(`metrics.${i}`, added.error);
-  }
-  let instances;
-  if (body.instances !== undefined) {
-    const parsed = parseFleetInstances(body.instances);
-    if (!parsed.ok) throw fieldProblem('instances', parsed.error);
-    instances = parsed.value;
-  }
-  const catalog = fleetCatalogFor(body.region ?? FLEET_DEFAULTS.region);
-  if (!catalog.ok) throw problemError(catalog.error);
-  return planFleet({
-    volumes: volumes.value,
-    metrics,
-    ...(instances ? { instances } : {}),
-    catalog: catalog.value,
-    headroom: body.headroom ?? FLEET_DEFAULTS.headroom,
-    statistic: body.statistic ?? FLEET_DEFAULTS.statistic,
-    region: catalog.value.rateCard.region,
-  });
-}
-
-function toResponse(base: string, stored: StoredFleetPlan) {
+function headOf(base: string, stored: StoredFleetPlanRef): FleetPlanHead {
   return {
     id: stored.id,
     url: fleetPlanUrl(base, stored.id),
     createdAt: new Date(stored.createdAt).toISOString(),
     analysisVersion: stored.analysisVersion,
-    plan: stored.plan,
   };
+}
+
+/**
+ * Room in the parse pool for the request, held from before its body is read until its plan is
+ * stored (as run uploads: ParsePool), or 503 busy at once without buffering anything. A gzip
+ * body declares its compressed length: the room grows with the body as it is inflated.
+ */
+function admit(ctx: AppContext, req: Request): Reservation {
+  const declared = Number(req.headers['content-length']);
+  const known = Number.isFinite(declared) && declared >= 0;
+  const reservation = ctx.pool.reserve(
+    known ? Math.min(declared, ctx.config.maxUploadBytes) : ctx.config.maxUploadBytes,
+  );
+  if (!reservation) {
+    req.resume();
+    throw busy();
+  }
+  return reservation;
 }
 
 /**
@@ -110,25 +60,45 @@ export function fleetRouter(ctx: AppContext): Router {
         `Content-Type ${type ? `"${type}"` : '(missing)'} is not accepted: send the fleet as application/json (gzip allowed)`,
       );
     }
-    const bytes = await readRawBody(req, ctx.config.maxUploadBytes);
-    await chargeBodyBytes(bytesLimiter(req), req, bytes.length);
-    const plan = planFromBody(readBody(parseJson(bytes)));
-    const stored = await storeCall(() =>
-      ctx.store.insertFleetPlan({ plan, analysisVersion: ANALYSIS_VERSION }),
-    );
-    const { id, url } = toResponse(baseUrl(ctx), stored);
-    res.status(201).json({ id, url, plan: stored.plan });
+    const reservation = admit(ctx, req);
+    try {
+      const bytes = await readRawBody(req, ctx.config.maxUploadBytes, (n) => {
+        if (!reservation.grow(n)) throw busy();
+      });
+      await chargeBodyBytes(bytesLimiter(req), req, bytes.length);
+      // Parsing, planning, serializing and compressing: all in a worker (plan-request.ts).
+      const planned = await ctx.pool.planFleet(bytes, reservation);
+      if (!planned.ok) {
+        const { code, message, path } = planned.problem;
+        throw new HttpError(planned.status, problemCode(code), message, path);
+      }
+      const { plan, created } = await storeCall(() =>
+        ctx.store.insertFleetPlan({
+          document: planned.document,
+          analysisVersion: ANALYSIS_VERSION,
+          idempotencyKey: planned.idempotencyKey,
+        }),
+      );
+      // The same body again (a retry) is the plan stored first: 200 with its link, not a new one.
+      const head = headOf(baseUrl(ctx), plan);
+      if (created) return sendFleetPlan(req, res, 201, head, planned.document);
+      const stored = await storeCall(() => ctx.store.getFleetPlanDocument(plan.id));
+      if (!stored) throw new Error(`fleet plan ${plan.id} vanished after its insert conflicted`);
+      return sendFleetPlan(req, res, 200, head, stored.body);
+    } finally {
+      reservation.release();
+    }
   });
 
   router.get('/api/fleet/plans/:id', rateLimit(ctx.limiters.reads), async (req, res, next) => {
     const id = String(req.params.id);
-    const stored = isValidId(id) ? await storeCall(() => ctx.store.getFleetPlan(id)) : null;
+    const stored = isValidId(id) ? await storeCall(() => ctx.store.getFleetPlanDocument(id)) : null;
     if (!stored)
       return rateLimit(ctx.limiters.notFound)(req, res, (err?: unknown) =>
         next(err ?? new HttpError(404, 'fleet_plan_not_found', 'no fleet plan with this id')),
       );
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    res.json(toResponse(baseUrl(ctx), stored));
+    return sendFleetPlan(req, res, 200, headOf(baseUrl(ctx), stored), stored.body);
   });
 
   router.all('/api/fleet/plans/:id', methodNotAllowed('GET, HEAD'));

@@ -1,4 +1,8 @@
-import { gzipSync } from 'node:zlib';
+import { once } from 'node:events';
+import { get, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { crc32, gunzipSync, gzipSync } from 'node:zlib';
+import { FLEET_REQUEST_LIMITS } from '@blockwise/shared/fleet';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
@@ -11,6 +15,8 @@ import {
   fleetVolumesJson,
 } from '../../store/testing/fleet-inputs.ts';
 import { makeTestApp, type TestApp } from '../../testing/test-app.ts';
+import { crc32Combine } from './fleet-response.ts';
+import { ParsePool } from '../../ingest/parse-pool.ts';
 import { CreatedFleetPlanSchema, StoredFleetPlanResponseSchema } from '@blockwise/shared/api';
 
 let t: TestApp;
@@ -199,6 +205,205 @@ describe('POST /api/fleet/plans: limited like uploads', () => {
       expect(third.headers['retry-after']).toBeDefined();
     } finally {
       await small.close();
+    }
+  });
+});
+
+describe('POST /api/fleet/plans: bounded work, one plan per request (issue 24)', () => {
+  /** describe-volumes of `n` minimal gp3 volumes (no points: each is planned as no_data). */
+  const tinyVolumes = (n: number, id = (i: number) => `vol-${String(i).padStart(8, '0')}`) => ({
+    Volumes: Array.from({ length: n }, (_, i) => ({
+      VolumeId: id(i),
+      Size: 8,
+      VolumeType: 'gp3',
+      State: 'in-use',
+    })),
+  });
+
+  it('plans in the worker pool, not on the event loop', async () => {
+    const before = t.ctx.pool.stats.jobs;
+    const res = await request(t.app)
+      .post('/api/fleet/plans')
+      .send(body({ headroom: 0.3 }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(t.ctx.pool.stats.jobs).toBe(before + 1);
+  });
+
+  it('the same body twice is the same plan: 201 then 200 with the same id; another body is another plan', async () => {
+    const same = body({ headroom: 0.4 });
+    const first = await request(t.app).post('/api/fleet/plans').send(same);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const again = await request(t.app).post('/api/fleet/plans').send(same);
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(first.body.id);
+    expect(again.body.plan).toEqual(first.body.plan);
+    const other = await request(t.app)
+      .post('/api/fleet/plans')
+      .send(body({ headroom: 0.45 }));
+    expect(other.status).toBe(201);
+    expect(other.body.id).not.toBe(first.body.id);
+  });
+
+  it.each([
+    [
+      'a volume id listed twice, naming it',
+      { volumes: tinyVolumes(3, (i) => (i === 2 ? 'vol-00000000' : `vol-${String(i).padStart(8, '0')}`)) },
+      422,
+      'volumes_invalid',
+      'volumes.Volumes.2.VolumeId',
+      'vol-00000000',
+    ],
+    [
+      'IOPS of 1e308 (was a 500: its cost was Infinity)',
+      {
+        volumes: {
+          Volumes: [{ VolumeId: 'vol-1', Size: 8, VolumeType: 'gp3', State: 'in-use', Iops: 1e308 }],
+        },
+      },
+      422,
+      'volumes_invalid',
+      'volumes.Volumes.0.Iops',
+      'at most 80000 IOPS',
+    ],
+    [
+      'gp3 at 1e20 IOPS (was stored at $5e17/month)',
+      {
+        volumes: {
+          Volumes: [{ VolumeId: 'vol-1', Size: 8, VolumeType: 'gp3', State: 'in-use', Iops: 1e20 }],
+        },
+      },
+      422,
+      'volumes_invalid',
+      'volumes.Volumes.0.Iops',
+      'gp3',
+    ],
+    [
+      'more volumes than one plan takes',
+      { volumes: tinyVolumes(FLEET_REQUEST_LIMITS.maxVolumes + 1) },
+      413,
+      'too_many_volumes',
+      'volumes.Volumes',
+      '10,000',
+    ],
+    [
+      'a metric point of 1e308',
+      {
+        metrics: [
+          { MetricDataResults: [{ Id: 'm', Timestamps: ['2026-11-19T00:00:00Z'], Values: [1e308] }] },
+        ],
+      },
+      422,
+      'metrics_invalid',
+      'metrics.0.MetricDataResults.0.Values.0',
+      '1e+308',
+    ],
+  ])('refuses %s', async (_what, extra, status, code, path, says) => {
+    const res = await request(t.app).post('/api/fleet/plans').send(body(extra));
+    expect(res.status, JSON.stringify(res.body)).toBe(status);
+    expect(res.body.error).toMatchObject({ code, path });
+    expect(res.body.error.message).toContain(says);
+  });
+
+  it('refuses a request whose plan would take more than 2 × its bytes + 64 KiB (volumes without points)', async () => {
+    // 2,000 volumes of ~70 bytes each plan into ~1 KB each: the probe's 700,000 gave 508 MB from 51 MB.
+    const res = await request(t.app)
+      .post('/api/fleet/plans')
+      .send({ volumes: tinyVolumes(2_000), metrics: [{ MetricDataResults: [] }] });
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.body.error.code).toBe('fleet_plan_too_large');
+    expect(res.body.error.message).toMatch(/more than 2 × the request \+ 65536/);
+  });
+});
+
+describe('GET /api/fleet/plans/:id: the stored bytes, not a parse and re-serialization', () => {
+  /** The answer's bytes as sent (supertest would inflate them), over a real socket. */
+  const getRaw = async (id: string, acceptEncoding: string) => {
+    const server = t.app.listen(0);
+    try {
+      await once(server, 'listening');
+      const { port } = server.address() as AddressInfo;
+      const res = await new Promise<IncomingMessage>((resolve, reject) =>
+        get(
+          { port, path: `/api/fleet/plans/${id}`, headers: { 'accept-encoding': acceptEncoding } },
+          resolve,
+        ).on('error', reject),
+      );
+      const chunks: Buffer[] = [];
+      for await (const chunk of res) chunks.push(chunk as Buffer);
+      return { res: { status: res.statusCode, headers: res.headers }, bytes: Buffer.concat(chunks) };
+    } finally {
+      server.close();
+    }
+  };
+
+  it('to a client that accepts gzip: the stored deflate data verbatim inside one valid gzip member', async () => {
+    const created = await request(t.app)
+      .post('/api/fleet/plans')
+      .send(body({ headroom: 0.6 }));
+    expect(created.status).toBe(201);
+    const { id, plan } = CreatedFleetPlanSchema.parse(created.body);
+    const stored = await t.ctx.store.getFleetPlanDocument(id);
+    if (!stored || !('gzip' in stored.body)) return expect.fail('expected a gzip body');
+    const { res, bytes } = await getRaw(id, 'gzip');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers.vary).toContain('Accept-Encoding');
+    expect(Number(res.headers['content-length'])).toBe(bytes.length);
+    // The stored deflate data (between its 10-byte header and its final empty block + trailer) is
+    // sent as it is: nothing was inflated or compressed again.
+    const storedDeflate = Buffer.from(stored.body.gzip).subarray(10, -10);
+    expect(bytes.indexOf(storedDeflate)).toBeGreaterThan(10);
+    // gunzip checks the spliced CRC-32 and length.
+    const served = StoredFleetPlanResponseSchema.parse(JSON.parse(gunzipSync(bytes).toString('utf8')));
+    expect(served).toEqual({
+      id,
+      url: `/fleet/${id}`,
+      createdAt: expect.any(String),
+      analysisVersion: ANALYSIS_VERSION,
+      plan,
+    });
+  });
+
+  it('to a client that does not: the stored gzip inflated as a stream, with its exact length', async () => {
+    const created = await request(t.app)
+      .post('/api/fleet/plans')
+      .send(body({ headroom: 0.7 }));
+    const { id, plan } = CreatedFleetPlanSchema.parse(created.body);
+    const { res, bytes } = await getRaw(id, 'identity');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(Number(res.headers['content-length'])).toBe(bytes.length);
+    expect(JSON.parse(bytes.toString('utf8'))).toMatchObject({ id, analysisVersion: ANALYSIS_VERSION, plan });
+  });
+});
+
+describe('crc32Combine (zlib crc32_combine)', () => {
+  it.each([
+    ['', 'abc'],
+    ['{"id":"x","plan":', '{"volumes":[]}'],
+    ['a', 'x'.repeat(100_003)],
+  ])('CRC-32(%j ‖ B) from the parts', (a, b) => {
+    const joined = crc32(Buffer.from(a + b));
+    expect(crc32Combine(crc32(Buffer.from(a)), crc32(Buffer.from(b)), Buffer.byteLength(b))).toBe(joined);
+  });
+});
+
+describe('ParsePool.planFleet', () => {
+  it('moves the request body to the worker instead of copying it, and plans it there', async () => {
+    const pool = new ParsePool({ size: 1, maxQueue: 1, timeoutMs: 60_000 });
+    try {
+      const bytes = Buffer.from(JSON.stringify(body()));
+      const length = bytes.length;
+      expect(length).toBeGreaterThan(8 * 1024); // its own ArrayBuffer, not a slice of Node's pool
+      const planned = await pool.planFleet(bytes);
+      expect(bytes.buffer.byteLength).toBe(0); // detached: transferred, not cloned
+      if (!planned.ok) return expect.fail(JSON.stringify(planned.problem));
+      expect(JSON.parse(gunzipSync(planned.document.gzip).toString('utf8'))).toEqual(fleetPlanOfInputs());
+      expect(planned.document.bytes).toBeGreaterThan(0);
+      expect(length).toBeGreaterThan(0);
+    } finally {
+      await pool.close();
     }
   });
 });

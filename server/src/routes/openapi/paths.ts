@@ -185,15 +185,22 @@ function registerFleetPaths(registry: OpenAPIRegistry): void {
     security: OPTIONAL_BEARER,
     request: { body: { required: true, content: json('CreateFleetPlan') } },
     responses: {
-      201: response('Created: the plan as stored', 'CreatedFleetPlan'),
+      201: response('Created: the plan as stored (the same document GET answers)', 'CreatedFleetPlan'),
+      200: response(
+        'The same body was posted before (idempotent: SHA-256 of the body, analysis version, price date): the plan stored then',
+        'CreatedFleetPlan',
+      ),
       400: error('invalid_json, gzip_invalid'),
       ...WRITE_AUTH_ERRORS,
-      413: error('payload_too_large: over BLOCKWISE_MAX_UPLOAD_MB after decompression'),
+      413: error(
+        'payload_too_large: over BLOCKWISE_MAX_UPLOAD_MB after decompression; too_many_volumes (over 10,000), too_many_instances (over 20,000), too_many_metric_points (over 2,000,000): docs/fleet.md §7',
+      ),
       415: error('unsupported_media_type: send application/json'),
       422: error(
-        'body_invalid, volumes_invalid, metrics_invalid, instances_invalid or region_unknown; `path` names the field (e.g. metrics.1.MetricDataResults.0.Label)',
+        "body_invalid, volumes_invalid (also a Size, Iops or Throughput above the volume type's maximum, or a volume id listed twice), metrics_invalid (also a point outside 0–1e15), instances_invalid or region_unknown; `path` names the field (e.g. metrics.1.MetricDataResults.0.Label); fleet_plan_too_large: the plan would take more than 2 × the request + 64 KiB",
       ),
       429: error('rate_limited: uploads or upload bytes per minute (Retry-After)'),
+      503: error('busy: the server is planning as many large requests as it can hold (Retry-After)'),
     },
   });
   registerFrozenGet(registry, {

@@ -160,4 +160,21 @@ CREATE TRIGGER fleet_plans_no_truncate BEFORE TRUNCATE ON fleet_plans
   FOR EACH STATEMENT EXECUTE FUNCTION blockwise_reject_mutation();
 `,
   },
+  {
+    // Fleet plans stored compressed, with an idempotency key: see sqlite.ts version 4. Rows stored
+    // before keep their `json` body; new rows set body_gzip (bytea) and body_size instead.
+    version: 4,
+    name: 'fleet plans stored compressed',
+    sql: `
+ALTER TABLE fleet_plans ALTER COLUMN body DROP NOT NULL;
+ALTER TABLE fleet_plans ADD COLUMN idempotency_key text COLLATE "C";
+ALTER TABLE fleet_plans ADD COLUMN body_gzip bytea;
+ALTER TABLE fleet_plans ADD COLUMN body_size bigint;
+-- Already compressed: TOAST stores it out of line without trying to compress it again.
+ALTER TABLE fleet_plans ALTER COLUMN body_gzip SET STORAGE EXTERNAL;
+ALTER TABLE fleet_plans ADD CONSTRAINT fleet_plans_one_body CHECK ((body IS NULL) <> (body_gzip IS NULL));
+ALTER TABLE fleet_plans ADD CONSTRAINT fleet_plans_body_size CHECK ((body_gzip IS NULL) = (body_size IS NULL));
+CREATE UNIQUE INDEX fleet_plans_idempotency_key ON fleet_plans (idempotency_key);
+`,
+  },
 ];

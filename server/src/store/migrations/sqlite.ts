@@ -168,4 +168,39 @@ CREATE TRIGGER fleet_plans_no_delete BEFORE DELETE ON fleet_plans
   BEGIN SELECT RAISE(ABORT, 'fleet_plans are append-only'); END;
 `,
   },
+  {
+    // Fleet plans bounded and served as stored (issue 24): the plan is stored as its JSON gzip-
+    // compressed (body_gzip, body_size: the JSON's bytes), computed in a worker and streamed by
+    // GET without parsing; idempotency_key makes the same request one plan across processes
+    // (UNIQUE; NULL for rows stored before, which never conflict). Rows stored before keep their
+    // JSON in `body`, so `body` becomes nullable: SQLite cannot drop a NOT NULL, so the table is
+    // rebuilt (its rows copied as they are; the append-only triggers go with the old table and are
+    // created again). Exactly one of body and body_gzip is set.
+    version: 4,
+    name: 'fleet plans stored compressed',
+    sql: `
+CREATE TABLE fleet_plans_v4 (
+  id               TEXT    NOT NULL PRIMARY KEY,
+  created_at       INTEGER NOT NULL,
+  analysis_version TEXT    NOT NULL,
+  price_date       TEXT    NOT NULL,
+  body             TEXT,
+  idempotency_key  TEXT,
+  body_gzip        BLOB,
+  body_size        INTEGER,
+  CHECK ((body IS NULL) <> (body_gzip IS NULL)),
+  CHECK ((body_gzip IS NULL) = (body_size IS NULL))
+) STRICT;
+INSERT INTO fleet_plans_v4 (id, created_at, analysis_version, price_date, body)
+  SELECT id, created_at, analysis_version, price_date, body FROM fleet_plans;
+DROP TABLE fleet_plans;
+ALTER TABLE fleet_plans_v4 RENAME TO fleet_plans;
+CREATE UNIQUE INDEX fleet_plans_idempotency_key ON fleet_plans (idempotency_key);
+
+CREATE TRIGGER fleet_plans_no_update BEFORE UPDATE ON fleet_plans
+  BEGIN SELECT RAISE(ABORT, 'fleet_plans are append-only'); END;
+CREATE TRIGGER fleet_plans_no_delete BEFORE DELETE ON fleet_plans
+  BEGIN SELECT RAISE(ABORT, 'fleet_plans are append-only'); END;
+`,
+  },
 ];

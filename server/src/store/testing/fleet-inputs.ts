@@ -5,6 +5,7 @@
  * busier 5-minute period — its peak.
  */
 import {
+  FleetPlanSchema,
   labelOf,
   parseFleetInstances,
   parseFleetVolumes,
@@ -14,6 +15,9 @@ import {
   type MetricName,
 } from '@blockwise/shared/fleet';
 import { fleetCatalogFor } from '@blockwise/shared/analysis';
+import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
+import { fleetPlanDocumentOf, fleetPlanIdempotencyKey } from '../fleet-plan-document.ts';
+import { StoreInputError, type InsertFleetPlanInput } from '../run-store.ts';
 
 const PERIOD_S = 300;
 const POINTS = 2 * 288; // two days of 5-minute points
@@ -131,4 +135,25 @@ export function fleetPlanOfInputs(options: { headroom?: number } = {}): FleetPla
     statistic: 'max',
     region: 'us-east-1',
   });
+}
+
+/**
+ * What the route hands insertFleetPlan for a plan: its gzip document and a key. The key defaults
+ * to one of the plan itself (a test storing two different plans gets two rows).
+ */
+export function fleetPlanInsert(
+  plan: FleetPlan = fleetPlanOfInputs(),
+  options: { analysisVersion?: string; key?: string } = {},
+): InsertFleetPlanInput {
+  const parsed = FleetPlanSchema.safeParse(plan);
+  if (!parsed.success) throw new StoreInputError(parsed.error.message, 'plan');
+  const document = fleetPlanDocumentOf(Buffer.from(JSON.stringify(parsed.data)), parsed.data.priceDate);
+  const analysisVersion = options.analysisVersion ?? ANALYSIS_VERSION;
+  return {
+    document,
+    analysisVersion,
+    idempotencyKey:
+      options.key ??
+      fleetPlanIdempotencyKey(Buffer.from(JSON.stringify(plan)), analysisVersion, plan.priceDate),
+  };
 }

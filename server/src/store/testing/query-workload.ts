@@ -4,11 +4,10 @@
  * the store can send. The EXPLAIN tests then check each one's plan.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { cursorForRun } from '../cursor.ts';
 import { newId } from '../ids.ts';
 import type { QueryObserver, RunFilters, RunStore } from '../run-store.ts';
-import { fleetPlanOfInputs } from './fleet-inputs.ts';
+import { fleetPlanInsert } from './fleet-inputs.ts';
 import { runInput, smallRunInput, unwrap } from './run-inputs.ts';
 
 export interface RecordedQuery {
@@ -99,11 +98,9 @@ export async function exerciseEveryQuery(store: RunStore): Promise<void> {
   await store.putSeriesSettings('db', { maxIopsDropPct: 10 });
   await store.getSeriesSettings('db');
 
-  const fleetPlan = await store.insertFleetPlan({
-    plan: fleetPlanOfInputs(),
-    analysisVersion: ANALYSIS_VERSION,
-  });
+  const { plan: fleetPlan } = await store.insertFleetPlan(fleetPlanInsert());
   await store.getFleetPlan(fleetPlan.id);
+  await store.getFleetPlanDocument(fleetPlan.id);
   await store.ping();
 }
 
