@@ -79,7 +79,8 @@ async function openInside(
   } catch (error) {
     throw cannotRead(shown, error);
   }
-  if (!real.startsWith(root + sep))
+  const inside = relative(root, real);
+  if (inside === '' || inside.split(sep)[0] === '..' || isAbsolute(inside))
     throw new CatalogInputError(shown, null, `a link to a file outside ${base.shown}: refused, not read`);
   let handle: FileHandle | undefined;
   try {
