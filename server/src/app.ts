@@ -30,6 +30,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   // analyzed off the loop.
   largeBodyBytes: 128 * 1024,
   publicUrl: null,
+  allowedHosts: [],
   auth: 'auto',
   webDist: null,
   cliBundle: null,
@@ -137,7 +138,7 @@ export function createApp(options: CreateAppOptions): {
   app.set('query parser', 'simple');
   app.use(requestLogging(logger));
   app.use(securityHeaders());
-  app.use(sameOriginWrites(config.publicUrl));
+  app.use(sameOriginWrites(config));
   app.use('/api', refuseRepeatedQuery);
   app.use(healthRouter(ctx));
   app.use(openApiRouter());

@@ -5,6 +5,7 @@ import {
   ConfigError,
   configFromEnv,
   parseAuthMode,
+  parseAllowedHosts,
   parsePublicUrl,
   parseTrustProxy,
   readServerEnv,
@@ -130,6 +131,32 @@ describe('BLOCKWISE_PUBLIC_URL', () => {
   });
 });
 
+describe('BLOCKWISE_ALLOWED_HOSTS', () => {
+  it.each([
+    ['blockwise.internal', ['blockwise.internal']],
+    [
+      ' Blockwise.Internal:8080 , 10.0.0.5,[fd00::1]:8080',
+      ['blockwise.internal:8080', '10.0.0.5', '[fd00::1]:8080'],
+    ],
+    ['', []],
+    [undefined, []],
+  ])('%j is %j', (raw, expected) => {
+    expect(parseAllowedHosts(raw)).toEqual(expected);
+  });
+
+  it.each([
+    '*',
+    '*.example.com',
+    'https://x.example',
+    'x.example/path',
+    'u@x.example',
+    'a,,b',
+    'x.example:99999',
+  ])('refuses %j', (raw) => {
+    expect(() => parseAllowedHosts(raw)).toThrow(/^BLOCKWISE_ALLOWED_HOSTS: ".*" is not a host name/);
+  });
+});
+
 describe('the environment, validated at start-up (ServerEnvSchema)', () => {
   it.each([
     [
@@ -172,6 +199,7 @@ describe('the environment, validated at start-up (ServerEnvSchema)', () => {
         BLOCKWISE_MAX_UPLOAD_MB: '64.5',
         BLOCKWISE_REQUEST_TIMEOUT_MS: '30000',
         BLOCKWISE_PUBLIC_URL: 'https://blockwise.example.com/',
+        BLOCKWISE_ALLOWED_HOSTS: 'blockwise.internal,10.0.0.5:8080',
         BLOCKWISE_AUTH: 'required',
         BLOCKWISE_TRUST_PROXY: '1',
         BLOCKWISE_LOG_LEVEL: 'WARN',
@@ -181,6 +209,7 @@ describe('the environment, validated at start-up (ServerEnvSchema)', () => {
       maxUploadBytes: 67_633_152, // 64.5 MiB
       requestTimeoutMs: 30_000,
       publicUrl: 'https://blockwise.example.com',
+      allowedHosts: ['blockwise.internal', '10.0.0.5:8080'],
       auth: 'required',
       trustProxy: 1,
       logLevel: 'warn',
@@ -190,6 +219,7 @@ describe('the environment, validated at start-up (ServerEnvSchema)', () => {
     expect(configFromEnv({ BLOCKWISE_LOG_LEVEL: '', BLOCKWISE_AUTH: '' })).toMatchObject({
       requestTimeoutMs: 60_000,
       publicUrl: null,
+      allowedHosts: [],
       auth: 'auto',
       trustProxy: false,
       logLevel: 'info',

@@ -138,6 +138,27 @@ export function parsePublicUrl(raw: string | undefined): string | null {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/**
+ * BLOCKWISE_ALLOWED_HOSTS: the names browsers use to reach this server when they are neither a
+ * loopback name nor BLOCKWISE_PUBLIC_URL's host, comma-separated (`blockwise.internal,10.0.0.5:8080`;
+ * a name without a port matches any port). Writes without a token from a browser that addressed
+ * the server under another name are refused (a DNS rebinding page; http/origin.ts). Wildcards are
+ * refused: they would let any name in.
+ */
+export function parseAllowedHosts(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((entry) => {
+    const text = entry.trim().toLowerCase();
+    const url =
+      text && !text.includes('*') && URL.canParse(`http://${text}`) ? new URL(`http://${text}`) : null;
+    if (!url || url.host !== text || url.pathname !== '/' || url.username || url.password)
+      throw new ConfigError(
+        `BLOCKWISE_ALLOWED_HOSTS: "${entry.trim()}" is not a host name with an optional port (expected e.g. blockwise.internal or 10.0.0.5:8080, comma-separated)`,
+      );
+    return text;
+  });
+}
+
 /** pino's levels: what BLOCKWISE_LOG_LEVEL may be. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -178,6 +199,7 @@ export const ServerEnvSchema = z.object({
   BLOCKWISE_MAX_UPLOAD_MB: envVar(parseMaxUploadBytes), // MiB in, bytes out
   BLOCKWISE_REQUEST_TIMEOUT_MS: envVar((raw) => parsePositiveNumber(raw, 'BLOCKWISE_REQUEST_TIMEOUT_MS')),
   BLOCKWISE_PUBLIC_URL: envVar(parsePublicUrl),
+  BLOCKWISE_ALLOWED_HOSTS: envVar(parseAllowedHosts),
   BLOCKWISE_AUTH: envVar((raw) => parseAuthMode(raw)),
   BLOCKWISE_TRUST_PROXY: envVar(parseTrustProxy),
   BLOCKWISE_LOG_LEVEL: envVar(parseLogLevel),
@@ -212,6 +234,7 @@ export function configFromEnv(
   return {
     ...(maxUploadBytes ? { maxUploadBytes } : {}),
     publicUrl: e.BLOCKWISE_PUBLIC_URL,
+    allowedHosts: e.BLOCKWISE_ALLOWED_HOSTS,
     auth: e.BLOCKWISE_AUTH,
     trustProxy: e.BLOCKWISE_TRUST_PROXY,
     webDist: findWebDist(e.BLOCKWISE_WEB_DIST),

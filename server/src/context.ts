@@ -15,6 +15,12 @@ export type AppConfig = {
    * null: links are relative (`/runs/ID`), never built from the client-chosen Host header.
    */
   publicUrl: string | null;
+  /**
+   * BLOCKWISE_ALLOWED_HOSTS: names (`host` or `host:port`) browsers reach this server under,
+   * besides loopback names and publicUrl's host; writes without a token from a browser that
+   * addressed it under any other name are refused (http/origin.ts).
+   */
+  allowedHosts: readonly string[];
   /** Who may write and list: `auto` (the default) is open until the archive holds a token. */
   auth: AuthMode;
   /** Built web app (web/dist) to serve; null: API only, with a minimal HTML share page. */

@@ -1,8 +1,9 @@
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { RegionCodeSchema } from '@blockwise/shared/catalog';
 import { z } from 'zod';
 import { CatalogInputError } from './errors.ts';
 
@@ -57,6 +58,46 @@ export type OpenOptions = {
   idleTimeoutMs?: number;
 };
 
+/**
+ * Opens `file`, a path under the folder `base`, only if the file it reaches is inside the folder
+ * too: symbolic links (of the file or of a folder on its way) are resolved, and a file whose real
+ * path leaves the folder is refused before a byte of it is read, its size or content never named
+ * (`--offers DIR` would otherwise read /etc/passwd through a link, and its errors show what they
+ * read). The handle is of the very file checked: it is opened by its real path without following
+ * a link, and its device and inode must be the ones checked, so a link swapped in between is
+ * refused too. Only regular files (a FIFO would block the read forever).
+ */
+async function openInside(
+  base: Extract<OfferBase, { kind: 'folder' }>,
+  file: string,
+  shown: string,
+): Promise<{ handle: FileHandle; bytes: number }> {
+  let real: string;
+  let root: string;
+  try {
+    [root, real] = await Promise.all([realpath(base.root), realpath(file)]);
+  } catch (error) {
+    throw cannotRead(shown, error);
+  }
+  const inside = relative(root, real);
+  if (inside === '' || inside.split(sep)[0] === '..' || isAbsolute(inside))
+    throw new CatalogInputError(shown, null, `a link to a file outside ${base.shown}: refused, not read`);
+  let handle: FileHandle | undefined;
+  try {
+    const checked = await stat(real);
+    if (!checked.isFile()) throw new CatalogInputError(shown, null, 'not a regular file');
+    handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const opened = await handle.stat();
+    if (opened.dev !== checked.dev || opened.ino !== checked.ino)
+      throw new CatalogInputError(shown, null, 'changed while it was being opened: refused, not read');
+    return { handle, bytes: opened.size };
+  } catch (error) {
+    await handle?.close();
+    if (error instanceof CatalogInputError) throw error;
+    throw cannotRead(shown, error);
+  }
+}
+
 /** The bytes of a URL or file, as a stream; a clear error when it cannot be had. */
 export async function openLocation(
   base: OfferBase,
@@ -65,12 +106,8 @@ export async function openLocation(
   { idleTimeoutMs = 60_000 }: OpenOptions = {},
 ): Promise<{ chunks: AsyncIterable<Uint8Array>; bytes: number | null }> {
   if (base.kind === 'folder') {
-    try {
-      const info = await stat(location);
-      return { chunks: createReadStream(location, { highWaterMark: 1 << 20 }), bytes: info.size };
-    } catch (error) {
-      throw cannotRead(shown, error);
-    }
+    const { handle, bytes } = await openInside(base, location, shown);
+    return { chunks: handle.createReadStream({ highWaterMark: 1 << 20 }), bytes };
   }
   const controller = new AbortController();
   let timer = setTimeout(() => controller.abort(), idleTimeoutMs);
@@ -117,7 +154,7 @@ const RegionIndexSchema = z.object({
   publicationDate: z.string().optional(),
   regions: z.record(
     z.string(),
-    z.object({ regionCode: z.string().min(1), currentVersionUrl: z.string().min(1) }),
+    z.object({ regionCode: RegionCodeSchema, currentVersionUrl: z.string().min(1) }),
   ),
 });
 
@@ -189,13 +226,17 @@ async function readSmall(
   options: OpenOptions,
 ): Promise<string> {
   if (base.kind === 'folder') {
-    const { text } = await readLocalText(
-      location,
-      shown,
-      MAX_INDEX_BYTES,
-      (bytes) => `${bytes} bytes; a region index is far smaller`,
-    );
-    return text;
+    const { handle, bytes } = await openInside(base, location, shown);
+    try {
+      if (bytes > MAX_INDEX_BYTES)
+        throw new CatalogInputError(shown, null, `${bytes} bytes; a region index is far smaller`);
+      return await handle.readFile('utf8');
+    } catch (error) {
+      if (error instanceof CatalogInputError) throw error;
+      throw cannotRead(shown, error);
+    } finally {
+      await handle.close();
+    }
   }
   const { chunks } = await openLocation(base, location, shown, options);
   const parts: Uint8Array[] = [];

@@ -1,4 +1,13 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installBuiltInCatalog } from '@blockwise/shared/catalog';
@@ -245,6 +254,110 @@ describe('malformed inputs: the file and the field', () => {
     const r = await run(['cost', '--type', 'gp3', '--size', '100', '--catalog', 'not-a-catalog.json']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--catalog: not-a-catalog\.json: ebs\.x\.location: /);
+  });
+});
+
+describe('--offers DIR reads only what is inside DIR', () => {
+  // What a link could reach: a file outside the folder, with a recognizable size and first byte.
+  const SECRET = `root:x:0:0:root:/root:/bin/bash\n${'daemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n'.repeat(29)}`;
+  const INDEX = 'offers/v1.0/aws/AmazonEC2/current/region_index.json';
+  const OFFER = 'offers/v1.0/aws/AmazonEC2/20261101000000/eu-west-1/index.json';
+  const euWest = () => offerFile(ebsItems('eu-west-1', 'EU-', { gp2: '0.1100000000' }));
+
+  /** A mirror folder `name` whose `path` is replaced by a symbolic link to `target`. */
+  function mirrorWithLink(name: string, path: string, target: string): void {
+    const folder = join(dir, name);
+    writeMirror(folder, { 'eu-west-1': euWest() });
+    rmSync(join(folder, path), { recursive: true });
+    symlinkSync(target, join(folder, path));
+  }
+
+  function expectRefusedUnread(r: { code: number; stderr: string }, shown: string): void {
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${shown}: a link to a file outside`);
+    expect(r.stderr).not.toContain(String(Buffer.byteLength(SECRET)));
+    expect(r.stderr).not.toMatch(/root|daemon|Unexpected token|not valid JSON/);
+    expect(r.stderr).toMatch(/Nothing was written/);
+  }
+
+  beforeAll(() => {
+    writeFileSync(join(dir, 'secret.txt'), SECRET);
+    mkdirSync(join(dir, 'elsewhere'));
+    writeFileSync(join(dir, 'elsewhere', 'index.json'), euWest());
+  });
+
+  it('a region index that links out of the folder: refused, its size and content never shown', async () => {
+    mirrorWithLink('link-index', INDEX, join(dir, 'secret.txt'));
+    const r = await run(['catalog', 'update', '--offers', 'link-index', '--out', 'li.json']);
+    expectRefusedUnread(r, `link-index/${INDEX}`);
+    expect(readdirSync(dir)).not.toContain('li.json');
+  });
+
+  it('an offer file that links out (relative link): refused, unread', async () => {
+    mirrorWithLink('link-offer', OFFER, '../../../../../../../secret.txt');
+    const r = await run(['catalog', 'update', '--offers', 'link-offer', '--out', 'lo.json']);
+    expectRefusedUnread(r, `link-offer/${OFFER}`);
+  });
+
+  it('a folder on the way that links out: refused, even to a valid offer file', async () => {
+    mirrorWithLink('link-dir', OFFER.replace('/index.json', ''), join(dir, 'elsewhere'));
+    const r = await run(['catalog', 'update', '--offers', 'link-dir', '--out', 'ld.json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`link-dir/${OFFER}: a link to a file outside link-dir: refused, not read`);
+  });
+
+  it('links that stay inside the folder are followed (a mirror whose current/ is a link)', async () => {
+    const folder = join(dir, 'link-inside');
+    writeMirror(folder, { 'eu-west-1': euWest() });
+    renameSync(
+      join(folder, 'offers/v1.0/aws/AmazonEC2/current'),
+      join(folder, 'offers/v1.0/aws/AmazonEC2/v1'),
+    );
+    symlinkSync('v1', join(folder, 'offers/v1.0/aws/AmazonEC2/current'));
+    const r = await run(['catalog', 'update', '--offers', 'link-inside', '--out', 'inside.json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'inside.json'), 'utf8')).ebs['eu-west-1'].rates.gp2).toEqual({
+      storage: 0.11,
+    });
+  });
+});
+
+describe('region codes: AWS’s shape only, never markup in the catalog', () => {
+  it('a region index listing "<script>": refused naming the field, nothing written', async () => {
+    const folder = join(dir, 'hostile-index');
+    writeMirror(folder, { 'eu-west-1': offerFile(ebsItems('eu-west-1', 'EU-', { gp2: '0.11' })) });
+    const file = join(folder, 'offers/v1.0/aws/AmazonEC2/current/region_index.json');
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace('"regionCode": "eu-west-1"', '"regionCode": "<script>"'),
+    );
+    const r = await run(['catalog', 'update', '--offers', 'hostile-index', '--out', 'hi.json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /region_index\.json: regions\.eu-west-1\.regionCode: expected an AWS region code/,
+    );
+    expect(readdirSync(dir)).not.toContain('hi.json');
+  });
+
+  it('an offer whose products name "<script>" as their region: refused naming the product', async () => {
+    writeMirror(join(dir, 'hostile-offer'), {
+      'eu-west-1': offerFile(ebsItems('<script>alert(1)</script>', 'EU-', { gp2: '0.11' })),
+    });
+    const r = await run(['catalog', 'update', '--offers', 'hostile-offer', '--out', 'ho.json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /eu-west-1\/index\.json: products\.TESTSKU\d+\.attributes\.regionCode: "<script>alert\(1\)<\/script>" is not an AWS region code/,
+    );
+    expect(readdirSync(dir)).not.toContain('ho.json');
+  });
+
+  it('--catalog naming a file with such a region: exit 2 naming the key', async () => {
+    const catalog = JSON.parse(readFileSync(join(dir, 'cat.json'), 'utf8'));
+    catalog.ebs['<img src=x>'] = catalog.ebs['us-east-1'];
+    writeFileSync(join(dir, 'hostile-cat.json'), JSON.stringify(catalog));
+    const r = await run(['cost', '--type', 'gp3', '--size', '100', '--catalog', 'hostile-cat.json']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/--catalog: hostile-cat\.json: ebs\.<img src=x>: expected an AWS region code/);
   });
 });
 

@@ -189,6 +189,36 @@ describe('blockwise check-iac: usage and bad input exit 2', () => {
     expect(r.stderr).toContain(says);
   });
 
+  it.each([
+    ['a 50 MB one-line YAML', 'wide.yaml', 'over the 8388608-byte limit for manifests', 'input_too_large'],
+    ['YAML nested 100,000 brackets deep', 'deep.yaml', 'nested deeper than 256 levels', 'input_too_deep'],
+    [
+      'a plan nested 100,000 modules deep',
+      'deep.plan.json',
+      'nested deeper than 256 levels',
+      'input_too_deep',
+    ],
+    ['a List nested 30,000 Lists deep', 'deep-list.json', 'nested deeper than 256 levels', 'input_too_deep'],
+  ])('%s: exit 2 with a clear message, never a stack overflow', async (_, file, says, code) => {
+    const n = 100_000;
+    const texts: Record<string, () => string> = {
+      'wide.yaml': () => `kind: List\nitems: [${'a,'.repeat(25_000_000)}b]\n`,
+      'deep.yaml': () => `kind: List\nitems: ${'['.repeat(n)}${']'.repeat(n)}\n`,
+      'deep.plan.json': () =>
+        `{"format_version":"1.2","planned_values":{"root_module":${'{"child_modules":['.repeat(n)}{}${']}'.repeat(n)}}}`,
+      'deep-list.json': () =>
+        `{"kind":"List","items":${'[{"kind":"List","items":'.repeat(30_000)}[]${'}]'.repeat(30_000)}}`,
+    };
+    writeFileSync(join(dir, file), texts[file]!());
+    const r = await run([file]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`check-iac: ${file}: `);
+    expect(r.stderr).toContain(says);
+    expect(r.stderr).toContain(`[${code}]`);
+    expect(r.stderr).not.toMatch(/Maximum call stack|internal error/);
+    rmSync(join(dir, file));
+  });
+
   it("a server's error body is printed on one line, escaped", async () => {
     // A proxy or a hostile server answers with text made to forge log lines and clear the screen.
     const hostile = createServer((_, res) => {

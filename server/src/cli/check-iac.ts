@@ -23,6 +23,7 @@ import { parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
 import { CATALOG_FLAG, CATALOG_USAGE, applyCatalogFlag } from './catalog-flag.ts';
 import { parseFraction, parseGp3Generation, resolveRegionRateCard } from './flags.ts';
+import { IAC_INPUT_LIMITS, isStackOverflow, jsonTooDeep, scanYaml, type InputBound } from './iac-input.ts';
 import { EXIT, UsageError, parseFlags, type Command } from './io.ts';
 import {
   IMPORT_FLAGS,
@@ -69,8 +70,8 @@ ${CATALOG_USAGE}
 ${IMPORT_USAGE}
 
   Exit status: 0 no finding fails the build; 1 findings per --fail-on; 2 usage error, or an input
-  that cannot be read (a file that is neither a plan nor manifests, an unreachable server, a series
-  with no runs).`;
+  that cannot be read (a file that is neither a plan nor manifests, one past the input limits —
+  input_too_large, input_too_deep: docs/iac.md —, an unreachable server, a series with no runs).`;
 
 const FORMATS = ['text', 'markdown', 'json'] as const;
 type Format = (typeof FORMATS)[number];
@@ -84,6 +85,8 @@ function readInfraFile(
 ): { kind: 'terraform'; doc: unknown } | { kind: 'kubernetes'; objects: ManifestObject[] } {
   const text = Buffer.from(bytes).toString('utf8');
   if (text.trimStart().startsWith('{')) {
+    const deep = jsonTooDeep(text, IAC_INPUT_LIMITS.depth);
+    if (deep) throw boundError(file, deep);
     let doc: unknown;
     try {
       doc = JSON.parse(text);
@@ -98,12 +101,20 @@ function readInfraFile(
       'FILE',
     );
   }
+  // Size, nodes, aliases and depth are checked on the tokens before any object is built.
+  const scan = scanYaml(text);
+  if (!scan.ok) throw boundError(file, scan.bound);
   // Aliases expand into the plain objects: a bound on them keeps a "billion laughs" file small.
   const docs = parseAllDocuments(text, { prettyErrors: true });
   const list = Array.isArray(docs) ? docs : [docs];
   const objects: ManifestObject[] = [];
   for (const doc of list) {
     const error = doc.errors[0];
+    if (error && /Maximum call stack size exceeded/.test(error.message))
+      throw boundError(file, {
+        code: 'input_too_deep',
+        message: 'nested too deep for the YAML parser',
+      });
     if (error) throw new UsageError(`${file}: not valid YAML: ${error.message.split('\n')[0]}`, 'FILE');
     let object: unknown;
     try {
@@ -119,6 +130,26 @@ function readInfraFile(
       'FILE',
     );
   return { kind: 'kubernetes', objects };
+}
+
+/** A refused input as check-iac reports it: a usage error (exit 2) with its stable code. */
+function boundError(file: string, bound: InputBound): UsageError {
+  return new UsageError(`${file}: ${bound.message} [${bound.code}]`, 'FILE');
+}
+
+/**
+ * Runs a reader of the inputs; a stack overflow in it (a document nested past what it can
+ * recurse through, which the depth checks should have refused first) is `input_too_deep`, never
+ * an internal error.
+ */
+function readingInputs<T>(what: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (isStackOverflow(error))
+      throw boundError(what, { code: 'input_too_deep', message: 'nested too deep to read' });
+    throw error;
+  }
 }
 
 /** One GET of the Blockwise API, its answer checked against `schema`; failures are usage errors (exit 2). */
@@ -247,17 +278,20 @@ export const checkIacCommand: Command = {
     const findings: IacFinding[] = [];
     const manifests: ManifestObject[] = [];
     for (const file of positionals) {
-      const read = readInfraFile(file, await readInputFile(file, 'FILE', io, MAX_INPUT_BYTES));
+      const bytes = await readInputFile(file, 'FILE', io, MAX_INPUT_BYTES);
+      const read = readingInputs(file, () => readInfraFile(file, bytes));
       if (read.kind === 'kubernetes') {
         manifests.push(...read.objects);
         continue;
       }
-      const tf = extractTerraformVolumes(read.doc, file);
+      const tf = readingInputs(file, () => extractTerraformVolumes(read.doc, file));
       if (!tf.ok) throw new UsageError(`${file}: ${tf.error.message}`, 'FILE');
       volumes.push(...tf.value.volumes);
       findings.push(...tf.value.findings);
     }
-    const k8s = extractKubernetesVolumes(manifests, gen, driverVersion);
+    const k8s = readingInputs([...new Set(manifests.map((m) => m.file))].join(', '), () =>
+      extractKubernetesVolumes(manifests, gen, driverVersion),
+    );
     volumes.push(...k8s.volumes);
     findings.push(...k8s.findings);
 

@@ -28,6 +28,8 @@ const usage = `Usage: blockwise serve [--port 8080] [--host 127.0.0.1] [--db sql
 
   Environment: PORT, HOST, DATABASE_URL, BLOCKWISE_AUTH, BLOCKWISE_CATALOG, BLOCKWISE_MAX_UPLOAD_MB (MiB; default and minimum 50),
   BLOCKWISE_PUBLIC_URL (absolute links in responses; unset: relative links),
+  BLOCKWISE_ALLOWED_HOSTS (names browsers reach this server under, besides localhost and the
+  public URL's, e.g. blockwise.internal: the web app's writes from any other name are refused),
   BLOCKWISE_TRUST_PROXY (behind a load balancer: the number of proxies, e.g. 1, or their
   addresses/CIDRs, e.g. 10.0.0.0/8,loopback — never true), BLOCKWISE_REQUEST_TIMEOUT_MS
   (default 60000), BLOCKWISE_LOG_LEVEL.`;

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -294,6 +297,56 @@ describe.each([
     for (const r of [a, b]) {
       expect((await listRuns(r, token)).status).toBe(401);
       expect((await listRuns(r)).status).toBe(401);
+    }
+  });
+
+  it('an upload whose token is revoked while its body is in flight: 401, nothing stored', async (context) => {
+    if (!archive) return context.skip();
+    const token = await tokenCli(archive.db, 'create', '--name', 'mid-body');
+    const server = replicas[0]!.app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const name = `revoked-mid-body-${randomBytes(4).toString('hex')}`;
+      const req = http.request({
+        host: '127.0.0.1',
+        port: (server.address() as AddressInfo).port,
+        method: 'POST',
+        path: `/api/runs?name=${name}`,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/json',
+          'Content-Length': body.length,
+        },
+      });
+      const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, text }));
+        });
+        req.on('error', reject);
+      });
+      req.write(body.subarray(0, 1000));
+      // The token passed the check at the headers once it is marked used (after that check).
+      for (let i = 0; i < 500; i++) {
+        const mid = (await stores[0]!.listTokens()).find((t) => t.name === 'mid-body');
+        if (mid?.lastUsedAt != null) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await tokenCli(archive.db, 'revoke', '--name', 'mid-body');
+      req.end(body.subarray(1000));
+      const res = await answer;
+      expect(res.status, res.text).toBe(401);
+      expect(JSON.parse(res.text).error).toMatchObject({
+        code: 'unauthorized',
+        message: expect.stringMatching(/revoked while the upload was being received: nothing was stored/),
+      });
+      const stored = await stores[1]!.listRuns({ limit: 200 });
+      expect(stored.ok && stored.value.items.map((r) => (r.labels as { name?: string }).name)).not.toContain(
+        name,
+      );
+    } finally {
+      await new Promise((r) => server.close(r));
     }
   });
 });

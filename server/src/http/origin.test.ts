@@ -26,7 +26,10 @@ async function storedNames(t: TestApp): Promise<string[]> {
 describe('writes without a token from another site (open mode)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await makeTestApp({ config: { publicUrl: 'https://blockwise.example.com' } });
+    // The server is reached as blockwise.internal:8080 (configured) and, through a proxy, as its public URL.
+    t = await makeTestApp({
+      config: { publicUrl: 'https://blockwise.example.com', allowedHosts: ['blockwise.internal'] },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -107,5 +110,89 @@ describe('writes without a token from another site (open mode)', () => {
     } finally {
       await own.close();
     }
+  });
+});
+
+/** A POST as a browser sends it, to a server addressed as `host`, from a page on `origin`. */
+function browserPost(t: TestApp, host: string, headers: Record<string, string>, name: string) {
+  return request(t.app)
+    .post(`/api/runs?name=${name}`)
+    .set('Host', host)
+    .set('Content-Type', 'text/plain;charset=UTF-8')
+    .set(headers)
+    .serialize(asIs)
+    .send(body);
+}
+
+describe('a forged same-origin pair (DNS rebinding) when no name is configured', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await makeTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  // evil.example now resolves to this server: the victim's browser sends a Host and an Origin
+  // that agree, and calls the request same-origin.
+  it.each([
+    ['a current browser', { 'Sec-Fetch-Site': 'same-origin', Origin: 'http://evil.example:8080' }],
+    ['an older browser (Origin only)', { Origin: 'http://evil.example:8080' }],
+    ['a browser sending only Sec-Fetch-Site', { 'Sec-Fetch-Site': 'same-origin' }],
+  ])('%s: 403 cross_origin naming the setting, nothing stored', async (label, headers) => {
+    const name = `rebound-${label.length}`;
+    const res = await browserPost(t, 'evil.example:8080', headers, name);
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('cross_origin');
+    expect(res.body.error.message).toContain('BLOCKWISE_ALLOWED_HOSTS');
+    expect(res.body.error.message).not.toContain('evil');
+    expect(await storedNames(t)).not.toContain(name);
+  });
+
+  it.each([
+    ['127.0.0.1:8080', 'loopback-v4'],
+    ['localhost:5173', 'localhost'],
+    ['[::1]:8080', 'loopback-v6'],
+    ['app.localhost:8080', 'dot-localhost'],
+  ])('the web app on a loopback name (%s): accepted', async (host, name) => {
+    const res = await browserPost(
+      t,
+      host,
+      { 'Sec-Fetch-Site': 'same-origin', Origin: `http://${host}` },
+      name,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    expect(await storedNames(t)).toContain(name);
+  });
+
+  it('curl or CI (no browser headers) under any name: accepted, as before', async () => {
+    const res = await browserPost(t, 'evil.example:8080', {}, 'curl-any-host');
+    expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+  });
+});
+
+describe('names configured with BLOCKWISE_PUBLIC_URL and BLOCKWISE_ALLOWED_HOSTS', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await makeTestApp({
+      config: {
+        publicUrl: 'https://blockwise.example.com',
+        allowedHosts: ['blockwise.internal', '10.0.0.5:8080'],
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it.each([
+    ['blockwise.example.com', 'https://blockwise.example.com', 201, 'public-url-host'],
+    ['blockwise.internal:8080', 'http://blockwise.internal:8080', 201, 'allowed-any-port'],
+    ['10.0.0.5:8080', 'http://10.0.0.5:8080', 201, 'allowed-with-port'],
+    ['10.0.0.5:9090', 'http://10.0.0.5:9090', 403, 'allowed-other-port'],
+    ['blockwise.example.net', 'http://blockwise.example.net', 403, 'unlisted'],
+  ])('Host %s, Origin %s: %i', async (host, origin, status, name) => {
+    const res = await browserPost(t, host, { 'Sec-Fetch-Site': 'same-origin', Origin: origin }, name);
+    expect(res.status, JSON.stringify(res.body)).toBe(status);
   });
 });

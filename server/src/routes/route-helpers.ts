@@ -1,9 +1,10 @@
 import type { RequestHandler } from 'express';
 import { HttpError, storeUnavailable } from '../http/errors.ts';
-import { StoreUnavailableError, type StoreResult } from '../store/run-store.ts';
+import { StoreUnavailableError, TokenRevokedError, type StoreResult } from '../store/run-store.ts';
 
 /**
- * Runs a store call; an unavailable database becomes 503 + Retry-After (the server keeps serving).
+ * Runs a store call; an unavailable database becomes 503 + Retry-After (the server keeps serving),
+ * a token revoked before the write committed 401 (as at the start of the request).
  * The errorHandler maps a StoreUnavailableError that reaches it the same way, so an unwrapped
  * call is no 500 either; this wrapper is for code that must see the HttpError itself.
  */
@@ -12,6 +13,14 @@ export async function storeCall<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (error instanceof StoreUnavailableError) throw storeUnavailable(error);
+    if (error instanceof TokenRevokedError)
+      throw new HttpError(
+        401,
+        'unauthorized',
+        'the token was revoked while the upload was being received: nothing was stored',
+        undefined,
+        { 'WWW-Authenticate': 'Bearer realm="blockwise"' },
+      );
     throw error;
   }
 }

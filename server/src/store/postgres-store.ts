@@ -50,6 +50,7 @@ import {
   type TokenRef,
   type WindowCount,
   type WriteCheck,
+  TokenRevokedError,
 } from './run-store.ts';
 import {
   PAIR_REF_COLUMNS,
@@ -101,6 +102,7 @@ import {
   seriesSettingsFromRow,
   tokenFromRow,
   tokenRefColumn,
+  TOKEN_ACTIVE,
   unknownRunOf,
   type ListPlan,
   type PreparedComparison,
@@ -439,6 +441,12 @@ export class PostgresRunStore implements RunStore {
       // (READ COMMITTED: the next statement sees the committed row). If the first rolls back,
       // the second inserts. Either way exactly one run exists.
       const created = await inTransaction(this.#pool, this.#observe, async (client) => {
+        // FOR SHARE: a concurrent revoke (UPDATE of the row) waits until this transaction ends.
+        if (
+          run.tokenId !== null &&
+          (await this.#query(`${TOKEN_ACTIVE((n) => `$${n}`)} FOR SHARE`, [run.tokenId], client)).length === 0
+        )
+          throw new TokenRevokedError(run.tokenId);
         const inserted = await this.#query(
           `INSERT INTO runs (${RUN_INSERT_COLUMNS.join(', ')}) VALUES (${placeholders}) ` +
             'ON CONFLICT (idempotency_key) DO NOTHING RETURNING id',

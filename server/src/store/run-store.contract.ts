@@ -18,6 +18,7 @@ import {
   JsonObjectText,
   LIST_LIMIT,
   StoreInputError,
+  TokenRevokedError,
   type InsertRunInput,
   type RunFilters,
   type RunMeta,
@@ -1073,6 +1074,30 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
           ok: false,
           error: { code: 'token_hash_taken' },
         });
+      });
+
+      it('an upload’s token is re-checked at commit: revoked meanwhile (from another connection), nothing is stored', async () => {
+        const { store, reopen } = await setup();
+        const token = unwrap(await store.createToken({ name: 'ci', tokenSha256: tokenDigest() }));
+        const before = await store.insertRun({ ...smallRunInput({ series: 'db' }), tokenId: token.id });
+        expect(before.created).toBe(true);
+        // `blockwise token revoke` runs in another process, on its own connection.
+        const cli = await reopen();
+        unwrap(await cli.revokeToken({ name: 'ci' }));
+        const input = { ...smallRunInput({ series: 'db' }), tokenId: token.id };
+        await expect(store.insertRun(input)).rejects.toBeInstanceOf(TokenRevokedError);
+        // Also an identical retry of an upload stored earlier: the token no longer writes.
+        await expect(
+          store.insertRun({ ...input, idempotencyKey: before.run.idempotencyKey }),
+        ).rejects.toBeInstanceOf(TokenRevokedError);
+        const page = unwrap(await store.listRuns({ limit: 10 }));
+        expect(page.items.map((r) => r.id)).toEqual([before.run.id]);
+        expect(unwrap(await store.listSeries()).items).toMatchObject([{ series: 'db', runCount: 1 }]);
+        // An unknown token id is no better; no token at all is an anonymous write.
+        await expect(store.insertRun({ ...smallRunInput(), tokenId: newId() })).rejects.toBeInstanceOf(
+          TokenRevokedError,
+        );
+        expect((await store.insertRun({ ...input, tokenId: null })).created).toBe(true);
       });
 
       it('has held a token from the first registration on, also after every token is revoked', async () => {

@@ -27,7 +27,10 @@ export interface RunStore {
   /**
    * Stores a run in one transaction (metadata + raw bytes). Idempotent: when a run with the same
    * idempotency key exists (identical bytes and labels), that run is returned with
-   * `created: false` — also when both uploads race (a UNIQUE index decides).
+   * `created: false` — also when both uploads race (a UNIQUE index decides). With `tokenId`, the
+   * token must still be active in that transaction (one primary-key lookup; PostgreSQL locks the
+   * row until COMMIT, so a revoke waits for it): else nothing is stored and the promise rejects
+   * with TokenRevokedError — a token revoked while its upload's body was read stores nothing.
    */
   insertRun(input: InsertRunInput): Promise<InsertRunResult>;
   /** The run with its normalized report, without the raw bytes; null when absent or malformed id. */
@@ -167,6 +170,8 @@ export interface InsertRunInput {
   summary: object;
   analysisVersion: string;
   fioVersion?: string | null;
+  /** The CI token the upload authenticated with: it is re-checked at commit (see insertRun). */
+  tokenId?: string | null;
   /**
    * Hex SHA-256; defaults to `idempotencyKeyFor(rawBytes, labels)` (see idempotency.ts). Pass
    * your own to key on something else, e.g. a hashed client `Idempotency-Key` header.
@@ -472,6 +477,18 @@ export class StoreInputError extends TypeError {
   ) {
     super(path === undefined ? message : `${path}: ${message}`);
     this.name = 'StoreInputError';
+  }
+}
+
+/**
+ * The CI token a write authenticated with was revoked (or is unknown) when the write was about
+ * to commit: nothing was stored. The HTTP layer answers 401, as it would have at the start.
+ */
+export class TokenRevokedError extends Error {
+  readonly code = 'token_revoked';
+  constructor(readonly tokenId: string) {
+    super(`the token ${tokenId} was revoked before the write committed; nothing was stored`);
+    this.name = 'TokenRevokedError';
   }
 }
 

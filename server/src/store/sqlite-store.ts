@@ -44,6 +44,7 @@ import {
   type TokenRef,
   type WindowCount,
   type WriteCheck,
+  TokenRevokedError,
 } from './run-store.ts';
 import {
   FLEET_PLAN_COLUMNS,
@@ -105,6 +106,7 @@ import {
   seriesSettingsFromRow,
   tokenFromRow,
   tokenRefColumn,
+  TOKEN_ACTIVE,
   unknownRunOf,
   type ListPlan,
   type PreparedRun,
@@ -517,6 +519,15 @@ export class SqliteRunStore implements RunStore {
   }
 
   #insertPreparedRun(run: PreparedRun): InsertRunResult {
+    // In the IMMEDIATE transaction: no revoke can commit between this check and the insert.
+    if (
+      run.tokenId !== null &&
+      !this.#get(
+        TOKEN_ACTIVE(() => '?'),
+        run.tokenId,
+      )
+    )
+      throw new TokenRevokedError(run.tokenId);
     const placeholders = RUN_INSERT_COLUMNS.map(() => '?').join(', ');
     const inserted = this.#run(
       `INSERT INTO runs (${RUN_INSERT_COLUMNS.join(', ')}) VALUES (${placeholders}) ` +

@@ -126,6 +126,8 @@ function checkLabels(labels: unknown): RunLabels {
 /** A run ready to insert: validated, hashed, serialized. Built outside any transaction. */
 export interface PreparedRun {
   id: string;
+  /** Checked to be active in the insert's transaction (InsertRunInput.tokenId). */
+  tokenId: string | null;
   createdAt: number;
   idempotencyKey: string;
   labels: RunLabels;
@@ -151,6 +153,7 @@ export function prepareRun(input: InsertRunInput, clock: MonotonicClock): Prepar
   }
   return {
     id: newId(),
+    tokenId: nullableText(input.tokenId, 'tokenId'),
     createdAt: clock.next(),
     idempotencyKey,
     labels,
@@ -586,6 +589,10 @@ export function prepareToken(
 
 /** Token columns clients may see: never the digest. */
 export const TOKEN_COLUMNS = 'id, name, created_at, revoked_at, last_used_at';
+
+/** Whether a token is still active, in the write's transaction (by primary key). */
+export const TOKEN_ACTIVE = (p: (n: number) => string) =>
+  `SELECT 1 AS active FROM tokens WHERE id = ${p(1)} AND revoked_at IS NULL`;
 
 export function tokenFromRow(row: Row): TokenInfo {
   return {

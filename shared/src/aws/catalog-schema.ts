@@ -30,6 +30,19 @@ export type CatalogSource = z.infer<typeof CatalogSourceSchema>;
 
 const usd = z.number().nonnegative().finite();
 
+/**
+ * The shape of an AWS region code as the Price List writes `regionCode`: lowercase letters and
+ * digits in hyphen-separated parts, at least three — Regions (`us-east-1`, `us-gov-west-1`,
+ * `ap-southeast-7`), Local Zones (`usw2-lax1-az1`) and Wavelength Zones (`apne1-wl1-kix-wlz1`) —
+ * at most 50 characters (the Account Management API's `RegionName` limit). AWS publishes no one
+ * pattern for all of them (docs/catalog.md §2); this one admits every code in the built-in
+ * catalog and nothing that could carry markup, a path or a line break into a catalog file.
+ */
+export const REGION_CODE = /^(?=.{1,50}$)[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}$/;
+const REGION_CODE_EXPECTED =
+  'expected an AWS region code such as us-east-1 (lowercase letters, digits and hyphens)';
+export const RegionCodeSchema = z.string().regex(REGION_CODE, REGION_CODE_EXPECTED);
+
 /** The rate components of a region, null where the offer has no price (`RegionRateCard` without its facts). */
 export const EbsRatesSchema = RegionRateCardSchema.omit({
   region: true,
@@ -118,6 +131,7 @@ export const CatalogDataSchema = z.object({
   generatedAt: z.string(),
   note: z.string().optional(),
   sources: z.record(z.string(), CatalogSourceSchema),
+  /** Keyed by region code (REGION_CODE; checkCatalogData checks the keys). */
   ebs: z.record(z.string(), EbsRegionSchema),
   ec2: z.record(z.string(), Ec2RegionSchema),
   instances: z.object({
@@ -151,6 +165,10 @@ export function checkCatalogData(
       path: 'instances.columns',
       message: `expected ${INSTANCE_COLUMNS.join(', ')}`,
     };
+  for (const [table, regions] of [['ebs', data.ebs] as const, ['ec2', data.ec2] as const])
+    for (const code of Object.keys(regions))
+      if (!REGION_CODE.test(code))
+        return { ok: false, path: `${table}.${code.slice(0, 60)}`, message: REGION_CODE_EXPECTED };
   const known = (id: string | null) => id === null || Object.hasOwn(data.sources, id);
   for (const [code, region] of Object.entries(data.ebs))
     if (!known(region.source))

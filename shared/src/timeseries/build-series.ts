@@ -19,6 +19,7 @@ import {
   type TimeZoneSpec,
 } from './timestamps.ts';
 import { formatInt } from '../units.ts';
+import { impossibleValue } from './values.ts';
 
 /**
  * From what an importer read (columns with their roles, rows with times and values in the file's
@@ -256,7 +257,7 @@ const ALL_METRICS: readonly IoMetric[] = ['readOps', 'writeOps', 'readBytes', 'w
  * gathered from steps 1, 4 and 5 and asked together, so the user answers them in one go.
  */
 export function buildSeries(raw: RawSeries, options: SeriesImportOptions): SeriesImportResult {
-  const refused = checkSize(raw, options.maxPoints ?? DEFAULT_MAX_POINTS);
+  const refused = checkSize(raw, options.maxPoints ?? DEFAULT_MAX_POINTS) ?? checkValues(raw);
   if (refused) return refused;
   const columns = raw.columns;
   const counts = columns.filter((c) => c.kind === 'count');
@@ -342,6 +343,32 @@ function checkSize(raw: RawSeries, maxPoints: number): Failure | null {
       'too_many_points',
       `${formatInt(raw.rows.length)} points, more than the ${formatInt(maxPoints)} limit: export a shorter range or a longer period`,
     );
+  }
+  return null;
+}
+
+const QUEUE_LABELS = ['queue depth', 'await (ms)', 'requests/s'] as const;
+
+/** Refuses the first value that cannot be a measurement (values.ts), naming its row and column. */
+function checkValues(raw: RawSeries): Failure | null {
+  for (const row of raw.rows) {
+    for (const [k, v] of row.values.entries()) {
+      const why = v === null ? null : impossibleValue(v);
+      if (why) {
+        const column = raw.columns[k];
+        const name = !column
+          ? `value ${k + 1}`
+          : column.source.includes(column.label)
+            ? column.source
+            : `${column.source} (${column.label})`;
+        const at = `${row.where}, ${name}`;
+        return failure('bad_value', `${at}: ${why}`, row.where);
+      }
+    }
+    for (const [k, v] of (row.queue ?? []).entries()) {
+      const why = v === null ? null : impossibleValue(v);
+      if (why) return failure('bad_value', `${row.where}, ${QUEUE_LABELS[k]}: ${why}`, row.where);
+    }
   }
   return null;
 }

@@ -1,4 +1,5 @@
 import { findThroughputUnit } from './columns.ts';
+import { impossibleValue } from './values.ts';
 
 /**
  * One value cell of a metric export. Missing values are spelled many ways ("", "null", "NaN",
@@ -12,7 +13,11 @@ export type Cell =
       value: number;
       /** bytes/s per unit when the cell names a throughput unit */ throughputFactor: number | null;
     }
-  | { kind: 'bad'; expected: string };
+  | {
+      kind: 'bad';
+      expected: string;
+      /** Why a number was refused (values.ts), when it was one. */ why?: string;
+    };
 
 const MISSING = new Set(['', 'null', 'nan', '-', '--', 'n/a', 'na', 'undefined', 'none', 'no data']);
 const NUMBER = /^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -27,6 +32,15 @@ function toNumber(text: string): number | null {
 }
 
 export function parseCell(raw: string): Cell {
+  const cell = readCell(raw);
+  // Negative values are left to the importers (some name the column's unit); the rest of the
+  // value check is the one of values.ts.
+  if (cell.kind !== 'value' || cell.value < 0) return cell;
+  const why = impossibleValue(cell.value * (cell.throughputFactor ?? 1));
+  return why ? { kind: 'bad', expected: 'a measurement', why } : cell;
+}
+
+function readCell(raw: string): Cell {
   const text = raw.trim();
   if (MISSING.has(text.toLowerCase())) return { kind: 'missing' };
   const plain = toNumber(text);

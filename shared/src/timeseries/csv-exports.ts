@@ -98,10 +98,10 @@ export function fromDecimalComma(cell: string): string {
   return m ? `${m[1]}${m[2]!.replace(/\./g, '')}.${m[3]}${m[4]}` : cell;
 }
 
-function badValue(at: string, raw: string, expected: string): Problem {
+function badValue(at: string, raw: string, expected: string, why?: string): Problem {
   return {
     code: 'bad_value',
-    message: `${at}: expected ${expected}, got "${raw.trim().slice(0, 60)}"`,
+    message: `${at}: expected ${expected}, got "${raw.trim().slice(0, 60)}"${why ? ` (${why})` : ''}`,
     path: at,
   };
 }
@@ -182,7 +182,7 @@ function parseCloudWatchTable(
     if (cell.kind === 'missing') return null;
     const expected = `a non-negative number of ${column.unit} (CloudWatch ${column.statistic ?? 'statistic'} values), or an empty cell`;
     if (cell.kind === 'bad' || cell.throughputFactor !== null || cell.value < 0)
-      return badValue(at, raw, expected);
+      return badValue(at, raw, expected, cell.kind === 'bad' ? cell.why : undefined);
     return cell.value;
   });
   if (!Array.isArray(rows)) return { ok: false, error: rows };
@@ -300,7 +300,7 @@ function parseDashboardTable(
       ? 'a non-negative throughput (a number, or with a unit such as 12.5 MiB/s), or an empty cell'
       : 'a non-negative number of operations per second, or an empty cell';
     if (cell.kind === 'bad' || cell.value < 0 || (!bytes && cell.throughputFactor !== null))
-      return badValue(at, raw, expected);
+      return badValue(at, raw, expected, cell.kind === 'bad' ? cell.why : undefined);
     return bytes ? cell.value * (cell.throughputFactor ?? column.factor!) : cell.value;
   });
   if (!Array.isArray(rows)) return { ok: false, error: rows };

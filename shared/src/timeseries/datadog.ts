@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Warning } from '../problem.ts';
 import { KiB } from '../units.ts';
 import { parseCell } from './cells.ts';
+import { impossibleValue } from './values.ts';
 import { readCsv } from './csv.ts';
 import { seriesFromDeviceMetrics, type DeviceMetricSeries } from './device-series.ts';
 import { decodeMetricsInput, decodeMetricsJson, importFailure } from './input.ts';
@@ -129,7 +130,7 @@ export function parseDatadogCsv(
       if (cell.kind === 'bad' || (cell.kind === 'value' && cell.value < 0)) {
         return importFailure(
           'bad_value',
-          `line ${row.line}, column ${valueCol + 1} (value): expected a non-negative number or an empty cell, got "${(row.cells[valueCol] ?? '').slice(0, 40)}"`,
+          `line ${row.line}, column ${valueCol + 1} (value): expected a non-negative number or an empty cell, got "${(row.cells[valueCol] ?? '').slice(0, 40)}"${cell.kind === 'bad' && cell.why ? ` (${cell.why})` : ''}`,
           `line ${row.line}`,
         );
       }
@@ -181,7 +182,7 @@ export function parseDatadogCsv(
         if (cell.kind === 'bad' || (cell.kind === 'value' && cell.value < 0)) {
           return importFailure(
             'bad_value',
-            `line ${row.line}, column ${c.k + 1} (${c.s.label.slice(0, 40)}): expected a non-negative number or an empty cell, got "${raw.slice(0, 40)}"`,
+            `line ${row.line}, column ${c.k + 1} (${c.s.label.slice(0, 40)}): expected a non-negative number or an empty cell, got "${raw.slice(0, 40)}"${cell.kind === 'bad' && cell.why ? ` (${cell.why})` : ''}`,
             `line ${row.line}`,
           );
         }
@@ -262,10 +263,11 @@ export function parseDatadogJson(
     const spec = METRICS[f.m]!;
     const points = new Map<number, number | null>();
     for (const [j, [t, v]] of f.s.pointlist.entries()) {
-      if (v !== null && v < 0) {
+      const why = v === null ? null : impossibleValue(v);
+      if (why) {
         return importFailure(
           'bad_value',
-          `series.${f.i}.pointlist.${j}: expected a non-negative value, got ${v}`,
+          `series.${f.i}.pointlist.${j}: expected a non-negative value, got ${v} (${why})`,
           `series.${f.i}.pointlist.${j}`,
         );
       }

@@ -5,6 +5,7 @@ import { choiceRequired } from './build-series.ts';
 import { seriesFromDeviceMetrics, type DeviceMetricSeries } from './device-series.ts';
 import { decodeMetricsJson, importFailure } from './input.ts';
 import { PROMQL_COUNTERS } from './promql.ts';
+import { impossibleValue } from './values.ts';
 import type { IoMetric, SeriesImportOptions, SeriesImportResult, ValueKind } from './series.schema.ts';
 
 /**
@@ -159,11 +160,14 @@ export function parsePrometheusQueryRange(
         const where = `${at}.values.${j}`;
         if (!Number.isFinite(t))
           return importFailure('bad_timestamp', `${where}: expected a Unix time in seconds, got ${t}`, where);
-        const v = text === 'NaN' ? null : Number(text);
-        if (v !== null && (!Number.isFinite(v) || v < 0 || text.trim() === '')) {
+        // Prometheus marks no data by leaving the point out: "NaN" (or "+Inf") is a value the
+        // query computed, not a measurement of the disk.
+        const v = text === '+Inf' ? Infinity : text === '-Inf' ? -Infinity : Number(text);
+        const why = text.trim() === '' ? 'empty' : impossibleValue(v);
+        if (why) {
           return importFailure(
             'bad_value',
-            `${where}: expected a non-negative number, got "${text.slice(0, 40)}"`,
+            `${where}: expected a non-negative number, got "${text.slice(0, 40)}" (${why})`,
             where,
           );
         }

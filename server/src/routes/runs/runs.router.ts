@@ -92,9 +92,13 @@ async function storeUpload(
   labels: RunLabels,
   analyzed: Extract<AnalyzedUpload, { ok: true }>,
   reservation: Reservation | null,
+  tokenId: string | null,
 ): Promise<CreatedRun & { status: number }> {
   const { run, created } = await storeCall(() =>
     ctx.store.insertRun({
+      // Checked when the body was first seen (TokenGate) and again at commit: a revoke while
+      // the body was read or analyzed stores nothing.
+      tokenId,
       rawBytes: file.bytes,
       mediaType: file.mediaType,
       fileName: file.fileName,
@@ -174,7 +178,9 @@ export function runsRouter(ctx: AppContext): Router {
     }
     const runs = [];
     for (const a of analyzed)
-      runs.push(await storeUpload(ctx, base, a.file, a.labels, a.result, admission.reservation));
+      runs.push(
+        await storeUpload(ctx, base, a.file, a.labels, a.result, admission.reservation, req.tokenId ?? null),
+      );
     res
       .status(runs.some((r) => r.status === 201) ? 201 : 200)
       .json({ runs: runs.map(({ status: _s, ...r }) => r) });
@@ -224,6 +230,7 @@ export function runsRouter(ctx: AppContext): Router {
         labels,
         result,
         admission.reservation,
+        req.tokenId ?? null,
       );
       res.status(status).json(created);
     } finally {

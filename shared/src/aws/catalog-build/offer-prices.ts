@@ -1,4 +1,4 @@
-import type { EbsRates } from '../catalog-schema.ts';
+import { REGION_CODE, type EbsRates } from '../catalog-schema.ts';
 
 /**
  * Reads the records of an AWS Price List offer file (AmazonEC2, one region) into EBS and EC2
@@ -267,6 +267,14 @@ export class OfferAccumulator {
     }
     const wanted = classifyProduct(product, this.fileRegion);
     if (!wanted) return;
+    // The region becomes a key of the catalog (and text on every page that names it).
+    if (!REGION_CODE.test(wanted.region)) {
+      this.fail(
+        `products.${sku}.attributes.regionCode`,
+        `${JSON.stringify(wanted.region.slice(0, 60))} is not an AWS region code (such as us-east-1)`,
+      );
+      return;
+    }
     const state = this.regionState(wanted.region);
     const attributes = (product as { attributes: Attributes }).attributes;
     state.location ??= text(attributes, 'location') ?? null;
