@@ -52,7 +52,7 @@ const VOLUME_TYPE_LIMITS: Readonly<Record<string, VolumeTypeLimits>> = {
   gp2: {
     sizeGib: GP2.sizeGiB.max.value,
     iops: GP2.iops.baselineMax.value,
-    throughputMibps: GP2.throughputMiBps.from334GiB.value,
+    throughputMibps: GP2.throughputMiBps.maxFrom171GiB.value,
   },
   io1: {
     sizeGib: IO1.sizeGiB.max.value,
