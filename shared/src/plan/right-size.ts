@@ -411,6 +411,19 @@ function findUpgrades(
   return top.map(optionOf);
 }
 
+/**
+ * The cheapest instances that can replace `current` and whose sustained (baseline) EBS IOPS and
+ * bandwidth carry the target, cheapest first (the same search as the instance advice). The fleet
+ * planner asks it for an instance whose volumes' concurrent demand exceeds its baseline.
+ */
+export function instancesSustaining(
+  target: { iops: number; throughputMiBps: number },
+  current: InstanceSpec,
+  pool: readonly InstanceSpec[],
+): InstanceOption[] {
+  return findUpgrades({ iops: target.iops, tp: target.throughputMiBps }, current, pool);
+}
+
 function adviseInstance(
   target: { iops: number; tp: number },
   instance: InstanceSpec | null,

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import {
   FLEET_DEFAULTS,
   addMetricData,
+  concurrencyGroupsOf,
   createFleetMetrics,
   parseFleetInstances,
   parseFleetVolumes,
@@ -54,10 +55,12 @@ export function planFromBody(body: CreateFleetPlanBody): FleetPlan {
   if (!volumes.ok) throw fieldProblem('volumes', volumes.error);
   // File by file, so a problem names the response it is in (`metrics.2.MetricDataResults.0.Label`).
   const metrics = createFleetMetrics();
+  const concurrency = concurrencyGroupsOf(volumes.value);
   for (const [i, file] of body.metrics.entries()) {
     const added = addMetricData(metrics, file, {
       fileName: `metrics.${i}`,
       volumeIds: volumes.value.map((v) => v.volumeId),
+      concurrency,
     });
     if (!added.ok) throw fieldProblem(`metrics.${i}`, added.error);
   }
