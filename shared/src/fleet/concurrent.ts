@@ -32,7 +32,8 @@ export function concurrencyGroupsOf(volumes: readonly FleetVolume[]): Concurrenc
     if (ids.length < 2) continue;
     for (const id of ids) groups.set(id, [...(groups.get(id) ?? []), instanceId]);
   }
-  for (const v of volumes) if (v.alsoAttachedTo.length > 0 && v.state === 'in-use') groups.set(v.volumeId, attachmentsOf(v));
+  for (const v of volumes)
+    if (v.alsoAttachedTo.length > 0 && v.state === 'in-use') groups.set(v.volumeId, attachmentsOf(v));
   return groups;
 }
 

@@ -17,9 +17,7 @@ import type { FleetInstanceFlag } from './schema.ts';
  *   and the note says how much headroom is left instead of the one asked for.
  */
 export type DeliveredCheck =
-  | { kind: 'keep-target'; flag: FleetInstanceFlag }
-  | { kind: 'cap'; note: string }
-  | { kind: 'none' };
+  { kind: 'keep-target'; flag: FleetInstanceFlag } | { kind: 'cap'; note: string } | { kind: 'none' };
 
 const n0 = formatInt;
 
@@ -33,7 +31,8 @@ export function checkDelivered(args: {
   const caps = capsOf(args.instance);
   if (!caps || !args.instance) return { kind: 'none' };
   const { peak, target } = args;
-  if (target.iops <= caps.baselineIops && target.throughputMibps <= caps.baselineMibps) return { kind: 'none' };
+  if (target.iops <= caps.baselineIops && target.throughputMibps <= caps.baselineMibps)
+    return { kind: 'none' };
   const name = args.instance.instanceType;
   const peakIops = Math.round(peak.iops);
   const peakMibps = Math.round(peak.mibps);

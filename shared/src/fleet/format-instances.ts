@@ -52,7 +52,7 @@ export function instancesMarkdown(plan: FleetPlan): string[] {
     '',
     '### Instances',
     '',
-    "Volumes of one instance share its EBS caps: their rates summed point by point (DescribeInstanceTypes baseline; the maximum lasts 30 minutes per 24 hours).",
+    'Volumes of one instance share its EBS caps: their rates summed point by point (DescribeInstanceTypes baseline; the maximum lasts 30 minutes per 24 hours).',
     '',
     '| Instance | Volumes | Peak together | Baseline | Above baseline | Burst | Headroom | Sustained by | Verdict |',
     '|---|---|---|---|---|---|---:|---|---|',
@@ -89,7 +89,9 @@ export const INSTANCE_CSV_COLUMNS = [
 
 /** The CSV cells of INSTANCE_CSV_COLUMNS for one volume (its first instance's row). */
 export function instanceCsvCells(plan: FleetPlan, v: FleetVolumePlan): (string | number | null)[] {
-  const r = (plan.instances ?? []).find((x) => x.volumeIds.includes(v.volumeId) && x.instanceId === v.instanceId);
+  const r = (plan.instances ?? []).find(
+    (x) => x.volumeIds.includes(v.volumeId) && x.instanceId === v.instanceId,
+  );
   const a = v.alternatives?.[0];
   return [
     r?.peakIops ?? null,

@@ -58,13 +58,17 @@ const instancesJson = (list: [string, string][]) => ({
 /** Minutes of the UTC day → IOPS; 8 KiB each (a database page), half reads, half writes. */
 type Shape = (minuteOfDay: number, day: number) => number;
 
-function results(id: string, shape: Shape, options: { newestFirst?: boolean; skip?: (i: number) => boolean } = {}) {
+function results(
+  id: string,
+  shape: Shape,
+  options: { newestFirst?: boolean; skip?: (i: number) => boolean } = {},
+) {
   const stamps: string[] = [];
   const ops: number[] = [];
   for (let i = 0; i < POINTS; i++) {
     if (options.skip?.(i)) continue;
     const t = START + i * PERIOD * 1000;
-    const minute = ((t / 60_000) % 1440 + 1440) % 1440;
+    const minute = (((t / 60_000) % 1440) + 1440) % 1440;
     stamps.push(new Date(t).toISOString().replace('.000Z', 'Z'));
     ops.push(shape(minute, Math.floor(i / (POINTS / DAYS))) * PERIOD);
   }
@@ -99,11 +103,22 @@ function planOf(vols: Vol[], instances: [string, string][], metrics: FleetMetric
   const inst = parseFleetInstances(instancesJson(instances));
   if (!volumes.ok || !inst.ok) throw new Error('fixture');
   return FleetPlanSchema.parse(
-    planFleet({ volumes: volumes.value, instances: inst.value, metrics, catalog, headroom: 0.25, statistic: 'max' }),
+    planFleet({
+      volumes: volumes.value,
+      instances: inst.value,
+      metrics,
+      catalog,
+      headroom: 0.25,
+      statistic: 'max',
+    }),
   );
 }
 
-function metricsOf(vols: Vol[], json: unknown[], how: 'parsed' | 'text' | 'workers' = 'parsed'): FleetMetrics {
+function metricsOf(
+  vols: Vol[],
+  json: unknown[],
+  how: 'parsed' | 'text' | 'workers' = 'parsed',
+): FleetMetrics {
   const volumes = parseFleetVolumes(volumesJson(vols));
   if (!volumes.ok) throw new Error('fixture');
   const concurrency = concurrencyGroupsOf(volumes.value);
@@ -162,7 +177,9 @@ describe('per-instance concurrency: two gp3 on one r6i.large (3,600 baseline IOP
         sustainedBy: { instanceType: 'r6in.large', baselineIops: 6250, usdPerMonthUsEast1: 127.26 },
         peakAt: '2026-11-01T02:00:00.000Z',
       });
-      expect(row.verdict).toContain('together 5,000 > 3,600 baseline IOPS for 15 min/day at worst (3 of 3 days)');
+      expect(row.verdict).toContain(
+        'together 5,000 > 3,600 baseline IOPS for 15 min/day at worst (3 of 3 days)',
+      );
       expect(row.verdict).toContain('carried by its burst');
       expect(row.verdict).toContain('no headroom');
       // Judged alone each volume is within its 3,000 IOPS; the instance row is on both.
@@ -173,7 +190,12 @@ describe('per-instance concurrency: two gp3 on one r6i.large (3,600 baseline IOP
   it('peaks at different times are not added: 3,000 IOPS together at most, within the baseline (peak + peak would say 5,000)', () => {
     const apart = { MetricDataResults: [...results('vol-0a', nightly), ...results('vol-0b', afternoon)] };
     const row = planOf(vols, instances, metricsOf(vols, [apart])).instances![0]!;
-    expect(row).toMatchObject({ method: 'time-aligned', peakIops: 3000, burst: 'not-needed', minutesAboveBaselinePerDay: 0 });
+    expect(row).toMatchObject({
+      method: 'time-aligned',
+      peakIops: 3000,
+      burst: 'not-needed',
+      minutesAboveBaselinePerDay: 0,
+    });
     // (3,600 − 3,000) ÷ 3,600 left; the 3,750 target (× 1.25) is above the baseline: the instance for it is named
     expect(row.headroomPct!.iops).toBe(16.7);
     expect(row.sustainedBy?.instanceType).toBe('r6in.large');
@@ -200,10 +222,18 @@ describe('per-instance concurrency: two gp3 on one r6i.large (3,600 baseline IOP
   it('a scanned result with gaps cannot be placed in time: peaks added, an upper bound, and said so', () => {
     // vol-0b reports no point for some periods (CloudWatch leaves out periods without data).
     const gappy = {
-      MetricDataResults: [...results('vol-0a', nightly), ...results('vol-0b', afternoon, { skip: (i) => i % 7 === 3 })],
+      MetricDataResults: [
+        ...results('vol-0a', nightly),
+        ...results('vol-0b', afternoon, { skip: (i) => i % 7 === 3 }),
+      ],
     };
     const row = planOf(vols, instances, metricsOf(vols, [gappy], 'text')).instances![0]!;
-    expect(row).toMatchObject({ method: 'summed-peaks', peakIops: 5000, minutesAboveBaselinePerDay: null, burst: 'unknown' });
+    expect(row).toMatchObject({
+      method: 'summed-peaks',
+      peakIops: 5000,
+      minutesAboveBaselinePerDay: null,
+      burst: 'unknown',
+    });
     expect(row.verdict).toContain('an upper bound');
     // Parsed whole (every timestamp read), the same file is aligned exactly.
     const exact = planOf(vols, instances, metricsOf(vols, [gappy], 'parsed')).instances![0]!;
@@ -262,7 +292,11 @@ describe('never below what is delivered today, silently', () => {
   // A gp3 at 6,000 IOPS on an m6i.large (3,600 baseline) serving a 3,850-IOPS peak 10 minutes a day.
   const vols: Vol[] = [{ id: 'vol-0m6', type: 'gp3', size: 200, iops: 6000, throughput: 125, on: ['i-0m6'] }];
   const peaky: Shape = (minute) => (minute >= 600 && minute < 610 ? 3850 : 1000);
-  const p = planOf(vols, [['i-0m6', 'm6i.large']], metricsOf(vols, [{ MetricDataResults: results('vol-0m6', peaky) }]));
+  const p = planOf(
+    vols,
+    [['i-0m6', 'm6i.large']],
+    metricsOf(vols, [{ MetricDataResults: results('vol-0m6', peaky) }]),
+  );
   const v = p.volumes[0]!;
 
   it('keeps the volume at the 4,813-IOPS target (3,850 × 1.25), not the 3,600 baseline', () => {
@@ -276,7 +310,8 @@ describe('never below what is delivered today, silently', () => {
       instanceType: 'm6i.large',
       // m6in.large: 6,250 IOPS, 1,562 Mbps baseline; $0.13923/h × 730 = $101.64
       sustainedBy: 'm6in.large',
-      cappingGivesUp: 'capping at the instance baseline gives up the burst: peaks of 3,850 IOPS will be throttled to 3,600',
+      cappingGivesUp:
+        'capping at the instance baseline gives up the burst: peaks of 3,850 IOPS will be throttled to 3,600',
     });
     expect(v.notes.join(' ')).toContain('peaks of 3,850 IOPS will be throttled to 3,600');
     expect(fleetPlanToText(p)).toContain('peaks of 3,850 IOPS will be throttled to 3,600');
@@ -284,12 +319,18 @@ describe('never below what is delivered today, silently', () => {
 
   it('a peak within the baseline, only the headroom above it: capped, and the headroom left is stated', () => {
     const calm: Shape = (minute) => (minute >= 600 && minute < 610 ? 3400 : 1000);
-    const q = planOf(vols, [['i-0m6', 'm6i.large']], metricsOf(vols, [{ MetricDataResults: results('vol-0m6', calm) }]));
+    const q = planOf(
+      vols,
+      [['i-0m6', 'm6i.large']],
+      metricsOf(vols, [{ MetricDataResults: results('vol-0m6', calm) }]),
+    );
     const c = q.volumes[0]!;
     expect(c.recommended).toMatchObject({ iops: 3600 });
     expect(c.instanceFlag).toBeNull();
     // 3,600 ÷ 3,400 − 1 = 5.9 %
-    expect(c.notes.join(' ')).toContain('covers the observed peak (3,400 IOPS, 27 MiB/s) but leaves 5.9% headroom instead of the 25% asked for');
+    expect(c.notes.join(' ')).toContain(
+      'covers the observed peak (3,400 IOPS, 27 MiB/s) but leaves 5.9% headroom instead of the 25% asked for',
+    );
   });
 });
 
@@ -302,12 +343,19 @@ describe('every cheaper type, with its trade: io1/io2 → gp3 beside io2', () =>
     const p = planOf(vols, on, metricsOf(vols, [{ MetricDataResults: results('vol-0io1a', shape) }]));
     const v = p.volumes[0]!;
     // target 3,100 × 1.25 = 3,875: 800 × $0.08 = $64 + 875 × $0.005 = $4.38 → $68.38
-    expect(v.alternatives![0]!.config).toMatchObject({ type: 'gp3', sizeGib: 800, iops: 3875, usdPerMonth: 68.38 });
+    expect(v.alternatives![0]!.config).toMatchObject({
+      type: 'gp3',
+      sizeGib: 800,
+      iops: 3875,
+      usdPerMonth: 68.38,
+    });
     // now 800 × $0.125 + 16,000 × $0.065 = $1,140
     expect(v.alternatives![0]!.savingUsdPerMonth).toBe(1071.62);
     expect(v.alternatives![0]!.trade).toContain('io1 → gp3');
     expect(v.alternatives![0]!.trade).toContain('benchmark p99');
-    expect(v.alternatives![0]!.modify).toBe('aws ec2 modify-volume --volume-id vol-0io1a --volume-type gp3 --size 800 --iops 3875 --throughput 125');
+    expect(v.alternatives![0]!.modify).toBe(
+      'aws ec2 modify-volume --volume-id vol-0io1a --volume-type gp3 --size 800 --iops 3875 --throughput 125',
+    );
   });
 
   it('io1 500 GiB / 20,000 IOPS peaking at 4,400 → io2 at $420 and, beside it, gp3 at $52.50 with the trade', () => {
@@ -319,7 +367,9 @@ describe('every cheaper type, with its trade: io1/io2 → gp3 beside io2', () =>
     expect(v.recommended).toMatchObject({ type: 'io2', iops: 5500, usdPerMonth: 420 });
     // 500 × $0.08 + 2,500 × $0.005 = $40 + $12.50
     expect(v.alternatives![0]!.config).toMatchObject({ type: 'gp3', iops: 5500, usdPerMonth: 52.5 });
-    expect(v.alternatives![0]!.trade).toContain('io2 ($420.00/month) keeps sub-millisecond latency and 99.999 % durability');
+    expect(v.alternatives![0]!.trade).toContain(
+      'io2 ($420.00/month) keeps sub-millisecond latency and 99.999 % durability',
+    );
     expect(fleetPlanToText(p)).toContain('gp3 500 GiB 5,500 IOPS 125 MiB/s $52.50');
     expect(fleetPlanToMarkdown(p)).toContain('$52.50');
     const csv = fleetPlanToCsv(p).split('\n');
@@ -329,7 +379,11 @@ describe('every cheaper type, with its trade: io1/io2 → gp3 beside io2', () =>
   it('gp3 that cannot meet the target is not offered (io2 at 100,000 IOPS)', () => {
     const vols: Vol[] = [{ id: 'vol-0big', type: 'io2', size: 2000, iops: 100000, on: ['i-0big'] }];
     const shape: Shape = () => 85000;
-    const p = planOf(vols, [['i-0big', 'r6i.32xlarge']], metricsOf(vols, [{ MetricDataResults: results('vol-0big', shape) }]));
+    const p = planOf(
+      vols,
+      [['i-0big', 'r6i.32xlarge']],
+      metricsOf(vols, [{ MetricDataResults: results('vol-0big', shape) }]),
+    );
     expect(p.volumes[0]!.alternatives).toEqual([]);
   });
 });

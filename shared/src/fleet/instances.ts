@@ -145,7 +145,12 @@ function rowOf(
   if (vols.length === 1 && multi.length === 0) {
     method = 'single-volume';
     const o = observed[0]!;
-    m = { peakIops: o.readIops + o.writeIops, peakMibps: o.readMibps + o.writeMibps, peakAtMs: null, minutes: null };
+    m = {
+      peakIops: o.readIops + o.writeIops,
+      peakMibps: o.readMibps + o.writeMibps,
+      peakAtMs: null,
+      minutes: null,
+    };
   } else if (grid && !unaligned) {
     method = 'time-aligned';
     m = measureGrid(grid, period, caps);
@@ -163,10 +168,15 @@ function rowOf(
   const factor = 1 + input.headroom;
   const target = { iops: Math.ceil(m.peakIops * factor), throughputMibps: Math.ceil(m.peakMibps * factor) };
   const burst = burstVerdict(peak, caps, m.minutes?.worst ?? null);
-  const needsMore = caps !== null && (target.iops > caps.baselineIops || target.throughputMibps > caps.baselineMibps);
+  const needsMore =
+    caps !== null && (target.iops > caps.baselineIops || target.throughputMibps > caps.baselineMibps);
   const next =
     needsMore && spec && input.instancePool
-      ? (instancesSustaining({ iops: target.iops, throughputMiBps: target.throughputMibps }, spec, input.instancePool(spec))[0] ?? null)
+      ? (instancesSustaining(
+          { iops: target.iops, throughputMiBps: target.throughputMibps },
+          spec,
+          input.instancePool(spec),
+        )[0] ?? null)
       : null;
   const sustainedBy = next
     ? {

@@ -511,7 +511,8 @@ function planMeasured(
   if (instanceFlag) notes.push(instanceFlag.reason, instanceFlag.cappingGivesUp);
   const alternatives = gp3Alternative(v, o, sizingInstance, instance, current, rec, ctx);
   const status: FleetVolumeStatus = short ? 'under' : saving > 0 ? 'over' : 'ok';
-  if (!changes) return { ...base, status, observed: o, target, binding, risk, notes, alternatives, instanceFlag };
+  if (!changes)
+    return { ...base, status, observed: o, target, binding, risk, notes, alternatives, instanceFlag };
   if (rec.sizeGib > current.sizeGib)
     notes.push(
       `size raised ${current.sizeGib} → ${rec.sizeGib} GiB: ${best.reasons.find((r) => r.startsWith('size')) ?? 'for IOPS per GiB'}`,
@@ -627,7 +628,10 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
     volumes: input.volumes,
     plans: volumes,
     instances: new Map(
-      [...instances.values()].map((i) => [i.instanceId, { instanceType: i.instanceType, spec: specOf(i.instanceType) }]),
+      [...instances.values()].map((i) => [
+        i.instanceId,
+        { instanceType: i.instanceType, spec: specOf(i.instanceType) },
+      ]),
     ),
     store: input.metrics.concurrency,
     headroom: ctx.headroom,

@@ -64,7 +64,9 @@ export function tradeOf(from: VolumeType, to: VolumeType): string {
   if (CONSISTENCY[from] !== CONSISTENCY[to])
     gives.push(`${from}'s ${CONSISTENCY[from]} for ${CONSISTENCY[to]}`);
   const parts = [
-    gives.length > 0 ? `${from} → ${to} gives up ${gives.join('; ')}` : `${from} → ${to} gives up nothing AWS publishes`,
+    gives.length > 0
+      ? `${from} → ${to} gives up ${gives.join('; ')}`
+      : `${from} → ${to} gives up nothing AWS publishes`,
     keeps.length > 0 ? `keeps ${keeps.join(' and ')}` : null,
   ].filter(Boolean);
   const benchmark = gives.length > 0 ? ' — benchmark p99 latency on the cheaper type before moving' : '';
@@ -82,8 +84,7 @@ export function stripeTrade(type: VolumeType, count: number): string | null {
   const afr = ANNUAL_FAILURE_RATE_PCT[type];
   const set = (p: number) => (1 - (1 - p / 100) ** count) * 100;
   const pct = (p: number) => `${p < 0.1 ? p.toFixed(3) : p.toFixed(1)} %`;
-  const range =
-    afr.min === afr.max ? pct(set(afr.min)) : `${pct(set(afr.min))}–${pct(set(afr.max))}`;
+  const range = afr.min === afr.max ? pct(set(afr.min)) : `${pct(set(afr.min))}–${pct(set(afr.max))}`;
   const member = afr.min === afr.max ? `${afr.min} %` : `${afr.min}–${afr.max} %`;
   return `RAID 0 of ${formatInt(count)} ${type} volumes: any member failing loses the whole set — about ${range} a year (≈ ${formatInt(count)} × the member's ${member} annual failure rate); snapshots of members taken one by one are not consistent with each other: use a multi-volume crash-consistent snapshot (aws ec2 create-snapshots --instance-specification InstanceId=…) or freeze the file system first`;
 }
