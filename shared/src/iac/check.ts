@@ -15,6 +15,7 @@ import {
   mbps,
   mbpsToMiBps,
 } from '../units.ts';
+import { checkInstanceGroups } from './instance-groups.ts';
 import type { IacFinding, IacReport, IacVolume, IacVolumeResult } from './schema.ts';
 
 /**
@@ -225,6 +226,17 @@ export function checkIac(input: IacCheckInput): IacReport {
   const gen = input.gp3Generation ?? 'current';
   const findings: IacFinding[] = [];
   const volumes = input.volumes.map((v) => checkVolume(v, input, gen, findings));
+  // Volumes of one instance in the code share its caps: checked together too (instance-groups.ts).
+  findings.push(
+    ...checkInstanceGroups({
+      volumes: input.volumes,
+      valid: (v) => validateVolume(v.volume, gen).length === 0,
+      findInstance: input.findInstance,
+      profile: input.profile,
+      headroom: input.headroom,
+      ...(input.judgeDemand ? { judgeDemand: input.judgeDemand } : {}),
+    }),
+  );
   return { volumes, findings, demand: demandSummary(input), prices: describeRateCard(input.rateCard) };
 }
 

@@ -159,6 +159,11 @@ export const IacVolumeSchema = z.object({
   volume: VolumeConfigSchema,
   /** The EC2 instance type it attaches to, when the code says (aws_instance, aws_launch_template). */
   instanceType: z.string().nullable(),
+  /**
+   * The resource it attaches to in the code (`aws_instance.db`, `aws_launch_template.web`): the
+   * volumes of one share its EBS caps and are checked together (iac/instance-groups.ts).
+   */
+  instance: z.string().nullable().optional(),
 });
 export type IacVolume = z.infer<typeof IacVolumeSchema>;
 

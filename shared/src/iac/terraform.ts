@@ -36,6 +36,8 @@ export type IacRawVolume = {
   iops: RawNumber;
   throughputMiBps: RawNumber;
   instanceType: string | null;
+  /** The resource the volume attaches to in the code (aws_instance, aws_launch_template address): its volumes share its caps. */
+  instance?: string | null;
   attributes: { sizeGiB: string; iops: string; throughputMiBps: string };
 };
 
@@ -131,7 +133,14 @@ export function resolveRawVolume(
   const tp = number(raw.throughputMiBps);
   if (iops !== null && takes.iops) volume.iops = iops;
   if (tp !== null && takes.throughputMiBps) volume.throughputMiBps = tp;
-  return { file, subject: raw.subject, origin, volume, instanceType: raw.instanceType };
+  return {
+    file,
+    subject: raw.subject,
+    origin,
+    volume,
+    instanceType: raw.instanceType,
+    ...(raw.instance ? { instance: raw.instance } : {}),
+  };
 }
 
 function* walk(module: TerraformModule | undefined): Generator<TerraformResource> {
@@ -177,6 +186,7 @@ function rawVolumesOf(r: TerraformResource): IacRawVolume[] {
         iops: b.iops,
         throughputMiBps: b.throughput,
         instanceType,
+        instance: r.address,
         attributes: BLOCK_DEVICE_ATTRIBUTES,
       });
       return [
@@ -197,6 +207,7 @@ function rawVolumesOf(r: TerraformResource): IacRawVolume[] {
           iops: b.iops,
           throughputMiBps: b.throughput,
           instanceType,
+          instance: r.address,
           attributes: BLOCK_DEVICE_ATTRIBUTES,
         })),
       );
