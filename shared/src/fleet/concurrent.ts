@@ -100,9 +100,40 @@ function cellOf(g: ConcurrencyGrid, t: number): number {
 }
 
 /**
- * Adds one result's points to the grids of the instances the volume counts toward. `timeOf(i)`
- * is the i-th point's timestamp, ms; null when the points cannot be placed in time (the volume is
- * then `unaligned`).
+ * When a result's points are: evenly spaced from `firstMs` by `stepMs` (negative: newest first,
+ * as get-metric-data answers by default), or listed one by one.
+ */
+export type PointTimes = { firstMs: number; stepMs: number } | { timeOf: (i: number) => number };
+
+/**
+ * Adds evenly spaced values to one of a grid's arrays: the grid is grown and refined once for the
+ * range, then each value goes to its cell by index (the hot path: ~16 M points per 1,000 volumes).
+ */
+function addLinear(
+  g: ConcurrencyGrid,
+  which: 'ops' | 'bytes',
+  values: ArrayLike<number>,
+  firstMs: number,
+  stepMs: number,
+) {
+  const n = values.length;
+  const abs = Math.abs(stepMs);
+  const lo = stepMs >= 0 ? firstMs : firstMs + (n - 1) * stepMs;
+  cellOf(g, lo);
+  if (n > 1) {
+    cellOf(g, lo + abs);
+    cellOf(g, lo + (n - 1) * abs);
+  }
+  const c0 = (lo - g.originMs) / g.stepMs;
+  const stride = n > 1 ? abs / g.stepMs : 0;
+  const arr = g[which];
+  if (stepMs >= 0) for (let i = 0; i < n; i++) arr[c0 + i * stride]! += values[i]!;
+  else for (let i = 0; i < n; i++) arr[c0 + (n - 1 - i) * stride]! += values[i]!;
+}
+
+/**
+ * Adds one result's points to the grids of the instances the volume counts toward; `times` null
+ * when the points cannot be placed in time (the volume is then `unaligned`).
  */
 export function addToInstances(
   store: ConcurrencyStore,
@@ -110,49 +141,44 @@ export function addToInstances(
   volumeId: string,
   metric: MetricName,
   values: ArrayLike<number>,
-  timeOf: ((i: number) => number) | null,
+  times: PointTimes | null,
   stepMs: number,
 ): void {
-  if (values.length === 0) return;
-  if (timeOf === null) {
+  const n = values.length;
+  if (n === 0) return;
+  if (times === null) {
     store.unaligned.add(volumeId);
     return;
   }
-  const ops = isOps(metric);
-  // Oldest first, so a grid grows at its end (get-metric-data is newest-first by default).
-  const n = values.length;
-  const descending = timeOf(0) > timeOf(n - 1);
+  const which = isOps(metric) ? 'ops' : 'bytes';
+  const timeOf = 'timeOf' in times ? times.timeOf : (i: number) => times.firstMs + i * times.stepMs;
+  const oldest = Math.min(timeOf(0), timeOf(n - 1));
   for (const instanceId of instanceIds) {
     let g = store.grids.get(instanceId);
-    if (g === undefined)
-      store.grids.set(
-        instanceId,
-        (g = newGrid(timeOf(descending ? n - 1 : 0), stepMs > 0 ? stepMs : 60_000)),
-      );
-    for (let k = 0; k < n; k++) {
-      const i = descending ? n - 1 - k : k;
-      const c = cellOf(g, timeOf(i));
-      if (ops) g.ops[c]! += values[i]!;
-      else g.bytes[c]! += values[i]!;
+    if (g === undefined) store.grids.set(instanceId, (g = newGrid(oldest, stepMs > 0 ? stepMs : 60_000)));
+    if (!('timeOf' in times)) {
+      addLinear(g, which, values, times.firstMs, times.stepMs);
+      continue;
     }
+    cellOf(g, oldest); // grow at the front once, then in time order
+    for (let i = 0; i < n; i++) g[which][cellOf(g, timeOf(i))]! += values[i]!;
   }
 }
 
 /**
- * The timestamps of a result whose only the ends (and spacing) are known: exact when its points
- * are contiguous — (count − 1) × spacing equals the span, so point i is at first + i × spacing in
- * the direction the result runs (get-metric-data is newest-first by default) — else null.
+ * The times of a result whose only the ends (and spacing) are known: exact when its points are
+ * contiguous — (count − 1) × spacing equals the span, so point i is at first ± i × spacing, in the
+ * direction the result runs — else null.
  */
 export function contiguousTimes(
   firstMs: number,
   lastMs: number,
   count: number,
   spacingMs: number,
-): ((i: number) => number) | null {
-  if (count === 1) return () => firstMs;
+): PointTimes | null {
+  if (count === 1) return { firstMs, stepMs: 0 };
   if (spacingMs <= 0 || Math.abs(lastMs - firstMs) !== (count - 1) * spacingMs) return null;
-  const step = lastMs >= firstMs ? spacingMs : -spacingMs;
-  return (i) => firstMs + i * step;
+  return { firstMs, stepMs: lastMs >= firstMs ? spacingMs : -spacingMs };
 }
 
 /** Adds a part's store (read in another thread) to `into`: sums are order-free. */
@@ -164,10 +190,8 @@ export function mergeConcurrency(into: ConcurrencyStore, part: ConcurrencyStore)
       into.grids.set(instanceId, g);
       continue;
     }
-    for (let i = 0; i < g.length; i++) {
-      const c = cellOf(target, g.originMs + i * g.stepMs);
-      target.ops[c]! += g.ops[i]!;
-      target.bytes[c]! += g.bytes[i]!;
-    }
+    if (g.length === 0) continue;
+    addLinear(target, 'ops', g.ops.subarray(0, g.length), g.originMs, g.stepMs);
+    addLinear(target, 'bytes', g.bytes.subarray(0, g.length), g.originMs, g.stepMs);
   }
 }

@@ -3,7 +3,13 @@ import { IO2 } from '../aws/volume-types.ts';
 import { MiB } from '../units.ts';
 import { z } from 'zod';
 import { GetMetricDataOutputSchema, MetricDataResultSchema } from './aws-outputs.ts';
-import { addToInstances, contiguousTimes, createConcurrencyStore, mergeConcurrency } from './concurrent.ts';
+import {
+  addToInstances,
+  contiguousTimes,
+  createConcurrencyStore,
+  mergeConcurrency,
+  type PointTimes,
+} from './concurrent.ts';
 import { problemOf } from './parse.ts';
 import { parseLabel } from './queries.ts';
 import { STAMP_SAMPLE, scanMetricDataText } from './scan.ts';
@@ -291,9 +297,12 @@ type OneResult = {
 };
 
 /** Each point's time, ms: from every timestamp when parsed whole, else from the ends when the points are contiguous. */
-function timesOf(result: OneResult, spacingMs: number): ((i: number) => number) | null {
+function timesOf(result: OneResult, spacingMs: number): PointTimes | null {
   const all = result.stamps;
-  if (all !== undefined) return (i) => Date.parse(all[i]!);
+  if (all !== undefined) {
+    const ms = all.map((t) => Date.parse(t));
+    return { timeOf: (i) => ms[i]! };
+  }
   return contiguousTimes(
     Date.parse(result.firstStamp!),
     Date.parse(result.lastStamp!),
