@@ -1,6 +1,7 @@
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { describeRateCard, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
 import { NON_NITRO, type Gp3Generation } from '../aws/volume-types.ts';
+import { tradeOf } from '../plan/alternatives.ts';
 import { monthlyCost, wasteOf } from '../plan/cost.ts';
 import { attachContextOf, computeLimits, type Limit } from '../plan/limits.ts';
 import { isUsable, rightSize, volumeOfRecommendation, type RightSizeResult } from '../plan/right-size.ts';
@@ -189,7 +190,7 @@ function checkVolume(
         emit(
           'over',
           'over_provisioned',
-          `${describeVolume(config, { performance: true })} costs ${formatUsd(cost.total)}/month; the demand needs ${describeTarget(rs)}, which ${describeVolume(volume, { performance: true })} meets for ${formatUsd(best.monthlyUsd.total)}/month: ${formatUsd(wasteUsd)}/month wasted (${card.region ?? 'custom'} prices of ${card.date})`,
+          `${describeVolume(config, { performance: true })} costs ${formatUsd(cost.total)}/month; the demand needs ${describeTarget(rs)}, which ${describeVolume(volume, { performance: true })} meets for ${formatUsd(best.monthlyUsd.total)}/month: ${formatUsd(wasteUsd)}/month wasted (${card.region ?? 'custom'} prices of ${card.date})${(config.type === 'io1' || config.type === 'io2') && best.type !== config.type ? `. The trade: ${tradeOf(config.type, best.type)}` : ''}`,
           wasteUsd,
         );
     }

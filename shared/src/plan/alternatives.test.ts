@@ -138,3 +138,26 @@ describe('NVMe → EBS: the EBS baseline is searched across categories, or stay 
     expect(r.instanceAdvice!.message).toContain("stay on NVMe (i4i.32xlarge's local store)");
   });
 });
+
+describe('plan: gp3 beside io2 carries the trade', () => {
+  it('500 GiB at a 4,400-IOPS peak: gp3 ($52.50) ranks first and names what io2 ($420.00) keeps', () => {
+    const r = rightSize({
+      profile: publishedProfile({
+        readIops: 2200,
+        readMiBps: 17.2,
+        writeIops: 2200,
+        writeMiBps: 17.2,
+        durationSec: 3600,
+      }),
+      headroom: 0.25,
+      minSizeGiB: 500,
+      instance: null,
+      rateCard: defaultRateCard(),
+      types: ['gp3', 'io2'],
+    });
+    const [gp3, io2] = r.recommendations;
+    expect(gp3).toMatchObject({ type: 'gp3', iops: 5500, monthlyUsd: { total: 52.5 } });
+    expect(io2).toMatchObject({ type: 'io2', iops: 5500, monthlyUsd: { total: 420 } });
+    expect(gp3!.reasons.join(' ')).toContain("beside io2: io2 → gp3 gives up io2's 99.999 % durability");
+  });
+});

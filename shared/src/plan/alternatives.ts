@@ -41,7 +41,7 @@ const CONSISTENCY: Record<VolumeType, string> = {
   io2: '≥ 90 % of provisioned IOPS 99.9 % of the time',
   io1: '≥ 90 % of provisioned IOPS 99.9 % of the time',
   gp3: '≥ 90 % of provisioned IOPS 99 % of the time',
-  gp2: '≥ 90 % of baseline IOPS 99 % of the time',
+  gp2: '≥ 90 % of provisioned IOPS 99 % of the time',
   st1: '≥ 90 % of expected throughput 99 % of the time',
   sc1: '≥ 90 % of expected throughput 99 % of the time',
 };

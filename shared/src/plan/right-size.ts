@@ -31,7 +31,7 @@ import {
   mbpsToMiBps,
   roundCents,
 } from '../units.ts';
-import { stripeTrade } from './alternatives.ts';
+import { stripeTrade, tradeOf } from './alternatives.ts';
 import { CostBreakdownSchema, monthlyCost, scaleCost, type CostBreakdown } from './cost.ts';
 import { demandOf, hasRandomIo } from './demand.ts';
 import { attachContextOf } from './limits.ts';
@@ -585,6 +585,11 @@ export function rightSize(input: RightSizeInput): RightSizeResult {
       rank: 0,
     };
   });
+  // A cheaper type is listed with its trade, never chosen silently (plan/alternatives.ts).
+  const piops = recs.find((r) => (r.type === 'io2' || r.type === 'io1') && r.status === 'meets');
+  const gp3Rec = recs.find((r) => r.type === 'gp3' && r.status === 'meets');
+  if (piops && gp3Rec && gp3Rec.monthlyUsd.total < piops.monthlyUsd.total)
+    gp3Rec.reasons.push(`beside ${piops.type}: ${tradeOf(piops.type, 'gp3')}`);
   const order = { meets: 0, 'capped-by-instance': 1, unpriced: 2, 'not-viable': 3 } as const;
   recs.sort(
     (a, b) =>
