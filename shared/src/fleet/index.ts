@@ -10,3 +10,4 @@ export * from './delivered.ts';
 export * from './scan.ts';
 export * from './plan.ts';
 export * from './format.ts';
+export { describeAlternative } from './format-instances.ts';
