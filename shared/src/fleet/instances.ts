@@ -242,7 +242,9 @@ export function verdictOf(r: FleetInstanceRow, needsMore: boolean, headroom: num
   } else {
     const minutes =
       r.minutesAboveBaselinePerDay === null
-        ? ' (minutes per day unknown without time-aligned points)'
+        ? r.method === 'single-volume'
+          ? ' (minutes per day not counted for a lone volume: its points are not kept, only its statistic)'
+          : ' (minutes per day unknown without time-aligned points)'
         : ` for ${n0(r.minutesAboveBaselinePerDay)} min/day at worst (${r.daysAboveBaseline} of ${r.days} days)`;
     parts.push(`${together}${over.join(' and ')}${minutes}${how} on ${name}`);
     const burstText = {
