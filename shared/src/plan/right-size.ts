@@ -562,6 +562,19 @@ export function rightSize(input: RightSizeInput): RightSizeResult {
     const cost = gap ? zeroCost : monthlyCost(config, input.rateCard as RateCard);
     const reasons = [...sized.reasons];
     if (isCapped) reasons.push(capNote);
+    // Never below what was delivered, silently (docs/domain.md §7a): the peak itself above the
+    // baseline rode the instance's burst, and a cap at the baseline throttles it.
+    if (isCapped && ceil && (ssd.iops > ceil.iops || ssd.throughputMiBps > ceil.throughputMiBps))
+      reasons.push(
+        `capping at the instance baseline gives up the burst: ${[
+          ssd.iops > ceil.iops ? `peaks of ${n0(ssd.iops)} IOPS will be throttled to ${n0(ceil.iops)}` : null,
+          ssd.throughputMiBps > ceil.throughputMiBps
+            ? `peaks of ${n0(ssd.throughputMiBps)} MiB/s will be throttled to ${n0(ceil.throughputMiBps)}`
+            : null,
+        ]
+          .filter(Boolean)
+          .join(' and ')}`,
+      );
     if (ceil && (caps.iops > delivered.iops || caps.throughputMiBps > delivered.tp))
       reasons.push(
         `the volume${count > 1 ? 's' : ''} could deliver ${n0(caps.iops)} IOPS / ${n0(caps.throughputMiBps)} MiB/s; ${ceil.name} lets through ${n0(delivered.iops)} IOPS / ${n0(delivered.tp)} MiB/s`,
