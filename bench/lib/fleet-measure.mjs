@@ -6,8 +6,13 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readMetricsFiles, threadsFor } from '../../server/src/cli/fleet-metrics.ts';
-import { parseFleetInstances, parseFleetVolumes, planFleet } from '../../shared/src/fleet/index.ts';
-import { findInstanceType, regionRateCardFor } from '../../shared/src/aws/catalog.ts';
+import {
+  concurrencyGroupsOf,
+  parseFleetInstances,
+  parseFleetVolumes,
+  planFleet,
+} from '../../shared/src/fleet/index.ts';
+import { findInstanceType, regionRateCardFor, upgradePool } from '../../shared/src/aws/catalog.ts';
 
 const round = (n, digits = 2) => Number(n.toFixed(digits));
 const dir = process.env.P15_MEASURE_DIR;
@@ -21,7 +26,15 @@ const instances = parseFleetInstances(JSON.parse(readFileSync(join(dir, 'instanc
 if (!volumes.ok || !instances.ok) throw new Error('generated describe-* output did not parse');
 const volumeIds = volumes.value.map((v) => v.volumeId);
 const threads = await threadsFor(files, dir);
-const metrics = await readMetricsFiles(files, dir, volumeIds, threads);
+// As the CLI: the volumes of each instance are summed point by point while reading.
+const metrics = await readMetricsFiles(
+  files,
+  dir,
+  volumeIds,
+  threads,
+  undefined,
+  concurrencyGroupsOf(volumes.value),
+);
 const t1 = performance.now();
 const plan = planFleet({
   volumes: volumes.value,
@@ -30,6 +43,7 @@ const plan = planFleet({
   catalog: {
     rateCard: regionRateCardFor('us-east-1'),
     findInstance: findInstanceType,
+    instancePool: upgradePool,
     snapshotUsdPerGibMonth: null,
   },
   headroom: 0.25,
@@ -50,6 +64,7 @@ process.stdout.write(
     peak_rss_mib: round(process.resourceUsage().maxRSS / 1024, 0),
     heap_used_mib: round(process.memoryUsage().heapUsed / 1024 / 1024, 0),
     statuses,
+    instance_rows: plan.instances?.length ?? 0,
     fleet_saving_usd_per_month: plan.totals.fleet.savingUsdPerMonth,
   })}\n`,
 );

@@ -10,6 +10,7 @@ import {
   createFleetMetrics,
   mergeFleetMetrics,
   summarizeMetricDataText,
+  type ConcurrencyGroups,
   type FleetMetrics,
   type FleetMetricsPart,
 } from '@blockwise/shared/fleet';
@@ -64,6 +65,8 @@ export type FleetWorkerData = {
   volumeIds: readonly string[];
   /** --period when given: files spaced otherwise are refused (metrics.ts). */
   periodSeconds: number | undefined;
+  /** Volumes summed per instance while reading (shared/src/fleet/concurrent.ts). */
+  concurrency: ConcurrencyGroups | undefined;
 };
 
 /** Reads and summarizes one metrics file (the worker's job; also the in-thread path's). */
@@ -72,11 +75,13 @@ export async function summarizeMetricsFile(
   cwd: string,
   volumeIds: readonly string[],
   periodSeconds?: number,
+  concurrency?: ConcurrencyGroups,
 ): Promise<FleetMetricsPart> {
   const part = summarizeMetricDataText(await readText(file, cwd), {
     fileName: file,
     volumeIds,
     ...(periodSeconds !== undefined ? { periodSeconds } : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
   });
   if (!part.ok) throw new FleetInputError(file, part.error);
   return part.value;
@@ -109,6 +114,7 @@ export async function readMetricsFiles(
   volumeIds: readonly string[],
   threads: number,
   periodSeconds?: number,
+  concurrency?: ConcurrencyGroups,
 ): Promise<FleetMetrics> {
   const metrics = createFleetMetrics();
   if (threads <= 0) {
@@ -118,12 +124,13 @@ export async function readMetricsFiles(
         fileName: file,
         volumeIds,
         ...(periodSeconds !== undefined ? { periodSeconds } : {}),
+        ...(concurrency !== undefined ? { concurrency } : {}),
       });
       if (!added.ok) throw new FleetInputError(file, added.error);
     }
     return metrics;
   }
-  await readInWorkers(files, { cwd, volumeIds, periodSeconds }, threads, metrics);
+  await readInWorkers(files, { cwd, volumeIds, periodSeconds, concurrency }, threads, metrics);
   return metrics;
 }
 

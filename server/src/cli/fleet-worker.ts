@@ -12,10 +12,10 @@ import {
  * file per message and answers its summaries. The points it keeps for the merge (a few MB per file)
  * are transferred, not copied.
  */
-const { cwd, volumeIds, periodSeconds } = workerData as FleetWorkerData;
+const { cwd, volumeIds, periodSeconds, concurrency } = workerData as FleetWorkerData;
 
 parentPort?.on('message', (request: FleetWorkerRequest) => {
-  void summarizeMetricsFile(request.file, cwd, volumeIds, periodSeconds).then(
+  void summarizeMetricsFile(request.file, cwd, volumeIds, periodSeconds, concurrency).then(
     (part) => {
       const transfer: ArrayBuffer[] = [];
       for (const perVolume of part.values.values())

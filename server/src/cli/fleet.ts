@@ -9,6 +9,7 @@ import {
   MAX_QUERIES_PER_REQUEST,
   MODIFICATION_RULE,
   buildMetricQueries,
+  concurrencyGroupsOf,
   fleetPlanToCsv,
   fleetPlanToMarkdown,
   fleetPlanToText,
@@ -20,7 +21,7 @@ import {
   type FleetStatistic,
 } from '@blockwise/shared/fleet';
 import { type Result } from '@blockwise/shared/problem';
-import { activeCatalog, findInstanceType } from '@blockwise/shared/catalog';
+import { activeCatalog, findInstanceType, upgradePool } from '@blockwise/shared/catalog';
 import { CATALOG_FLAG, CATALOG_USAGE, applyCatalogFlag } from './catalog-flag.ts';
 import { FleetInputError, readMetricsFiles, readText, threadsFor } from './fleet-metrics.ts';
 import { resolveRegionRateCard } from './flags.ts';
@@ -280,6 +281,7 @@ async function runPlan(argv: string[], io: CliIo): Promise<number> {
   const catalog: FleetCatalog = {
     rateCard,
     findInstance: findInstanceType,
+    instancePool: upgradePool,
     snapshotUsdPerGibMonth: snapshot,
   };
 
@@ -291,7 +293,15 @@ async function runPlan(argv: string[], io: CliIo): Promise<number> {
     // Large inputs are read in worker threads, one per core (fleet-metrics.ts; docs/fleet.md §5).
     const volumeIds = volumes.map((v) => v.volumeId);
     const threads = await threadsFor(values.metrics, io.cwd);
-    const metrics = await readMetricsFiles(values.metrics, io.cwd, volumeIds, threads, periodSeconds);
+    // Volumes sharing an instance are summed point by point while reading (docs/fleet.md §2).
+    const metrics = await readMetricsFiles(
+      values.metrics,
+      io.cwd,
+      volumeIds,
+      threads,
+      periodSeconds,
+      concurrencyGroupsOf(volumes),
+    );
     const plan = planFleet({
       volumes,
       metrics,

@@ -1,6 +1,6 @@
 import { activeCatalog } from '../aws/active-catalog.ts';
 import { regionRateCardFor } from '../aws/ebs-prices.ts';
-import { findInstanceType } from '../aws/instances.ts';
+import { findInstanceType, upgradePool } from '../aws/instances.ts';
 import type { RegionRateCard } from '../aws/rate-card.ts';
 import type { FleetCatalog } from '../fleet/schema.ts';
 import type { Result } from '../problem.ts';
@@ -29,6 +29,7 @@ export function fleetCatalogFor(region: string, rateCard?: RegionRateCard): Resu
     value: {
       rateCard: card,
       findInstance: findInstanceType,
+      instancePool: upgradePool,
       snapshotUsdPerGibMonth: Object.hasOwn(ebs, region) ? (ebs[region]?.snapshot.standard ?? null) : null,
     },
   };

@@ -1,5 +1,11 @@
 import { HOURS_PER_MONTH, usd, type Usd } from '../units.ts';
-import { categoryOf, familyOf, sizeOf, type InstanceSpec } from './instance-spec.ts';
+import {
+  categoryOf,
+  familyOf,
+  isStorageOptimizedFamily,
+  sizeOf,
+  type InstanceSpec,
+} from './instance-spec.ts';
 import { activeCatalog } from './active-catalog.ts';
 import type { CatalogData, InstanceRow } from './catalog-schema.ts';
 
@@ -15,6 +21,8 @@ type Lookups = {
   byName?: ReadonlyMap<string, InstanceSpec>;
   byFamily?: ReadonlyMap<string, readonly InstanceSpec[]>;
   byCategory?: Map<string, readonly InstanceSpec[]>;
+  /** General-purpose, compute- and memory-optimized types: where a storage-optimized workload looks for EBS. */
+  ebsFamilies?: readonly InstanceSpec[];
   dPairs?: ReadonlyMap<string, string>;
   basePairs?: ReadonlyMap<string, string>;
 };
@@ -128,6 +136,14 @@ export function familyMembers(family: string): readonly InstanceSpec[] {
  */
 export function upgradePool(spec: InstanceSpec): readonly InstanceSpec[] {
   const category = categoryOf(spec.family);
+  // Off local NVMe onto EBS: the EBS baseline is searched across the general-purpose, compute- and
+  // memory-optimized categories (an i-family workload may fit an m/r/c instance), never the
+  // storage family's own larger sizes, which buy more of the store the move leaves behind.
+  if (category === null && isStorageOptimizedFamily(spec.family)) {
+    const l = current();
+    l.ebsFamilies ??= Object.freeze(listInstanceTypes().filter((s) => categoryOf(s.family) !== null));
+    return l.ebsFamilies;
+  }
   if (category === null) return familyMembers(spec.family);
   const l = current();
   l.byCategory ??= new Map();

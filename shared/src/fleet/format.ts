@@ -1,4 +1,11 @@
 import { formatInt, formatUsd } from '../units.ts';
+import {
+  INSTANCE_CSV_COLUMNS,
+  instanceCsvCells,
+  instancesMarkdown,
+  instancesText,
+  volumeExtras,
+} from './format-instances.ts';
 import type { FleetConfig, FleetPlan, FleetVolumePlan } from './schema.ts';
 
 /** -$7.50 rather than $-7.50: a negative saving is an extra cost. */
@@ -44,6 +51,7 @@ export const FLEET_CSV_COLUMNS = [
   'saving_usd_per_month',
   'risk',
   'modify_command',
+  ...INSTANCE_CSV_COLUMNS,
 ] as const;
 
 /**
@@ -80,6 +88,7 @@ export function fleetPlanToCsv(plan: FleetPlan): string {
       v.savingUsdPerMonth,
       v.risk,
       v.commands.modify[0] ?? null,
+      ...instanceCsvCells(plan, v),
     ]
       .map(csvCell)
       .join(',');
@@ -144,6 +153,12 @@ export function fleetPlanToMarkdown(plan: FleetPlan): string {
         `| ${md(t.type)} | ${t.volumes} | ${formatUsd(t.currentUsdPerMonth)} | ${formatUsd(t.recommendedUsdPerMonth)} | ${signedUsd(t.savingUsdPerMonth)} | ${t.riskCount} | ${t.unpricedCount} |`,
     ),
   ];
+  out.push(...instancesMarkdown(plan));
+  const extras = plan.volumes.filter((v) => volumeExtras(v).length > 0);
+  if (extras.length > 0) {
+    out.push('', '### Cheaper types and instance flags', '');
+    for (const v of extras) out.push(...volumeExtras(v).map((e) => `- ${md(v.volumeId)}: ${md(e)}`));
+  }
   const changed = plan.volumes.filter((v) => v.commands.modify.length > 0);
   if (changed.length > 0) {
     out.push('', '### Commands', '');
@@ -240,6 +255,14 @@ export function fleetPlanToText(plan: FleetPlan): string {
   ];
   const risky = plan.volumes.filter((v) => v.risk);
   if (risky.length > 0) out.push('', 'Risks:', ...risky.map((v) => `  ${v.volumeId}: ${v.risk}`));
+  out.push(...instancesText(plan));
+  const extras = plan.volumes.filter((v) => volumeExtras(v).length > 0);
+  if (extras.length > 0)
+    out.push(
+      '',
+      'Cheaper types and instance flags:',
+      ...extras.flatMap((v) => volumeExtras(v).map((e) => `  ${v.volumeId}: ${e}`)),
+    );
   const changed = plan.volumes.filter((v) => v.commands.modify.length > 0);
   if (changed.length > 0) {
     out.push('', 'Commands (one modification per volume; rollback after it completes):');

@@ -3,10 +3,23 @@ import { IO2 } from '../aws/volume-types.ts';
 import { MiB } from '../units.ts';
 import { z } from 'zod';
 import { GetMetricDataOutputSchema, MetricDataResultSchema } from './aws-outputs.ts';
+import {
+  addToInstances,
+  contiguousTimes,
+  createConcurrencyStore,
+  mergeConcurrency,
+  type PointTimes,
+} from './concurrent.ts';
 import { problemOf } from './parse.ts';
 import { parseLabel } from './queries.ts';
 import { STAMP_SAMPLE, scanMetricDataText } from './scan.ts';
-import type { FleetMetrics, FleetStatistic, MetricName, FleetSeriesSummary } from './schema.ts';
+import type {
+  ConcurrencyGroups,
+  FleetMetrics,
+  FleetStatistic,
+  MetricName,
+  FleetSeriesSummary,
+} from './schema.ts';
 
 /**
  * Merging GetMetricData responses without keeping the points: per volume and metric only the count,
@@ -62,6 +75,11 @@ export type MetricDataOptions = {
    * whose points are spaced otherwise is refused. Without it the spacing is taken from the data.
    */
   periodSeconds?: number;
+  /**
+   * Volumes to sum per instance, point by point (concurrent.ts `concurrencyGroupsOf`): their
+   * points are added to their instances' grids while reading.
+   */
+  concurrency?: ConcurrencyGroups;
 };
 
 // A plain binary min-heap on number[] (no dependency; hot path: ~80 M pushes in the bench).
@@ -254,6 +272,7 @@ function addParsed(
         firstStamp: stamps[0] as string | undefined,
         lastStamp: stamps[values.length - 1] as string | undefined,
         stampSample: stamps.slice(0, STAMP_SAMPLE) as string[],
+        stamps: stamps as readonly string[],
       },
       collect,
     );
@@ -273,7 +292,24 @@ type OneResult = {
   lastStamp: string | undefined;
   /** The first STAMP_SAMPLE timestamps (scan.ts). */
   stampSample: readonly string[];
+  /** Every timestamp, when the result was parsed whole (JSON.parse); the scanner keeps only the ends. */
+  stamps?: readonly string[];
 };
+
+/** Each point's time, ms: from every timestamp when parsed whole, else from the ends when the points are contiguous. */
+function timesOf(result: OneResult, spacingMs: number): PointTimes | null {
+  const all = result.stamps;
+  if (all !== undefined) {
+    const ms = all.map((t) => Date.parse(t));
+    return { timeOf: (i) => ms[i]! };
+  }
+  return contiguousTimes(
+    Date.parse(result.firstStamp!),
+    Date.parse(result.lastStamp!),
+    result.values.length,
+    spacingMs,
+  );
+}
 
 /**
  * The spacing of one result's points, ms: the gcd of the gaps between its first timestamps and of
@@ -431,6 +467,17 @@ function addResult(
   const values = result.values;
   for (let i = 0; i < values.length; i++) addPoint(s, values[i]!);
   collect?.(target.volumeId, target.metric, values);
+  const instanceIds = options.concurrency?.get(target.volumeId);
+  if (instanceIds !== undefined && values.length > 0)
+    addToInstances(
+      (into.concurrency ??= createConcurrencyStore()),
+      instanceIds,
+      target.volumeId,
+      target.metric,
+      values,
+      timesOf(result, spacing.spacingMs),
+      options.periodSeconds !== undefined ? options.periodSeconds * 1000 : spacing.spacingMs,
+    );
   s.firstMs = Math.min(s.firstMs, spacing.firstMs);
   s.lastMs = Math.max(s.lastMs, spacing.lastMs);
   s.spacingMs = gcdMs(s.spacingMs, spacing.spacingMs);
@@ -519,6 +566,8 @@ export function mergeFleetMetrics(into: FleetMetrics, part: FleetMetricsPart): F
   into.files += part.metrics.files;
   into.results += part.metrics.results;
   for (const w of part.metrics.warnings) into.warnings.push(w);
+  if (part.metrics.concurrency)
+    mergeConcurrency((into.concurrency ??= createConcurrencyStore()), part.metrics.concurrency);
   for (const [volumeId, perVolume] of part.metrics.series) {
     const target = into.series.get(volumeId);
     if (target === undefined) {
@@ -546,7 +595,12 @@ export function mergeFleetMetrics(into: FleetMetrics, part: FleetMetricsPart): F
 /** Several GetMetricData responses (NextToken pages, or one per batch), merged. */
 export function parseMetricData(
   files: readonly unknown[],
-  options: { fileNames?: readonly string[]; volumeIds?: readonly string[]; periodSeconds?: number } = {},
+  options: {
+    fileNames?: readonly string[];
+    volumeIds?: readonly string[];
+    periodSeconds?: number;
+    concurrency?: ConcurrencyGroups;
+  } = {},
 ): Result<FleetMetrics> {
   const metrics = createFleetMetrics();
   for (let i = 0; i < files.length; i++) {
@@ -554,6 +608,7 @@ export function parseMetricData(
       fileName: options.fileNames?.[i],
       volumeIds: options.volumeIds,
       periodSeconds: options.periodSeconds,
+      concurrency: options.concurrency,
     });
     if (!added.ok) return added;
   }

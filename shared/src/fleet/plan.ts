@@ -3,7 +3,8 @@ import { missingPriceMessage, priceAvailable, type RateCard, type RegionRateCard
 import { INSTANCE_BURST_MINUTES_PER_DAY, VOLUME_TYPES, type VolumeType } from '../aws/volume-types.ts';
 import { monthlyCost } from '../plan/cost.ts';
 import { attachContextOf } from '../plan/limits.ts';
-import { isUsable, rightSize, volumeOfRecommendation } from '../plan/right-size.ts';
+import { tradeOf } from '../plan/alternatives.ts';
+import { isUsable, rightSize, volumeOfRecommendation, type Recommendation } from '../plan/right-size.ts';
 import {
   provisionedFieldsOf,
   volumeCapabilities,
@@ -12,11 +13,15 @@ import {
 } from '../plan/volume.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { formatInt, MiB, mbps, mbpsToMiBps, roundCents } from '../units.ts';
+import { checkDelivered } from './delivered.ts';
+import { instanceRows } from './instances.ts';
 import { gcdMs, modeOf, statisticOf } from './metrics.ts';
 import type {
+  FleetAlternative,
   FleetBinding,
   FleetConfig,
   FleetInstance,
+  FleetInstanceRow,
   FleetObserved,
   FleetPlan,
   FleetTotals,
@@ -336,7 +341,57 @@ function unusedOf(
 
 type Ctx = Required<Pick<PlanFleetInput, 'headroom' | 'statistic' | 'minHistoryDays' | 'minPoints'>> & {
   card: RegionRateCard;
+  pool: (spec: InstanceSpec) => readonly InstanceSpec[];
 };
+
+/** The instance as right-sizing sees it once its EBS caps are set aside (Nitro and attachments kept). */
+const withoutCaps = (instance: InstanceSpec | null): InstanceSpec | null =>
+  instance ? { ...instance, ebs: null } : null;
+
+/**
+ * io1/io2 → gp3 whenever gp3 meets the target (plan/alternatives.ts): listed beside the
+ * recommendation with its cost and what it gives up, never chosen silently.
+ */
+function gp3Alternative(
+  v: FleetVolume,
+  o: FleetObserved,
+  sizingInstance: InstanceSpec | null,
+  instance: InstanceSpec | null,
+  current: FleetConfig,
+  rec: FleetConfig | null,
+  ctx: Ctx,
+): FleetAlternative[] {
+  if (v.type !== 'io1' && v.type !== 'io2') return [];
+  const result = rightSize({
+    profile: profileOf(v, o),
+    headroom: ctx.headroom,
+    minSizeGiB: v.sizeGib,
+    instance: sizingInstance,
+    rateCard: ctx.card,
+    types: ['gp3'],
+  });
+  const gp3 = result.recommendations.find(
+    (r: Recommendation) => r.status === 'meets' && (r.volumeCount ?? 1) === 1,
+  );
+  if (!gp3) return [];
+  const config = fleetConfigOf(volumeOfRecommendation(gp3), ctx.card, instance);
+  const saving =
+    current.usdPerMonth !== null && config.usdPerMonth !== null
+      ? roundCents(current.usdPerMonth - config.usdPerMonth)
+      : null;
+  const beside =
+    rec && rec.type === 'io2'
+      ? `; beside it, io2 (${rec.usdPerMonth !== null ? `$${rec.usdPerMonth.toFixed(2)}/month` : 'unpriced'}) keeps sub-millisecond latency and 99.999 % durability`
+      : '';
+  return [
+    {
+      config,
+      savingUsdPerMonth: saving,
+      trade: `${tradeOf(v.type, 'gp3')}${beside}`,
+      modify: `aws ec2 modify-volume --volume-id ${v.volumeId} ${modifyFlags(config, true)}`,
+    },
+  ];
+}
 
 /**
  * Why a recommendation stops below the target: the instance's baseline EBS limits, not the volume,
@@ -403,7 +458,31 @@ function planMeasured(
     rateCard: ctx.card,
     types: candidateTypes(v.type),
   });
-  const best = result.recommendations.find((r) => isUsable(r) && (r.volumeCount ?? 1) === 1) ?? null;
+  let best = result.recommendations.find((r) => isUsable(r) && (r.volumeCount ?? 1) === 1) ?? null;
+  // Never below what is delivered today, silently (delivered.ts).
+  const delivered =
+    best?.status === 'capped-by-instance'
+      ? checkDelivered({
+          peak: { iops: o.readIops + o.writeIops, mibps: o.readMibps + o.writeMibps },
+          target,
+          instance,
+          headroom: ctx.headroom,
+          pool: instance ? ctx.pool(instance) : [],
+        })
+      : ({ kind: 'none' } as const);
+  let sizingInstance = instance;
+  if (delivered.kind === 'keep-target') {
+    sizingInstance = withoutCaps(instance);
+    const uncapped = rightSize({
+      profile: profileOf(v, o),
+      headroom: ctx.headroom,
+      minSizeGiB: v.sizeGib,
+      instance: sizingInstance,
+      rateCard: ctx.card,
+      types: candidateTypes(v.type),
+    });
+    best = uncapped.recommendations.find((r) => isUsable(r) && (r.volumeCount ?? 1) === 1) ?? best;
+  }
   let risk: string | null = null;
   if (short) {
     const instanceBinds = binding.id.startsWith('instance');
@@ -427,8 +506,13 @@ function planMeasured(
   const changes = short || saving > 0;
   if (best.status === 'capped-by-instance' && instance?.ebs)
     notes.push(instanceCapNote({ ...instance, ebs: instance.ebs }, target));
+  if (delivered.kind === 'cap') notes.push(delivered.note);
+  const instanceFlag = delivered.kind === 'keep-target' ? delivered.flag : null;
+  if (instanceFlag) notes.push(instanceFlag.reason, instanceFlag.cappingGivesUp);
+  const alternatives = gp3Alternative(v, o, sizingInstance, instance, current, rec, ctx);
   const status: FleetVolumeStatus = short ? 'under' : saving > 0 ? 'over' : 'ok';
-  if (!changes) return { ...base, status, observed: o, target, binding, risk, notes };
+  if (!changes)
+    return { ...base, status, observed: o, target, binding, risk, notes, alternatives, instanceFlag };
   if (rec.sizeGib > current.sizeGib)
     notes.push(
       `size raised ${current.sizeGib} → ${rec.sizeGib} GiB: ${best.reasons.find((r) => r.startsWith('size')) ?? 'for IOPS per GiB'}`,
@@ -444,6 +528,8 @@ function planMeasured(
     risk,
     commands: commandsFor(v.volumeId, current, rec),
     notes,
+    alternatives,
+    instanceFlag,
   };
 }
 
@@ -460,6 +546,7 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
     statistic: input.statistic,
     minHistoryDays: input.minHistoryDays ?? DEFAULT_MIN_HISTORY_DAYS,
     minPoints: input.minPoints ?? DEFAULT_MIN_POINTS,
+    pool: input.catalog.instancePool ?? (() => []),
   };
   // Each volume's Period from its timestamps (docs/fleet.md §2): a 90-day query at 3,600 s divided by 300 would be 12× too high.
   const inferred = new Map<string, number | null>();
@@ -537,6 +624,24 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
     }
     volumes.push(planMeasured(v, base, o, spec, ctx));
   }
+  const rows = instanceRows({
+    volumes: input.volumes,
+    plans: volumes,
+    instances: new Map(
+      [...instances.values()].map((i) => [
+        i.instanceId,
+        { instanceType: i.instanceType, spec: specOf(i.instanceType) },
+      ]),
+    ),
+    store: input.metrics.concurrency,
+    headroom: ctx.headroom,
+    ...(input.catalog.instancePool ? { instancePool: input.catalog.instancePool } : {}),
+  });
+  notePeers(volumes, rows);
+  if (rows.some((r) => r.method === 'time-aligned'))
+    notes.push(
+      `instances: their volumes' rates are summed point by point; minutes above an instance's baseline count whole ${referencePeriod}-second periods (a period whose average is above the baseline counts in full; a burst shorter than a period inside a quieter average is not seen)`,
+    );
   if (unknownTypes.size > 0)
     notes.push(
       `instance types not in the catalog (their EBS caps are not applied): ${[...unknownTypes].sort().join(', ')}`,
@@ -566,9 +671,25 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
     totals: totalsOf(volumes, unused),
     unused,
     noData,
+    instances: rows,
     modificationRule: MODIFICATION_RULE,
     notes,
   };
+}
+
+/**
+ * Each volume of an instance whose volumes together go above its baseline says so: judged alone it
+ * may look fine (two volumes at 2,500 IOPS each on a 3,600-IOPS instance).
+ */
+function notePeers(volumes: readonly FleetVolumePlan[], rows: readonly FleetInstanceRow[]) {
+  const byId = new Map(volumes.map((v) => [v.volumeId, v]));
+  for (const r of rows) {
+    if (r.volumeIds.length < 2 || r.burst === 'not-needed') continue;
+    for (const id of r.volumeIds) {
+      const others = r.volumeIds.filter((x) => x !== id);
+      byId.get(id)?.notes.push(`shares ${r.instanceId} with ${others.join(', ')}: ${r.verdict}`);
+    }
+  }
 }
 
 type Row = FleetTotals['fleet'];

@@ -131,6 +131,81 @@ export const FleetBindingSchema = z.object({
 });
 export type FleetBinding = z.infer<typeof FleetBindingSchema>;
 
+/**
+ * A cheaper volume type that also meets the target, listed beside the recommendation with what it
+ * gives up (plan/alternatives.ts): io1/io2 → gp3.
+ */
+export const FleetAlternativeSchema = z.object({
+  config: FleetConfigSchema,
+  /** current − this, USD per month. */
+  savingUsdPerMonth: z.number().nullable(),
+  /** What the move gives up, in plain words, with the durability and latency AWS publishes. */
+  trade: z.string(),
+  modify: z.string(),
+});
+export type FleetAlternative = z.infer<typeof FleetAlternativeSchema>;
+
+/** An instance whose caps bind a volume's target (item: never below what is delivered, silently). */
+export const FleetInstanceFlagSchema = z.object({
+  instanceType: z.string(),
+  /** Why: the observed peak rode the instance's burst above its baseline, or the target exceeds it. */
+  reason: z.string(),
+  /** The cheapest instance whose baseline carries the target; null when none is found. */
+  sustainedBy: z.string().nullable(),
+  /** What capping at the instance baseline instead would give up. */
+  cappingGivesUp: z.string(),
+});
+export type FleetInstanceFlag = z.infer<typeof FleetInstanceFlagSchema>;
+
+/**
+ * One instance: its volumes' rates summed point by point (concurrent.ts, instances.ts) against its
+ * EBS caps (DescribeInstanceTypes EbsOptimizedInfo: baseline sustained, maximum 30 minutes a day).
+ */
+export const FleetInstanceRowSchema = z.object({
+  instanceId: z.string(),
+  instanceType: z.string().nullable(),
+  volumeIds: z.array(z.string()),
+  /** Multi-Attach volumes counted in full here (CloudWatch reports the volume's total, not this attachment's). */
+  multiAttachVolumeIds: z.array(z.string()),
+  /**
+   * `time-aligned`: summed point by point; `single-volume`: the volume's own statistic;
+   * `summed-peaks`: some volume's points could not be placed in time, its peak was added (an upper bound).
+   */
+  method: z.enum(['time-aligned', 'single-volume', 'summed-peaks']),
+  /** Per-second, both directions, the busiest point of the sum. */
+  peakIops: z.number(),
+  peakMibps: z.number(),
+  /** ISO 8601, UTC; null when not time-aligned. */
+  peakAt: z.string().nullable(),
+  periodSeconds: z.number().nullable(),
+  baselineIops: z.number().nullable(),
+  baselineMibps: z.number().nullable(),
+  maximumIops: z.number().nullable(),
+  maximumMibps: z.number().nullable(),
+  /** The worst UTC day's minutes above the baseline (IOPS or MiB/s), whole periods; null when unknown. */
+  minutesAboveBaselinePerDay: z.number().nullable(),
+  /** Days with any minute above the baseline, of `days` covered. */
+  daysAboveBaseline: z.number().nullable(),
+  days: z.number().nullable(),
+  /** `not-needed`: within the baseline; `carried`: above it ≤ 30 min a day and within the maximum; `exceeds`; `unknown`. */
+  burst: z.enum(['not-needed', 'carried', 'exceeds', 'unknown']),
+  /** (baseline − peak) ÷ baseline, %: negative when the peak is above the baseline. */
+  headroomPct: z.object({ iops: z.number(), mibps: z.number() }).nullable(),
+  /** peak × (1 + headroom). */
+  target: z.object({ iops: z.number(), throughputMibps: z.number() }),
+  /** The cheapest instance whose baseline carries the target (null: this one does, or none found). */
+  sustainedBy: z
+    .object({
+      instanceType: z.string(),
+      baselineIops: z.number(),
+      baselineMibps: z.number(),
+      usdPerMonthUsEast1: z.number().nullable(),
+    })
+    .nullable(),
+  verdict: z.string(),
+});
+export type FleetInstanceRow = z.infer<typeof FleetInstanceRowSchema>;
+
 export const FleetVolumePlanSchema = z.object({
   volumeId: z.string(),
   name: z.string().nullable(),
@@ -153,6 +228,10 @@ export const FleetVolumePlanSchema = z.object({
     terraform: z.string(),
   }),
   notes: z.array(z.string()),
+  /** Cheaper types that also meet the target, with their trade (absent in plans stored before 2026-11-28). */
+  alternatives: z.array(FleetAlternativeSchema).optional(),
+  /** The instance binds the target: keep the volume at it and change the instance, or cap and throttle. */
+  instanceFlag: FleetInstanceFlagSchema.nullable().optional(),
 });
 export type FleetVolumePlan = z.infer<typeof FleetVolumePlanSchema>;
 
@@ -206,6 +285,8 @@ export const FleetPlanSchema = z.object({
   totals: FleetTotalsSchema,
   unused: z.array(FleetUnusedSchema),
   noData: z.array(z.object({ volumeId: z.string(), status: FleetVolumeStatusSchema, reason: z.string() })),
+  /** Per instance, the volumes' rates summed point by point against its caps (absent in plans stored before 2026-11-28). */
+  instances: z.array(FleetInstanceRowSchema).optional(),
   /** The modification rule and its source, shown under every list of commands. */
   modificationRule: z.string(),
   notes: z.array(z.string()),
@@ -221,6 +302,11 @@ export type FleetCatalog = {
   rateCard: RegionRateCard;
   findInstance: (instanceType: string) => InstanceSpec | undefined;
   snapshotUsdPerGibMonth: number | null;
+  /**
+   * Where to look for an instance whose baseline carries a target its current one cannot (the
+   * catalog's `upgradePool`); without it no replacement instance is named.
+   */
+  instancePool?: (spec: InstanceSpec) => readonly InstanceSpec[];
 };
 
 export type PlanFleetInput = {
@@ -257,6 +343,31 @@ export type FleetSeriesSummary = {
   spacingMs: number;
 };
 
+/* Per-instance concurrency (concurrent.ts): the volumes of one instance summed point by point while reading. */
+/** Sums of operations and bytes over all the instance's volumes, per timestamp (a cell per step). */
+export type ConcurrencyGrid = {
+  /** Milliseconds between cells: the gcd of the spacings seen (a multiple of the queries' Period). */
+  stepMs: number;
+  /** Timestamp of cell 0, ms. */
+  originMs: number;
+  /** Cells in use. */
+  length: number;
+  ops: Float64Array;
+  bytes: Float64Array;
+};
+
+export type ConcurrencyStore = {
+  grids: Map<string, ConcurrencyGrid>;
+  /**
+   * Volumes some of whose points could not be placed in time (a scanned result with gaps: only its
+   * ends are parsed); their peaks are added to the instance's instead — an upper bound.
+   */
+  unaligned: Set<string>;
+};
+
+/** Volume id → the instances it counts toward: the attached one and, for Multi-Attach, each other. */
+export type ConcurrencyGroups = ReadonlyMap<string, readonly string[]>;
+
 /** Merged GetMetricData responses, per volume id and metric. */
 export type FleetMetrics = {
   series: Map<string, Partial<Record<MetricName, FleetSeriesSummary>>>;
@@ -264,4 +375,6 @@ export type FleetMetrics = {
   files: number;
   results: number;
   warnings: string[];
+  /** Per-instance sums, when the reader was given the groups (MetricDataOptions.concurrency). */
+  concurrency?: ConcurrencyStore;
 };

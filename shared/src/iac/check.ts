@@ -1,6 +1,7 @@
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { describeRateCard, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
 import { NON_NITRO, type Gp3Generation } from '../aws/volume-types.ts';
+import { tradeOf } from '../plan/alternatives.ts';
 import { io2NotNitroTerms } from '../plan/configuration-checks.ts';
 import { monthlyCost, wasteOf, type CostBreakdown } from '../plan/cost.ts';
 import { attachContextOf, computeLimits, type Limit } from '../plan/limits.ts';
@@ -29,6 +30,7 @@ import {
   mbps,
   mbpsToMiBps,
 } from '../units.ts';
+import { checkInstanceGroups } from './instance-groups.ts';
 import type { IacFinding, IacReport, IacVolume, IacVolumeResult } from './schema.ts';
 
 /**
@@ -239,7 +241,7 @@ function checkVolume(
         emit(
           'over',
           'over_provisioned',
-          `${describeVolume(config, { performance: true })} costs ${formatUsd(cost.total)}/month; the demand needs ${describeTarget(rs)}, which ${describeVolume(volume, { performance: true })} meets for ${formatUsd(best.monthlyUsd.total)}/month: ${formatUsd(wasteUsd)}/month wasted (${card.region ?? 'custom'} prices of ${card.date})`,
+          `${describeVolume(config, { performance: true })} costs ${formatUsd(cost.total)}/month; the demand needs ${describeTarget(rs)}, which ${describeVolume(volume, { performance: true })} meets for ${formatUsd(best.monthlyUsd.total)}/month: ${formatUsd(wasteUsd)}/month wasted (${card.region ?? 'custom'} prices of ${card.date})${(config.type === 'io1' || config.type === 'io2') && best.type !== config.type ? `. The trade: ${tradeOf(config.type, best.type)}` : ''}`,
           wasteUsd,
         );
     }
@@ -307,6 +309,17 @@ export function checkIac(input: IacCheckInput): IacReport {
   const gen = input.gp3Generation ?? 'current';
   const findings: IacFinding[] = [];
   const volumes = input.volumes.map((v) => checkVolume(v, input, gen, findings));
+  // Volumes of one instance in the code share its caps: checked together too (instance-groups.ts).
+  findings.push(
+    ...checkInstanceGroups({
+      volumes: input.volumes,
+      valid: (v) => validateVolume(v.volume, gen).length === 0,
+      findInstance: input.findInstance,
+      profile: input.profile,
+      headroom: input.headroom,
+      ...(input.judgeDemand ? { judgeDemand: input.judgeDemand } : {}),
+    }),
+  );
   return { volumes, findings, demand: demandSummary(input), prices: describeRateCard(input.rateCard) };
 }
 

@@ -36,6 +36,8 @@ export type IacRawVolume = {
   iops: RawNumber;
   throughputMiBps: RawNumber;
   instanceType: string | null;
+  /** The resource the volume attaches to in the code (aws_instance, aws_launch_template address): its volumes share its caps. */
+  instance?: string | null;
   attributes: { sizeGiB: string; iops: string; throughputMiBps: string };
   /** aws_ebs_volume `multi_attach_enabled` is true. */
   multiAttach?: boolean;
@@ -140,6 +142,7 @@ export function resolveRawVolume(
     volume,
     instanceType: raw.instanceType,
     ...(raw.multiAttach ? { multiAttach: 'multi_attach_enabled' as const } : {}),
+    ...(raw.instance ? { instance: raw.instance } : {}),
   };
 }
 
@@ -187,6 +190,7 @@ function rawVolumesOf(r: TerraformResource): IacRawVolume[] {
         iops: b.iops,
         throughputMiBps: b.throughput,
         instanceType,
+        instance: r.address,
         attributes: BLOCK_DEVICE_ATTRIBUTES,
       });
       return [
@@ -207,6 +211,7 @@ function rawVolumesOf(r: TerraformResource): IacRawVolume[] {
           iops: b.iops,
           throughputMiBps: b.throughput,
           instanceType,
+          instance: r.address,
           attributes: BLOCK_DEVICE_ATTRIBUTES,
         })),
       );

@@ -185,6 +185,22 @@ describe('right-sizing examples (docs/domain.md §7)', () => {
     expect(r.instanceAdvice?.exceeds).toEqual(['instance-iops']);
     expect(r.instanceAdvice?.message).toMatch(/burst ceiling .* lasts 30 minutes per 24 hours/);
     expect(rec(r, 'gp3')).toMatchObject({ status: 'capped-by-instance', iops: 3600 });
+    // The 6,000-IOPS peak itself is above r5.large's 3,600 baseline: the cap says what it gives up.
+    expect(rec(r, 'gp3').reasons).toContain(
+      'capping at the instance baseline gives up the burst: peaks of 6,000 IOPS will be throttled to 3,600',
+    );
+  });
+
+  it('a peak within the baseline, only the headroom above it: capped, nothing throttled to say', () => {
+    const r = rightSize({
+      profile: profile(10, 1700, 10, 1700),
+      headroom: 0.25,
+      minSizeGiB: 100,
+      instance: findInstanceType('r5.large')!,
+      rateCard: rates,
+    });
+    expect(rec(r, 'gp3')).toMatchObject({ status: 'capped-by-instance', iops: 3600 });
+    expect(rec(r, 'gp3').reasons.join(' ')).not.toContain('throttled');
   });
 });
 

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { categoryOf, parseFamily, type InstanceSpec } from '../aws/instance-spec.ts';
+import {
+  categoryOf,
+  isStorageOptimizedFamily,
+  parseFamily,
+  type InstanceSpec,
+} from '../aws/instance-spec.ts';
 import { missingPriceMessage, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
 import {
   DELIVERY_FLOOR_FRACTION,
@@ -27,6 +32,7 @@ import {
   mbpsToMiBps,
   roundCents,
 } from '../units.ts';
+import { stripeTrade, tradeOf } from './alternatives.ts';
 import { CostBreakdownSchema, monthlyCost, scaleCost, type CostBreakdown } from './cost.ts';
 import { demandOf, hasRandomIo } from './demand.ts';
 import { attachContextOf } from './limits.ts';
@@ -331,6 +337,8 @@ function sizeStripe(
       sized.reasons.unshift(
         `${n} × ${type} striped (RAID 0): one ${type} volume cannot carry the target (${why})`,
       );
+      // A stripe's failure arithmetic and snapshot caveat travel with it (plan/alternatives.ts).
+      sized.reasons.push(stripeTrade(type, n)!);
       return { sized, count: n };
     }
     if (!sized.perVolume) return { sized, count: 1 };
@@ -356,6 +364,10 @@ function canReplace(m: InstanceSpec, current: InstanceSpec, target: { iops: numb
   if ((m.vCpus ?? 0) < (current.vCpus ?? 0) || (m.memoryMiB ?? 0) < (current.memoryMiB ?? 0)) return false;
   if (!current.instanceType.includes('.metal') && m.instanceType.includes('.metal')) return false;
   const category = categoryOf(current.family);
+  const sameArch = !(current.architecture && m.architecture && m.architecture !== current.architecture);
+  // Off local NVMe onto EBS: any general-purpose, compute- or memory-optimized type (upgradePool).
+  if (category === null && isStorageOptimizedFamily(current.family))
+    return categoryOf(m.family) !== null && sameArch;
   if (category === null) return m.family === current.family;
   const p = parseFamily(m.family);
   if (
@@ -418,6 +430,19 @@ function findUpgrades(
   return top.map(optionOf);
 }
 
+/**
+ * The cheapest instances that can replace `current` and whose sustained (baseline) EBS IOPS and
+ * bandwidth carry the target, cheapest first (the same search as the instance advice). The fleet
+ * planner asks it for an instance whose volumes' concurrent demand exceeds its baseline.
+ */
+export function instancesSustaining(
+  target: { iops: number; throughputMiBps: number },
+  current: InstanceSpec,
+  pool: readonly InstanceSpec[],
+): InstanceOption[] {
+  return findUpgrades({ iops: target.iops, tp: target.throughputMiBps }, current, pool);
+}
+
 function adviseInstance(
   target: { iops: number; tp: number },
   instance: InstanceSpec | null,
@@ -443,17 +468,32 @@ function adviseInstance(
       ? ` Its burst ceiling (${n0(instance.ebs.maximumBandwidthMbps)} Mbps, ${n0(instance.ebs.maximumIops)} IOPS) lasts 30 minutes per 24 hours: not a plan.`
       : '';
   const category = categoryOf(instance.family);
+  const offNvme = category === null && isStorageOptimizedFamily(instance.family);
   const scope = category
     ? `${category === 'general' ? 'general-purpose' : category === 'compute' ? 'compute-optimized' : 'memory-optimized'} instance (same or newer generation, ${instance.architecture ?? 'same'} architecture, at least ${instance.vCpus ?? '?'} vCPUs and ${n0((instance.memoryMiB ?? 0) / 1024)} GiB)`
-    : instance.family;
+    : offNvme
+      ? `general-purpose, compute- or memory-optimized instance (${instance.architecture ?? 'same'} architecture, at least ${instance.vCpus ?? '?'} vCPUs and ${n0((instance.memoryMiB ?? 0) / 1024)} GiB; not a larger ${instance.family}, whose price buys more local store)`
+      : instance.family;
   const price = (o: InstanceOption) =>
     o.usdPerMonthUsEast1 != null ? `, ${formatUsd(o.usdPerMonthUsEast1)}/month on demand in us-east-1` : '';
   const next = upgrade
     ? ` ${upgrade.instanceType} is the cheapest ${scope} that sustains it (${n0(upgrade.baselineBandwidthMbps)} Mbps, ${n0(upgrade.baselineIops)} IOPS${price(upgrade)}).${alternatives.length > 0 ? ` Also: ${alternatives.map((a) => `${a.instanceType}${price(a)}`).join('; ')}.` : ''}`
-    : ` No ${scope} sustains it: consider a family with higher EBS bandwidth, or local NVMe.`;
+    : offNvme
+      ? ` No ${scope} sustains it on its EBS baseline: stay on NVMe (${instance.instanceType}'s local store).`
+      : ` No ${scope} sustains it: consider a family with higher EBS bandwidth, or local NVMe.`;
+  // Leaving NVMe for EBS pays for the instance and the volumes: when the instance alone already costs
+  // more than the storage-optimized one, staying on NVMe is the cheaper answer, and is said first.
+  const nowMonthly = instance.usdPerHourUsEast1 == null ? null : instance.usdPerHourUsEast1 * HOURS_PER_MONTH;
+  const stay =
+    offNvme &&
+    upgrade?.usdPerMonthUsEast1 != null &&
+    nowMonthly !== null &&
+    upgrade.usdPerMonthUsEast1 > nowMonthly
+      ? ` Stay on NVMe unless EBS is needed for another reason: ${upgrade.instanceType} alone costs ${formatUsd(upgrade.usdPerMonthUsEast1 - nowMonthly)}/month more than ${instance.instanceType} (us-east-1 on demand), before any EBS volume.`
+      : '';
   return {
     exceeds,
-    message: `${parts.join('; ')}. Volume provisioning above that is money for nothing.${burst}${next}`,
+    message: `${parts.join('; ')}. Volume provisioning above that is money for nothing.${burst}${next}${stay}`,
     upgrade,
     alternatives,
   };
@@ -529,6 +569,19 @@ export function rightSize(input: RightSizeInput): RightSizeResult {
     const cost = gap ? zeroCost : monthlyCost(config, input.rateCard as RateCard);
     const reasons = [...sized.reasons];
     if (isCapped) reasons.push(capNote);
+    // Never below what was delivered, silently (docs/domain.md §7a): the peak itself above the
+    // baseline rode the instance's burst, and a cap at the baseline throttles it.
+    if (isCapped && ceil && (ssd.iops > ceil.iops || ssd.throughputMiBps > ceil.throughputMiBps))
+      reasons.push(
+        `capping at the instance baseline gives up the burst: ${[
+          ssd.iops > ceil.iops ? `peaks of ${n0(ssd.iops)} IOPS will be throttled to ${n0(ceil.iops)}` : null,
+          ssd.throughputMiBps > ceil.throughputMiBps
+            ? `peaks of ${n0(ssd.throughputMiBps)} MiB/s will be throttled to ${n0(ceil.throughputMiBps)}`
+            : null,
+        ]
+          .filter(Boolean)
+          .join(' and ')}`,
+      );
     if (ceil && (caps.iops > delivered.iops || caps.throughputMiBps > delivered.tp))
       reasons.push(
         `the volume${count > 1 ? 's' : ''} could deliver ${n0(caps.iops)} IOPS / ${n0(caps.throughputMiBps)} MiB/s; ${ceil.name} lets through ${n0(delivered.iops)} IOPS / ${n0(delivered.tp)} MiB/s`,
@@ -552,6 +605,11 @@ export function rightSize(input: RightSizeInput): RightSizeResult {
       rank: 0,
     };
   });
+  // A cheaper type is listed with its trade, never chosen silently (plan/alternatives.ts).
+  const piops = recs.find((r) => (r.type === 'io2' || r.type === 'io1') && r.status === 'meets');
+  const gp3Rec = recs.find((r) => r.type === 'gp3' && r.status === 'meets');
+  if (piops && gp3Rec && gp3Rec.monthlyUsd.total < piops.monthlyUsd.total)
+    gp3Rec.reasons.push(`beside ${piops.type}: ${tradeOf(piops.type, 'gp3')}`);
   const order = { meets: 0, 'capped-by-instance': 1, unpriced: 2, 'not-viable': 3 } as const;
   recs.sort(
     (a, b) =>

@@ -5,6 +5,7 @@ import {
   FLEET_PLAN_BYTES_SLACK,
   addMetricData,
   checkFleetRequestSize,
+  concurrencyGroupsOf,
   createFleetMetrics,
   maxFleetPlanBytes,
   parseFleetInstances,
@@ -54,10 +55,12 @@ function planFromBody(body: CreateFleetPlanBody): FleetPlan {
   if (!volumes.ok) throw fieldProblem('volumes', volumes.error);
   // File by file, so a problem names the response it is in (`metrics.2.MetricDataResults.0.Label`).
   const metrics = createFleetMetrics();
+  const concurrency = concurrencyGroupsOf(volumes.value);
   for (const [i, file] of body.metrics.entries()) {
     const added = addMetricData(metrics, file, {
       fileName: `metrics.${i}`,
       volumeIds: volumes.value.map((v) => v.volumeId),
+      concurrency,
     });
     if (!added.ok) throw fieldProblem(`metrics.${i}`, added.error);
   }

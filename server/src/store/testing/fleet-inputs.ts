@@ -10,6 +10,7 @@ import {
   parseFleetInstances,
   parseFleetVolumes,
   parseMetricData,
+  concurrencyGroupsOf,
   planFleet,
   type FleetPlan,
   type MetricName,
@@ -121,8 +122,10 @@ export function fleetMetricsJson() {
 export function fleetPlanOfInputs(options: { headroom?: number } = {}): FleetPlan {
   const volumes = parseFleetVolumes(fleetVolumesJson());
   const instances = parseFleetInstances(fleetInstancesJson());
-  const metrics = parseMetricData([fleetMetricsJson()]);
-  if (!volumes.ok || !instances.ok || !metrics.ok) throw new Error('fleet test inputs do not parse');
+  if (!volumes.ok) throw new Error('fleet test inputs do not parse');
+  // As the route reads them: the volumes of each instance summed point by point.
+  const metrics = parseMetricData([fleetMetricsJson()], { concurrency: concurrencyGroupsOf(volumes.value) });
+  if (!instances.ok || !metrics.ok) throw new Error('fleet test inputs do not parse');
   // The catalog the route plans with (fleet.router.ts), not one assembled here.
   const catalog = fleetCatalogFor('us-east-1');
   if (!catalog.ok) throw new Error(catalog.error.message);

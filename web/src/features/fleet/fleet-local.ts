@@ -1,5 +1,6 @@
 import {
   addMetricData,
+  concurrencyGroupsOf,
   createFleetMetrics,
   FLEET_DEFAULTS,
   parseFleetInstances,
@@ -60,8 +61,10 @@ export function readDroppedFleet(inputs: FleetInputs): Result<ReadFleet> | null 
   }
   const metrics = createFleetMetrics();
   const volumeIds = volumes.value.map((v) => v.volumeId);
+  // Volumes sharing an instance are summed point by point while reading (docs/fleet.md §2).
+  const concurrency = concurrencyGroupsOf(volumes.value);
   for (const file of inputs.metrics) {
-    const added = addMetricData(metrics, file.json, { fileName: file.name, volumeIds });
+    const added = addMetricData(metrics, file.json, { fileName: file.name, volumeIds, concurrency });
     if (!added.ok) return added;
   }
   return { ok: true, value: { volumes: volumes.value, instances, metrics } };

@@ -1,5 +1,6 @@
 import { fleetCatalogFor } from '@blockwise/shared/analysis';
 import {
+  concurrencyGroupsOf,
   fleetPlanToCsv,
   parseFleetInstances,
   parseFleetVolumes,
@@ -39,10 +40,13 @@ vi.mock('@blockwise/shared/fleet', async (importOriginal) => {
 function expectedPlan(): FleetPlan {
   const volumes = parseFleetVolumes(JSON.parse(volumesText));
   const instances = parseFleetInstances(JSON.parse(instancesText));
-  const metrics = parseMetricData([JSON.parse(metrics1Text), JSON.parse(metrics2Text)]);
+  if (!volumes.ok) throw new Error('the fleet fixtures do not parse');
+  // As the page reads them: the volumes of each instance summed point by point.
+  const metrics = parseMetricData([JSON.parse(metrics1Text), JSON.parse(metrics2Text)], {
+    concurrency: concurrencyGroupsOf(volumes.value),
+  });
   const catalog = fleetCatalogFor('us-east-1');
-  if (!volumes.ok || !instances.ok || !metrics.ok || !catalog.ok)
-    throw new Error('the fleet fixtures do not parse');
+  if (!instances.ok || !metrics.ok || !catalog.ok) throw new Error('the fleet fixtures do not parse');
   return planFleet({
     volumes: volumes.value,
     instances: instances.value,

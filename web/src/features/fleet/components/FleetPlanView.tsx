@@ -9,6 +9,7 @@ import { downloadText } from '../../../lib/download.ts';
 import { fmtInt, fmtPct, fmtUsd, fmtUsdSigned } from '../../../lib/format.ts';
 import { exportFileName, fmtUsdMonth, savingsBars, STATUS_LABELS, unpricedNote } from '../fleet-view.ts';
 import { FleetTable } from './FleetTable.tsx';
+import { InstancesTable } from './InstancesTable.tsx';
 import '../fleet.css';
 
 const SavingsChart = lazyChart(() => import('./SavingsChart.tsx'));
@@ -213,6 +214,15 @@ export function FleetPlanView({ plan, createdAt = null }: { plan: FleetPlan; cre
         <FleetTable plan={plan} />
         <p className="cell-note">{plan.modificationRule}</p>
       </Region>
+      {(plan.instances?.length ?? 0) > 0 ||
+      plan.volumes.some((v) => v.alternatives?.length || v.instanceFlag) ? (
+        <Region
+          title="Instances and cheaper types"
+          description="The volumes of one instance share its EBS caps: their rates summed point by point, minutes a day above the baseline, whether the 30-minute burst carries it, and the cheapest instance whose baseline sustains the target. Then the cheaper volume types that also meet the target, with what they give up."
+        >
+          <InstancesTable plan={plan} />
+        </Region>
+      ) : null}
       {plan.unused.length > 0 ? (
         <Region
           title="Unused volumes"
