@@ -170,6 +170,7 @@ export const IacVolumeSchema = z.object({
    * access mode ReadWriteMany in Block or Filesystem volume mode (the EBS CSI driver's way to ask).
    */
   multiAttach: z.enum(['multi_attach_enabled', 'ReadWriteMany Block', 'ReadWriteMany Filesystem']).optional(),
+  /**
    * The resource it attaches to in the code (`aws_instance.db`, `aws_launch_template.web`): the
    * volumes of one share its EBS caps and are checked together (iac/instance-groups.ts).
    */
