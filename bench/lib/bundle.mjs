@@ -1,5 +1,6 @@
-// Bundles the server under test (bench/servers/app-server.mjs) and the upload-parsing worker with
-// the same esbuild settings as server/scripts/build.mjs, into bench/.tmp/bundle/. The app code is
+// Bundles the server under test (bench/servers/app-server.mjs), the upload-parsing worker and the
+// SQLite writer thread with the same esbuild settings as server/scripts/build.mjs, into
+// bench/.tmp/bundle/. The app code is
 // exactly what ships (built from the working tree, so a fix is measured at once); only the entry
 // differs (see app-server.mjs). Native and database drivers stay external and are loaded from
 // server/node_modules by absolute URL, as the real bundle loads them from its own node_modules.
@@ -52,6 +53,11 @@ export async function buildAppBundle() {
     ...common,
     entryPoints: [join(ROOT, 'server', 'src', 'ingest', 'parse-worker.ts')],
     outfile: join(BUNDLE_DIR, 'parse-worker.mjs'),
+  });
+  await build({
+    ...common,
+    entryPoints: [join(ROOT, 'server', 'src', 'store', 'write-worker.ts')],
+    outfile: join(BUNDLE_DIR, 'write-worker.mjs'),
   });
   return { ms: Math.round(performance.now() - started) };
 }

@@ -4,35 +4,30 @@
 // server/scripts/build.mjs. Differences from `serve`, all for measurement:
 // - Rate limits are raised (BENCH_RATE_LIMITS=real keeps the shipped ones): the limiter still runs
 //   on every request, but a load test must measure ingest, not the 429 path.
-// - BENCH_SQLITE_SYNC=NORMAL switches the store's connection to synchronous=NORMAL AFTER the store
-//   opened with FULL and passed its start-up assertion (P9 measures what FULL costs).
+// - BENCH_SQLITE_SYNC=NORMAL opens the store with its writer's connection at synchronous=NORMAL
+//   (openSqliteStore's bench-only option; P9 measures what FULL costs).
 // - The port is reported over IPC; `{type:'mem'}` over IPC answers process.memoryUsage() after a
 //   forced GC when run with --expose-gc (R12 soak), instead of a debug HTTP route.
-import Database from 'better-sqlite3';
 import { createApp } from '../../server/src/app.ts';
 import { configFromEnv } from '../../server/src/config.ts';
 import { createHttpServer } from '../../server/src/http/http-server.ts';
 import { createLogger } from '../../server/src/http/logging.ts';
 import { openStore } from '../../server/src/store/open-store.ts';
+import { openSqliteStore } from '../../server/src/store/sqlite-store.ts';
 
 const env = process.env;
 
-// Remember the connections better-sqlite3 opens, to flip one pragma below.
-const connections = [];
-const pragma = Database.prototype.pragma;
-Database.prototype.pragma = function (source, options) {
-  if (!connections.includes(this)) connections.push(this);
-  return pragma.call(this, source, options);
-};
-
-const store = await openStore(env.BENCH_DB);
-Database.prototype.pragma = pragma;
-if (env.BENCH_SQLITE_SYNC) {
-  for (const db of connections) pragma.call(db, `synchronous = ${env.BENCH_SQLITE_SYNC}`);
-  const actual = connections.map((db) => pragma.call(db, 'synchronous', { simple: true }));
-  if (actual.length === 0 || actual.some((v) => v !== { NORMAL: 1, FULL: 2, OFF: 0 }[env.BENCH_SQLITE_SYNC]))
-    throw new Error(`could not set synchronous=${env.BENCH_SQLITE_SYNC} (read back ${actual})`);
-}
+// synchronous=NORMAL for the writer thread's connection, the one that commits (the store opens
+// with FULL otherwise, and asserts it).
+const sync = env.BENCH_SQLITE_SYNC;
+const sqlitePath = env.BENCH_DB?.startsWith('sqlite:') ? env.BENCH_DB.slice('sqlite:'.length) : null;
+if (sync && (sync !== 'NORMAL' || !sqlitePath))
+  throw new Error(`BENCH_SQLITE_SYNC=${sync}: only NORMAL, on a sqlite: BENCH_DB`);
+const store = sync
+  ? await openSqliteStore({ path: sqlitePath, synchronous: 'NORMAL' })
+  : await openStore(env.BENCH_DB);
+if (sync && store.pragmas().synchronous !== 1)
+  throw new Error(`could not set synchronous=${sync} (read back ${store.pragmas().synchronous})`);
 
 const unlimited = (name) => ({ name, limit: Number.MAX_SAFE_INTEGER, windowMs: 60_000 });
 const { requestTimeoutMs, ...config } = configFromEnv(env);

@@ -1,6 +1,7 @@
 // Builds the `blockwise` CLI + server into dist/blockwise.mjs, runnable with plain `node` (CI
-// users need nothing but Node), the upload-parsing worker into dist/parse-worker.mjs and the fleet
-// plan's metrics reader into dist/fleet-worker.mjs. The domain package is bundled in; native and
+// users need nothing but Node), the upload-parsing worker into dist/parse-worker.mjs, the SQLite
+// writer thread into dist/write-worker.mjs and the fleet plan's metrics reader into
+// dist/fleet-worker.mjs. The domain package is bundled in; native and
 // database drivers stay external and load lazily, so `blockwise analyze` / `upload` run without
 // them (only `serve` touches SQLite or PostgreSQL).
 import { build } from 'esbuild';
@@ -36,10 +37,16 @@ await build({
   entryPoints: [src('ingest/parse-worker.ts')],
   outfile: new URL('../dist/parse-worker.mjs', import.meta.url).pathname,
 });
+// `serve` on SQLite commits in a thread of its own (src/store/write-channel.ts).
+await build({
+  ...common,
+  entryPoints: [src('store/write-worker.ts')],
+  outfile: new URL('../dist/write-worker.mjs', import.meta.url).pathname,
+});
 // `blockwise fleet plan` reads large metrics inputs in worker threads (src/cli/fleet-metrics.ts).
 await build({
   ...common,
   entryPoints: [src('cli/fleet-worker.ts')],
   outfile: new URL('../dist/fleet-worker.mjs', import.meta.url).pathname,
 });
-console.log('built server/dist/blockwise.mjs, parse-worker.mjs and fleet-worker.mjs');
+console.log('built server/dist/blockwise.mjs, parse-worker.mjs, write-worker.mjs and fleet-worker.mjs');

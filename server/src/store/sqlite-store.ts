@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 
@@ -59,6 +59,25 @@ import {
 import { isValidId } from './ids.ts';
 import { isSha256Hex } from './idempotency.ts';
 import { DEFAULT_AUTOCHECKPOINT_PAGES, WalCheckpointer, type CheckpointResult } from './wal-checkpointer.ts';
+import {
+  SqliteWrites,
+  TOKEN_REVOKED,
+  fileIdentity,
+  fileIdentityProblem,
+  type FileIdentity,
+  type RunOutcome,
+  type RunWrite,
+  type WriteName,
+} from './sqlite-writes.ts';
+import {
+  InlineWriteChannel,
+  errorFromWire,
+  WorkerWriteChannel,
+  type WriteArgs,
+  type WriteChannel,
+  type WriteResults,
+  type WriterPragmas,
+} from './write-channel.ts';
 import {
   MemoryWindowCounters,
   PAIR_REF_COLUMNS,
@@ -123,6 +142,11 @@ export interface SqliteStoreOptions {
   onQuery?: QueryObserver;
   /** Each WAL checkpoint the worker ran (tests). */
   onCheckpoint?: (result: CheckpointResult) => void;
+  /**
+   * The writer's `PRAGMA synchronous`. FULL ships (and is asserted at start-up); NORMAL exists
+   * only for bench P9, which measures what FULL costs against it.
+   */
+  synchronous?: 'FULL' | 'NORMAL';
 }
 
 /** The durability settings the store runs with, read back from the connection. */
@@ -175,13 +199,17 @@ export function readPragmas(db: Database.Database): SqlitePragmas {
  */
 export function pragmaMismatches(
   actual: SqlitePragmas,
-  expected: { memory: boolean; busyTimeoutMs: number },
+  expected: { memory: boolean; busyTimeoutMs: number; synchronous?: 1 | 2 },
 ): string[] {
+  const synchronous = expected.synchronous ?? 2;
   const problems: string[] = [];
   const journal = expected.memory ? 'memory' : 'wal';
   if (actual.journalMode !== journal)
     problems.push(`journal_mode is ${actual.journalMode}, expected ${journal}`);
-  if (actual.synchronous !== 2) problems.push(`synchronous is ${actual.synchronous}, expected 2 (FULL)`);
+  if (actual.synchronous !== synchronous) {
+    const name = synchronous === 2 ? 'FULL' : 'NORMAL';
+    problems.push(`synchronous is ${actual.synchronous}, expected ${synchronous} (${name})`);
+  }
   if (actual.foreignKeys !== 1) problems.push(`foreign_keys is ${actual.foreignKeys}, expected 1 (ON)`);
   if (actual.busyTimeoutMs !== expected.busyTimeoutMs) {
     problems.push(`busy_timeout is ${actual.busyTimeoutMs}, expected ${expected.busyTimeoutMs}`);
@@ -233,6 +261,12 @@ const SQLITE_FAULTS: ReadonlyArray<[RegExp, StoreFault]> = [
  * lock held beyond busy_timeout, a full disk, a read-only file, an I/O error, a file that cannot
  * be opened. Everything else (constraint violations, SQL errors) is a bug and propagates unchanged.
  */
+/** better-sqlite3's error class, to rebuild the writer thread's errors (loaded by the first open). */
+function sqliteErrorClass(): new (message: string, code: string) => Error {
+  if (!Driver) throw new Error('the SQLite driver is not loaded');
+  return Driver.SqliteError as unknown as new (message: string, code: string) => Error;
+}
+
 function translate(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (Driver !== undefined && error instanceof Driver.SqliteError && typeof code === 'string') {
@@ -268,13 +302,6 @@ function probeWrite(db: Database.Database): ProbeOutcome {
 }
 
 const closedError = () => new StoreUnavailableError('SQLite store is closed', { fault: 'closed' });
-
-type FileIdentity = { path: string; dev: number; ino: number };
-
-function fileIdentity(path: string): FileIdentity | null {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  return stat ? { path, dev: stat.dev, ino: stat.ino } : null;
-}
 
 /**
  * What stops the store at start-up, as one line naming the file: a configuration problem
@@ -338,23 +365,56 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
     db.close();
     throw startupError(path, error);
   }
-  const checkpointer = memory ? null : startCheckpointer(db, options.onCheckpoint);
-  return new SqliteRunStore(db, new MonotonicClock(options.now), options.onQuery, options.now, checkpointer);
+  const clock = new MonotonicClock(options.now);
+  if (memory) return new SqliteRunStore(db, clock, options.onQuery, options.now);
+  // A database file: its writes go to the writer thread's connection (write-channel.ts).
+  const synchronous = options.synchronous === 'NORMAL' ? 1 : 2;
+  let writer: { channel: WorkerWriteChannel; pragmas: WriterPragmas };
+  try {
+    writer = await WorkerWriteChannel.start(
+      {
+        path: resolve(path),
+        busyTimeoutMs,
+        file: fileIdentity(resolve(path)),
+        synchronous,
+      },
+      sqliteErrorClass(),
+      options.onQuery,
+    );
+  } catch (error) {
+    db.close();
+    throw startupError(path, error);
+  }
+  // The writer's connection is the one that commits: its durability is what "201" rests on.
+  const mismatches = pragmaMismatches(writer.pragmas, { memory, busyTimeoutMs, synchronous });
+  if (mismatches.length > 0) {
+    await writer.channel.close();
+    db.close();
+    throw new StoreConfigError(`SQLite at ${path} is not durable as configured: ${mismatches.join('; ')}`);
+  }
+  const checkpointer = startCheckpointer(db, writer.channel, options.onCheckpoint);
+  return new SqliteRunStore(db, clock, options.onQuery, options.now, checkpointer, writer);
 }
 
 /**
- * Moves WAL checkpoints off the event loop (see WalCheckpointer): the committing connection stops
- * auto-checkpointing, a worker's connection checkpoints instead; if the worker cannot run, the
- * connection auto-checkpoints again as SQLite does by default.
+ * Moves WAL checkpoints off the event loop (see WalCheckpointer): the committing connection (the
+ * writer thread's) does not auto-checkpoint, a worker's connection checkpoints instead; if that
+ * worker cannot run, the writer's connection auto-checkpoints again as SQLite does by default.
  */
 function startCheckpointer(
   db: Database.Database,
+  writer: WriteChannel,
   onCheckpoint: ((result: CheckpointResult) => void) | undefined,
 ): WalCheckpointer | null {
   const restore = () => {
-    if (db.open) db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+    // Remembered by the channel: a writer started again later auto-checkpoints too.
+    writer.call('autocheckpoint', DEFAULT_AUTOCHECKPOINT_PAGES).catch(() => {
+      // The store is closed: nothing is written any more.
+    });
   };
   try {
+    // The store's own connection commits nothing (its write probe is rolled back), but it must
+    // not checkpoint on the event loop either.
     db.pragma('wal_autocheckpoint = 0');
     return new WalCheckpointer({ path: resolve(db.name), onFallback: restore, onCheckpoint });
   } catch {
@@ -389,12 +449,59 @@ export function takeBatch<T extends { run: PreparedRun }>(queue: T[], maxBytes: 
   return queue.splice(0, count);
 }
 
+/** A prepared run as the statements the writer runs for it (sqlite-writes.ts RunWrite). */
+function runWriteOf(run: PreparedRun): RunWrite {
+  const { series, branch } = run.labels;
+  const placeholders = RUN_INSERT_COLUMNS.map(() => '?').join(', ');
+  return {
+    insert: {
+      sql:
+        `INSERT INTO runs (${RUN_INSERT_COLUMNS.join(', ')}) VALUES (${placeholders}) ` +
+        'ON CONFLICT (idempotency_key) DO NOTHING',
+      params: runInsertValues(run),
+    },
+    existing: {
+      sql: `SELECT ${RUN_META_COLUMNS} FROM runs WHERE idempotency_key = ?`,
+      params: [run.idempotencyKey],
+    },
+    raw: { sql: 'INSERT INTO run_raw (run_id, bytes) VALUES (?, ?)', params: [run.id, run.rawBytes] },
+    // In the run's savepoint of the write transaction: no revoke can commit between this check and
+    // the insert.
+    tokenActive: run.tokenId === null ? null : { sql: TOKEN_ACTIVE(() => '?'), params: [run.tokenId] },
+    // series_stats and series_branches (GET /api/series) are kept in the run's transaction.
+    series:
+      series === undefined
+        ? null
+        : {
+            branch:
+              branch === undefined
+                ? null
+                : { sql: SERIES_BRANCH_INSERT(() => '?'), params: [series, branch] },
+            // Parameters: series, new-branch increment (set by the writer), created_at, id.
+            stats: { sql: SERIES_STATS_UPSERT(() => '?'), params: [series, 0, run.createdAt, run.id] },
+            newBranchParam: 1,
+          },
+  };
+}
+
+type PendingRun = {
+  run: PreparedRun;
+  resolve: (result: InsertRunResult) => void;
+  reject: (error: unknown) => void;
+};
+
 /**
- * RunStore on better-sqlite3. The driver is synchronous: each method runs to completion on the
- * event loop (µs for index lookups; a 20 MB insert is bounded by its fsync), and methods are
- * async only to share the RunStore interface. Writes run in IMMEDIATE transactions: the write
- * lock is taken up front, so a read-then-write transaction cannot fail half-way with
- * SQLITE_BUSY_SNAPSHOT when another process wrote in between.
+ * RunStore on better-sqlite3. The driver is synchronous, so the store splits the work: reads run
+ * on the store's own connection, on the event loop (µs for index lookups); writes go to the
+ * writer thread's connection (write-channel.ts), which commits them beside the event loop — a
+ * 3 MB insert, its fsync, a disk that stalls or a write lock another process holds delay the
+ * write, not /healthz or the reads (bench P13). An in-memory database (tests) has no second
+ * connection: its writes run on the store's connection (InlineWriteChannel).
+ *
+ * Every write is prepared here (validation, ids, createdAt, hashing, serialization) and sent as
+ * one SQL statement or a group commit of runs (sqlite-writes.ts): the writer thread only runs
+ * SQL. A write resolves after its COMMIT returned (synchronous=FULL: the WAL fsynced); a read
+ * after that sees it (WAL: a new read transaction reads the newest commit).
  */
 export class SqliteRunStore implements RunStore {
   readonly dialect = 'sqlite' as const;
@@ -403,13 +510,12 @@ export class SqliteRunStore implements RunStore {
   readonly #observe: QueryObserver | undefined;
   readonly #statements = new Map<string, Database.Statement>();
   /** Runs waiting for the next group commit (see insertRun). */
-  readonly #pendingRuns: Array<{
-    run: PreparedRun;
-    resolve: (result: InsertRunResult) => void;
-    reject: (error: unknown) => void;
-  }> = [];
+  readonly #pendingRuns: PendingRun[] = [];
+  /** The group commit the writer is running, if any: the next one waits for it. */
+  #committing: Promise<void> | null = null;
 
-  readonly #insertInSavepoint: (run: PreparedRun) => InsertRunResult;
+  readonly #writes: WriteChannel;
+  readonly #writerPragmas: WriterPragmas | null;
   readonly #writeHealth: WriteHealth;
   /** The database file as opened: a write must not go to it once it was deleted or replaced. */
   readonly #file: FileIdentity | null;
@@ -417,25 +523,36 @@ export class SqliteRunStore implements RunStore {
   /** Checkpoints the WAL in a worker thread; null for in-memory databases. */
   readonly #checkpointer: WalCheckpointer | null;
 
+  /**
+   * Without `writer`, writes run on `db` itself (in-memory databases, and tests that hand in a
+   * connection opened read-only or capped in size).
+   */
   constructor(
     db: Database.Database,
     clock: MonotonicClock,
     observe?: QueryObserver,
     now: () => number = Date.now,
     checkpointer: WalCheckpointer | null = null,
+    writer: { channel: WriteChannel; pragmas: WriterPragmas } | null = null,
   ) {
     this.#db = db;
     this.#checkpointer = checkpointer;
     this.#writeHealth = new WriteHealth(now);
     this.#file = db.memory ? null : fileIdentity(resolve(db.name));
-    this.#insertInSavepoint = db.transaction((run: PreparedRun) => this.#insertPreparedRun(run));
+    this.#writes = writer?.channel ?? new InlineWriteChannel(new SqliteWrites(db, this.#file, observe));
+    this.#writerPragmas = writer?.pragmas ?? null;
     this.#clock = clock;
     this.#observe = observe;
   }
 
-  /** The durability pragmas as the connection reports them (for /healthz and tests). */
+  /** The durability pragmas of the connection that commits (the writer's), for /healthz and tests. */
   pragmas(): SqlitePragmas {
-    return readPragmas(this.#db);
+    return this.#writerPragmas ? { ...this.#writerPragmas } : readPragmas(this.#db);
+  }
+
+  /** Writes sent to the writer thread and not answered yet (tests: a write is stalled). */
+  get pendingWrites(): number {
+    return this.#writes.pending;
   }
 
   /** Statements are prepared once per SQL text and reused. */
@@ -457,17 +574,19 @@ export class SqliteRunStore implements RunStore {
     return this.#statement(sql, params).all(...params) as Record<string, unknown>[];
   }
 
-  #run(sql: string, ...params: unknown[]): Database.RunResult {
-    return this.#statement(sql, params).run(...params);
-  }
-
   /**
-   * Runs `body` in an IMMEDIATE transaction: all of it commits, or none of it. `walBytes` is about
-   * what the commit appends to the WAL (the large documents), for the checkpointer.
+   * Sends one write to the writer and waits for its COMMIT. `walBytes` is about what the commit
+   * appends to the WAL (the large documents), for the checkpointer. A write fault (disk full,
+   * read-only, I/O) is remembered for /healthz, a success clears it.
    */
-  #write<T>(body: () => T, walBytes = 0): T {
-    this.#checkFile();
-    const result = this.#db.transaction(body).immediate();
+  async #write<K extends WriteName>(name: K, args: WriteArgs[K], walBytes = 0): Promise<WriteResults[K]> {
+    if (!this.#db.open) throw closedError();
+    let result: WriteResults[K];
+    try {
+      result = await this.#writes.call(name, ...args);
+    } catch (error) {
+      throw this.#translate(error);
+    }
     this.#writeHealth.succeeded();
     this.#checkpointer?.committed(walBytes);
     return result;
@@ -485,131 +604,76 @@ export class SqliteRunStore implements RunStore {
     return translated;
   }
 
-  async #guard<T>(body: () => T): Promise<T> {
+  async #guard<T>(body: () => T | Promise<T>): Promise<T> {
     // better-sqlite3 throws a TypeError on a closed connection: that is a 503, not a bug.
     if (!this.#db.open) throw closedError();
     try {
-      return body();
+      return await body();
     } catch (error) {
       throw this.#translate(error);
     }
   }
 
   /**
-   * Group commit. With synchronous=FULL every COMMIT waits for an fsync of the WAL, on the event
-   * loop (better-sqlite3 is synchronous): measured under 10 concurrent uploads, FULL ran at 0.66×
-   * the ingest rate of NORMAL (bench P9; the goal is ≥ 0.85×). Inserts that arrive in the same
-   * turn of the event loop are therefore written in ONE transaction — one fsync for all of them —
-   * each inside its own savepoint, so one failing insert rolls back alone. Every promise still
-   * resolves only after the COMMIT that made its run durable ("201 means committed"); an upload
-   * racing an identical one in the same batch finds it (same transaction) and gets created:false.
+   * Group commit. With synchronous=FULL every COMMIT waits for an fsync of the WAL: measured under
+   * 10 concurrent uploads, FULL ran at 0.66× the ingest rate of NORMAL (bench P9; the goal is
+   * ≥ 0.85×). Inserts that arrive while the writer is busy (or in the same turn of the event loop)
+   * are therefore written in ONE transaction — one fsync for all of them — each inside its own
+   * savepoint, so one failing insert rolls back alone. Every promise still resolves only after the
+   * COMMIT that made its run durable ("201 means committed"); an upload racing an identical one in
+   * the same batch finds it (same transaction) and gets created:false.
    */
   insertRun(input: InsertRunInput): Promise<InsertRunResult> {
     let run: PreparedRun;
     try {
-      // Validation, hashing and JSON serialization happen before the write lock is taken.
+      // Validation, hashing and JSON serialization happen before the write is sent.
       run = prepareRun(input, this.#clock);
     } catch (error) {
       return Promise.reject(this.#translate(error));
     }
     return new Promise((resolve, reject) => {
       this.#pendingRuns.push({ run, resolve, reject });
-      if (this.#pendingRuns.length === 1) setImmediate(() => this.#commitPendingRuns());
+      if (this.#pendingRuns.length === 1 && !this.#committing) setImmediate(() => this.#commitPendingRuns());
     });
   }
 
-  #insertPreparedRun(run: PreparedRun): InsertRunResult {
-    // In the IMMEDIATE transaction: no revoke can commit between this check and the insert.
-    if (
-      run.tokenId !== null &&
-      !this.#get(
-        TOKEN_ACTIVE(() => '?'),
-        run.tokenId,
-      )
-    )
-      throw new TokenRevokedError(run.tokenId);
-    const placeholders = RUN_INSERT_COLUMNS.map(() => '?').join(', ');
-    const inserted = this.#run(
-      `INSERT INTO runs (${RUN_INSERT_COLUMNS.join(', ')}) VALUES (${placeholders}) ` +
-        'ON CONFLICT (idempotency_key) DO NOTHING',
-      ...runInsertValues(run),
-    );
-    if (inserted.changes === 0) {
-      const existing = this.#get(
-        `SELECT ${RUN_META_COLUMNS} FROM runs WHERE idempotency_key = ?`,
-        run.idempotencyKey,
-      );
-      if (!existing) throw new Error('idempotency conflict without a matching run');
-      return { run: runMetaFromRow(existing), created: false };
-    }
-    this.#run('INSERT INTO run_raw (run_id, bytes) VALUES (?, ?)', run.id, run.rawBytes);
-    this.#countSeriesRun(run);
-    return { run: runMetaFromPrepared(run), created: true };
-  }
-
-  /** Keeps series_stats (GET /api/series) in step with the runs, in the run's transaction. */
-  #countSeriesRun(run: PreparedRun): void {
-    const { series, branch } = run.labels;
-    if (series === undefined) return;
-    const newBranch =
-      branch === undefined
-        ? 0
-        : this.#run(
-            SERIES_BRANCH_INSERT(() => '?'),
-            series,
-            branch,
-          ).changes;
-    this.#run(
-      SERIES_STATS_UPSERT(() => '?'),
-      series,
-      newBranch,
-      run.createdAt,
-      run.id,
-    );
-  }
-
   /**
-   * Writes the queued runs in one IMMEDIATE transaction, then settles each promise. A batch holds
-   * at most GROUP_COMMIT_MAX_BYTES (at least one run): the commit runs on the event loop, and its
-   * cost grows with the bytes written (bench P13), so a burst of large uploads is written in
-   * several commits with a turn of the event loop between them instead of one long block.
+   * Sends the queued runs as one group commit (at most GROUP_COMMIT_MAX_BYTES, at least one run),
+   * then settles each promise; runs queued meanwhile go in the next one. The cap bounds what one
+   * commit copies and holds in memory twice (here and in the writer) when a burst of large
+   * uploads arrives.
    */
   #commitPendingRuns(): void {
+    if (this.#committing) return;
     const batch = takeBatch(this.#pendingRuns, GROUP_COMMIT_MAX_BYTES);
     if (batch.length === 0) return;
-    if (this.#pendingRuns.length > 0) setImmediate(() => this.#commitPendingRuns());
-    const outcomes: Array<{ ok: true; value: InsertRunResult } | { ok: false; error: unknown }> = [];
-    try {
-      if (!this.#db.open) throw closedError();
-      this.#write(
-        () => {
-          for (const { run } of batch) {
-            try {
-              // Nested transaction = SAVEPOINT: a failure undoes this run only.
-              outcomes.push({ ok: true, value: this.#insertInSavepoint(run) });
-            } catch (error) {
-              // SQLITE_FULL, IOERR, NOMEM (and BUSY) may roll back the whole transaction, not
-              // only the savepoint: then nothing of the batch is stored, and the next run must
-              // not go on in a transaction of its own (it would commit while its upload is told
-              // it failed). Abort the batch with this error.
-              if (!this.#db.inTransaction) throw error;
-              outcomes.push({ ok: false, error });
-            }
-          }
-        },
-        sumOf(batch, (b) => runBytes(b.run)),
-      );
-    } catch (error) {
+    this.#committing = this.#write(
+      'insertRuns',
+      [batch.map((b) => runWriteOf(b.run))],
+      sumOf(batch, (b) => runBytes(b.run)),
+    ).then(
+      (outcomes) => this.#settleBatch(batch, outcomes),
       // BEGIN or COMMIT failed (lock held beyond busy_timeout, disk full, I/O error): nothing of
       // the batch is stored, and every upload in it is told so.
-      const translated = this.#translate(error);
-      for (const { reject } of batch) reject(translated);
-      return;
-    }
-    for (const [i, { resolve, reject }] of batch.entries()) {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) resolve(outcome.value);
-      else reject(this.#translate(outcome.error));
+      (error: unknown) => {
+        for (const { reject } of batch) reject(error);
+      },
+    );
+    void this.#committing.finally(() => {
+      this.#committing = null;
+      this.#commitPendingRuns();
+    });
+  }
+
+  #settleBatch(batch: PendingRun[], outcomes: RunOutcome[]): void {
+    for (const [i, { run, resolve, reject }] of batch.entries()) {
+      const outcome = outcomes[i];
+      if (!outcome) reject(new Error('the writer answered fewer runs than it was sent'));
+      else if (!outcome.ok && outcome.error.kind === 'error' && outcome.error.name === TOKEN_REVOKED)
+        reject(new TokenRevokedError(run.tokenId ?? 'unknown'));
+      else if (!outcome.ok) reject(this.#translate(errorFromWire(outcome.error, sqliteErrorClass())));
+      else if (outcome.existing) resolve({ run: runMetaFromRow(outcome.existing), created: false });
+      else resolve({ run: runMetaFromPrepared(run), created: true });
     }
   }
 
@@ -668,21 +732,23 @@ export class SqliteRunStore implements RunStore {
   }
 
   insertComparison(input: InsertComparisonInput): Promise<StoreResult<Comparison>> {
-    return this.#guard(() => {
+    return this.#guard(async () => {
       const prepared = prepareComparison(input, this.#clock);
       if (!prepared.ok) return prepared;
       const comparison = prepared.value;
-      return this.#write((): StoreResult<Comparison> => {
-        const unknown = unknownRunOf(comparison, this.#runExists);
-        if (unknown) return unknown;
-        const { sql, params } = comparisonInsertStatement(comparison, () => '?');
-        this.#run(sql, ...params);
-        return storeOk(comparisonFromPrepared(comparison));
-      }, comparisonBytes(comparison));
+      // Read here, before the write: runs are never deleted, so a run found stays there.
+      const unknown = unknownRunOf(comparison, this.#runExists);
+      if (unknown) return unknown;
+      await this.#write(
+        'run',
+        [comparisonInsertStatement(comparison, () => '?')],
+        comparisonBytes(comparison),
+      );
+      return storeOk(comparisonFromPrepared(comparison));
     });
   }
 
-  /** For unknownRunOf: one primary-key probe per run, inside the comparison's write. */
+  /** For unknownRunOf: one primary-key probe per run (acknowledged runs are committed, so visible). */
   readonly #runExists = (runId: string): boolean =>
     this.#get('SELECT 1 AS found FROM runs WHERE id = ?', runId) !== undefined;
 
@@ -695,26 +761,24 @@ export class SqliteRunStore implements RunStore {
   }
 
   ensurePairComparison(input: InsertComparisonInput): Promise<StoreResult<PairComparison>> {
-    return this.#guard(() => {
+    return this.#guard(async () => {
       const pairKey = pairKeyOf(input.runIds);
       const prepared = prepareComparison(input, this.#clock);
       if (!prepared.ok) return prepared;
       const comparison = prepared.value;
-      return this.#write((): StoreResult<PairComparison> => {
-        const unknown = unknownRunOf(comparison, this.#runExists);
-        if (unknown) return unknown;
-        const { sql, params } = comparisonInsertStatement(comparison, () => '?', pairKey);
-        const inserted = this.#run(sql, ...params);
-        if (inserted.changes === 1)
-          return storeOk({ comparison: comparisonFromPrepared(comparison), created: true });
-        const existing = this.#get(
-          PAIR_COMPARISON_SELECT(() => '?'),
-          pairKey,
-          comparison.analysisVersion,
-        );
-        if (!existing) throw new Error('pair conflict without a matching comparison');
-        return storeOk({ comparison: comparisonFromRow(existing), created: false });
-      }, comparisonBytes(comparison));
+      const unknown = unknownRunOf(comparison, this.#runExists);
+      if (unknown) return unknown;
+      const insert = comparisonInsertStatement(comparison, () => '?', pairKey);
+      const changes = await this.#write('run', [insert], comparisonBytes(comparison));
+      if (changes === 1) return storeOk({ comparison: comparisonFromPrepared(comparison), created: true });
+      // The pair has one (committed, as comparisons are never deleted): read it here.
+      const existing = this.#get(
+        PAIR_COMPARISON_SELECT(() => '?'),
+        pairKey,
+        comparison.analysisVersion,
+      );
+      if (!existing) throw new Error('pair conflict without a matching comparison');
+      return storeOk({ comparison: comparisonFromRow(existing), created: false });
     });
   }
 
@@ -732,16 +796,15 @@ export class SqliteRunStore implements RunStore {
   }
 
   insertFleetPlan(input: InsertFleetPlanInput): Promise<{ plan: StoredFleetPlanRef; created: boolean }> {
-    return this.#guard(() => {
+    return this.#guard(async () => {
       const plan = prepareFleetPlan(input, this.#clock);
-      return this.#write(() => {
-        const { sql, params } = fleetPlanInsertStatement(plan, () => '?');
-        if (this.#run(sql, ...params).changes === 1)
-          return { plan: fleetPlanRefFromPrepared(plan), created: true };
-        const existing = this.#get(fleetPlanByKeyStatement('?'), plan.idempotencyKey);
-        if (!existing) throw new Error('fleet plan insert conflicted, yet no row has its idempotency key');
-        return { plan: fleetPlanRefFromRow(existing), created: false };
-      }, plan.gzip.length);
+      const changes = await this.#write('run', [fleetPlanInsertStatement(plan, () => '?')], plan.gzip.length);
+      if (changes === 1) return { plan: fleetPlanRefFromPrepared(plan), created: true };
+      // The row holding this key committed before this insert ran (the writer runs writes one at
+      // a time), so the store's own connection reads it; plans are never deleted.
+      const existing = this.#get(fleetPlanByKeyStatement('?'), plan.idempotencyKey);
+      if (!existing) throw new Error('fleet plan insert conflicted, yet no row has its idempotency key');
+      return { plan: fleetPlanRefFromRow(existing), created: false };
     });
   }
 
@@ -762,32 +825,30 @@ export class SqliteRunStore implements RunStore {
   }
 
   createToken(input: CreateTokenInput): Promise<StoreResult<TokenInfo>> {
-    return this.#guard(() => {
+    return this.#guard(async (): Promise<StoreResult<TokenInfo>> => {
       const token = prepareToken(input, this.#clock);
-      return this.#write((): StoreResult<TokenInfo> => {
-        const inserted = this.#run(
-          'INSERT INTO tokens (id, name, token_sha256, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
-          token.id,
+      const inserted = await this.#write('run', [
+        {
+          sql: 'INSERT INTO tokens (id, name, token_sha256, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+          params: [token.id, token.name, token.tokenSha256, token.createdAt],
+        },
+      ]);
+      if (inserted === 0) {
+        // Which one conflicted, read after the commit: an active token's name, or the digest.
+        const nameTaken = this.#get(
+          'SELECT 1 AS taken FROM tokens WHERE name = ? AND revoked_at IS NULL',
           token.name,
-          token.tokenSha256,
-          token.createdAt,
         );
-        if (inserted.changes === 0) {
-          const nameTaken = this.#get(
-            'SELECT 1 AS taken FROM tokens WHERE name = ? AND revoked_at IS NULL',
-            token.name,
-          );
-          return nameTaken
-            ? storeFail('token_name_taken', 'an active token already has this name', 'name')
-            : storeFail('token_hash_taken', 'this token is already registered', 'tokenSha256');
-        }
-        return storeOk({
-          id: token.id,
-          name: token.name,
-          createdAt: token.createdAt,
-          revokedAt: null,
-          lastUsedAt: null,
-        });
+        return nameTaken
+          ? storeFail('token_name_taken', 'an active token already has this name', 'name')
+          : storeFail('token_hash_taken', 'this token is already registered', 'tokenSha256');
+      }
+      return storeOk({
+        id: token.id,
+        name: token.name,
+        createdAt: token.createdAt,
+        revokedAt: null,
+        lastUsedAt: null,
       });
     });
   }
@@ -810,18 +871,17 @@ export class SqliteRunStore implements RunStore {
   }
 
   revokeToken(ref: TokenRef): Promise<StoreResult<TokenInfo>> {
-    return this.#guard(() => {
+    return this.#guard(async () => {
       const target = tokenRefColumn(ref);
       const notFound = storeFail('token_not_found', 'no active token matches', target?.column ?? 'ref');
       if (!target) return notFound;
       const revokedAt = this.#clock.next();
-      const row = this.#write(() =>
-        this.#get(
-          `UPDATE tokens SET revoked_at = ? WHERE ${target.column} = ? AND revoked_at IS NULL RETURNING ${TOKEN_COLUMNS}`,
-          revokedAt,
-          target.value,
-        ),
-      );
+      const row = await this.#write('get', [
+        {
+          sql: `UPDATE tokens SET revoked_at = ? WHERE ${target.column} = ? AND revoked_at IS NULL RETURNING ${TOKEN_COLUMNS}`,
+          params: [revokedAt, target.value],
+        },
+      ]);
       return row ? storeOk(tokenFromRow(row)) : notFound;
     });
   }
@@ -841,17 +901,15 @@ export class SqliteRunStore implements RunStore {
   }
 
   markTokenUsed(id: string): Promise<void> {
-    return this.#guard(() => {
+    return this.#guard(async () => {
       if (!isValidId(id)) return;
       const now = this.#clock.next();
-      this.#write(() =>
-        this.#run(
-          'UPDATE tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)',
-          now,
-          id,
-          now - TOKEN_TOUCH_INTERVAL_MS,
-        ),
-      );
+      await this.#write('run', [
+        {
+          sql: 'UPDATE tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)',
+          params: [now, id, now - TOKEN_TOUCH_INTERVAL_MS],
+        },
+      ]);
     });
   }
 
@@ -867,20 +925,19 @@ export class SqliteRunStore implements RunStore {
   }
 
   putSeriesSettings(series: string, config: object): Promise<SeriesSettings> {
-    return this.#guard(() => {
+    return this.#guard(async () => {
       const key = checkSeriesKey(series);
       const configJson = serializeJsonObject(config, 'config');
       const updatedAt = this.#clock.next();
-      const row = this.#write(() =>
-        this.#get(
-          'INSERT INTO series_settings (series, config, updated_at) VALUES (?, ?, ?) ' +
+      const row = await this.#write('get', [
+        {
+          sql:
+            'INSERT INTO series_settings (series, config, updated_at) VALUES (?, ?, ?) ' +
             'ON CONFLICT (series) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at ' +
             'RETURNING series, config, updated_at',
-          key,
-          configJson,
-          updatedAt,
-        ),
-      );
+          params: [key, configJson, updatedAt],
+        },
+      ]);
       if (!row) throw new Error('upsert returned no row');
       return seriesSettingsFromRow(row);
     });
@@ -915,7 +972,10 @@ export class SqliteRunStore implements RunStore {
   checkWrites(): Promise<WriteCheck> {
     let probe: ProbeOutcome;
     try {
-      this.#checkFile();
+      const problem = fileIdentityProblem(this.#file);
+      if (problem) throw new StoreUnavailableError(problem, { fault: 'io_error' });
+      // On this connection, with busy_timeout 0: while the writer holds the write lock (a commit
+      // in progress, a disk that stalls) the probe is `busy` at once — writes do go through, later.
       probe = probeWrite(this.#db);
     } catch (error) {
       probe = { ok: false, error };
@@ -923,25 +983,13 @@ export class SqliteRunStore implements RunStore {
     return Promise.resolve(this.#writeHealth.report(probe));
   }
 
-  /**
-   * The connection keeps writing to a database file that was deleted (or replaced by another
-   * file) under it, and in WAL mode SQLite does not notice: every run stored after that would be
-   * gone at the next start. One stat per write transaction (µs) turns that into a 503.
-   */
-  #checkFile(): void {
-    if (!this.#file) return;
-    const now = fileIdentity(this.#file.path);
-    if (now && now.dev === this.#file.dev && now.ino === this.#file.ino) return;
-    throw new StoreUnavailableError(
-      `SQLite: the database file ${this.#file.path} was ${now ? 'replaced' : 'deleted'} while open`,
-      { fault: 'io_error' },
-    );
-  }
-
   async close(): Promise<void> {
     // Runs queued for the next group commits are written first.
-    while (this.#pendingRuns.length > 0) this.#commitPendingRuns();
-    // The worker's connection closes first, so closing this one can remove the WAL.
+    this.#commitPendingRuns();
+    while (this.#committing) await this.#committing;
+    // The writer's and the checkpoint worker's connections close first (after the writes already
+    // sent), so closing this one can remove the WAL.
+    await this.#writes.close();
     await this.#checkpointer?.close();
     // Closing checkpoints the WAL into the main file and removes the -wal/-shm files.
     if (this.#db.open) this.#db.close();

@@ -122,6 +122,8 @@ export class WalCheckpointer {
     if (!worker) return;
     // Resolve on exit only: a worker that failed to start (its file deleted) emits 'error' first.
     const exited = new Promise((resolve) => worker.once('exit', resolve));
+    // Referenced until it has exited, or a process with nothing else to do would end first.
+    worker.ref();
     worker.postMessage('close');
     await exited;
   }

@@ -1,0 +1,66 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { lowerThisThreadPriority } from '../ingest/thread-priority.ts';
+import { SqliteWrites, errorToWire } from './sqlite-writes.ts';
+import type { WriteRequest, WriteResponse, WriteWorkerData } from './write-channel.ts';
+
+/**
+ * The SQLite writer thread (write-channel.ts): opens its own connection to the database file the
+ * store opened (and migrated), and runs every write the store sends, one at a time, in order.
+ * Each answer is posted after the COMMIT returned — with synchronous=FULL, after the WAL was
+ * fsynced — so a resolved write is durable, as before.
+ */
+const data = workerData as WriteWorkerData;
+const port = parentPort!;
+
+// Niceness 10, as the parse workers: when the event loop and this thread want the same core, the
+// event loop (/healthz, reads) wins; a write waits a little longer, which is what this thread is for.
+lowerThisThreadPriority();
+
+let db: Database.Database;
+let writes: SqliteWrites;
+let queries: Array<{ sql: string; params: unknown[] }> = [];
+try {
+  db = new Database(data.path, { fileMustExist: true });
+  db.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
+  db.pragma(`synchronous = ${data.synchronous}`);
+  db.pragma('foreign_keys = ON');
+  // 0 while the checkpoint worker (wal-checkpointer.ts) copies the WAL back; the store hands
+  // checkpoints back to this connection (autocheckpoint) if that worker is gone.
+  db.pragma(`wal_autocheckpoint = ${Math.trunc(data.autocheckpointPages)}`);
+  writes = new SqliteWrites(
+    db,
+    data.file,
+    data.observe ? (query) => queries.push({ sql: query.sql, params: [...query.params] }) : undefined,
+  );
+  port.postMessage({
+    ready: true,
+    journalMode: String(db.pragma('journal_mode', { simple: true })).toLowerCase(),
+    synchronous: Number(db.pragma('synchronous', { simple: true })),
+    foreignKeys: Number(db.pragma('foreign_keys', { simple: true })),
+    busyTimeoutMs: Number(db.pragma('busy_timeout', { simple: true })),
+  } satisfies WriteResponse);
+} catch (error) {
+  port.postMessage({ ready: false, error: errorToWire(error) } satisfies WriteResponse);
+  process.exit(1);
+}
+
+port.on('message', (message: WriteRequest) => {
+  if ('close' in message) {
+    db.close();
+    port.close();
+    return;
+  }
+  let response: WriteResponse;
+  try {
+    const method = writes[message.name] as (...args: unknown[]) => unknown;
+    response = { id: message.id, ok: true, value: method.apply(writes, message.args) };
+  } catch (error) {
+    response = { id: message.id, ok: false, error: errorToWire(error) };
+  }
+  if (data.observe) {
+    response.queries = queries;
+    queries = [];
+  }
+  port.postMessage(response);
+});
