@@ -3,3 +3,4 @@ export * from './statistic.ts';
 export * from './recurrence.ts';
 export * from './censoring.ts';
 export * from './demand.ts';
+export * from './fleet.ts';

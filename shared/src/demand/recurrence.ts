@@ -178,19 +178,31 @@ export function findRecurringPeaks(
   values: readonly (number | null)[],
   periodSec: number,
   statisticValue: number,
+  /**
+   * The span the series covers (UTC ms, first and last point), when `timeMs` holds only some of
+   * its points (the fleet keeps the largest 5 %): every day and week in it counts as covered.
+   */
+  span?: { firstMs: number; lastMs: number },
 ): RecurringPeak[] {
   const threshold = statisticValue * PEAK_OVER_STATISTIC;
   const coveredDays = new Set<number>();
   const coveredWeeksByWeekday = new Map<number, Set<number>>();
+  const cover = (t: number) => {
+    coveredDays.add(dayOf(t));
+    const wd = weekdayOf(t);
+    if (!coveredWeeksByWeekday.has(wd)) coveredWeeksByWeekday.set(wd, new Set());
+    coveredWeeksByWeekday.get(wd)!.add(weekOf(t));
+  };
+  if (span) {
+    for (let t = span.firstMs; t <= span.lastMs; t += DAY_MS) cover(t);
+    cover(span.lastMs);
+  }
   let peaks: Peak[] = [];
   for (let i = 0; i < timeMs.length; i++) {
     const v = values[i];
     if (v === null || v === undefined) continue;
     const t = timeMs[i]!;
-    coveredDays.add(dayOf(t));
-    const wd = weekdayOf(t);
-    if (!coveredWeeksByWeekday.has(wd)) coveredWeeksByWeekday.set(wd, new Set());
-    coveredWeeksByWeekday.get(wd)!.add(weekOf(t));
+    if (!span) cover(t);
     if (v > threshold && v > 0) peaks.push({ t, v });
   }
   const found: RecurringPeak[] = [];

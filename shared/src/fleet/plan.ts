@@ -1,6 +1,7 @@
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { missingPriceMessage, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
 import { INSTANCE_BURST_MINUTES_PER_DAY, VOLUME_TYPES, type VolumeType } from '../aws/volume-types.ts';
+import { demandFromFleetSeries, describeCensoring, type FleetDemand } from '../demand/fleet.ts';
 import { monthlyCost } from '../plan/cost.ts';
 import { attachContextOf } from '../plan/limits.ts';
 import { isUsable, rightSize, volumeOfRecommendation } from '../plan/right-size.ts';
@@ -12,7 +13,7 @@ import {
 } from '../plan/volume.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { formatInt, MiB, mbps, mbpsToMiBps, roundCents } from '../units.ts';
-import { gcdMs, modeOf, statisticOf } from './metrics.ts';
+import { gcdMs, modeOf } from './metrics.ts';
 import type {
   FleetBinding,
   FleetConfig,
@@ -25,6 +26,7 @@ import type {
   FleetVolumePlan,
   FleetVolumeStatus,
   PlanFleetInput,
+  FleetMetrics,
   FleetSeriesSummary,
 } from './schema.ts';
 
@@ -42,7 +44,6 @@ const DEFAULT_MIN_POINTS = 12;
 const DEFAULT_PERIOD_SECONDS = 300;
 
 const isVolumeType = (t: string): t is VolumeType => (VOLUME_TYPES as readonly string[]).includes(t);
-const round2 = (n: number) => Math.round(n * 100) / 100;
 const n0 = formatInt;
 
 /** The describe-volumes configuration as the cost and capability functions take it; null for `standard` (magnetic). */
@@ -143,39 +144,13 @@ function volumePeriodOf(inferred: number | null, reference: number): number {
   return inferred;
 }
 
-/** Per-second peaks of one volume from its series (Sum per period ÷ period). */
-function observe(
-  series: VolumeSeries | undefined,
-  statistic: PlanFleetInput['statistic'],
-  period: number,
-): FleetObserved | null {
-  if (series === undefined) return null;
-  const parts = partsOf(series);
-  const points = Math.max(0, ...parts.map((s) => s?.count ?? 0));
-  if (points === 0) return null;
-  let exact = true;
-  const rate = (s: FleetSeriesSummary | undefined, unit: number) => {
-    if (!s || s.count === 0) return 0;
-    const r = statisticOf(s, statistic);
-    exact &&= r.exact;
-    return r.value / period / unit;
-  };
-  const first = Math.min(...parts.map((s) => s?.firstMs ?? Infinity));
-  const last = Math.max(...parts.map((s) => s?.lastMs ?? -Infinity));
-  return {
-    readIops: round2(rate(series.VolumeReadOps, 1)),
-    writeIops: round2(rate(series.VolumeWriteOps, 1)),
-    readMibps: round2(rate(series.VolumeReadBytes, MiB)),
-    writeMibps: round2(rate(series.VolumeWriteBytes, MiB)),
-    points,
-    periodSeconds: period,
-    days: round2((last - first + period * 1000) / 86_400_000),
-    exact,
-  };
-}
-
 /** The observed peaks as an I/O profile (access unknown: random is assumed, the safe side; HDD volumes sequential). */
 function profileOf(v: FleetVolume, o: FleetObserved): IoProfile {
+  // The finest evidence (the busiest minute) scales both directions up to the peak it shows.
+  const sumIops = o.readIops + o.writeIops;
+  const sumMibps = o.readMibps + o.writeMibps;
+  const fi = sumIops > 0 ? o.peakIops / sumIops : 1;
+  const fm = sumMibps > 0 ? o.peakMibps / sumMibps : 1;
   const dir = (iops: number, mibps: number) => ({
     iops,
     bytesPerSec: mibps * MiB,
@@ -187,8 +162,14 @@ function profileOf(v: FleetVolume, o: FleetObserved): IoProfile {
   return {
     source: 'observed',
     label: v.volumeId,
-    read: dir(o.readIops, o.readMibps),
-    write: dir(o.writeIops, o.writeMibps),
+    read: dir(
+      sumIops > 0 ? o.readIops * fi : o.peakIops / 2,
+      sumMibps > 0 ? o.readMibps * fm : o.peakMibps / 2,
+    ),
+    write: dir(
+      sumIops > 0 ? o.writeIops * fi : o.peakIops / 2,
+      sumMibps > 0 ? o.writeMibps * fm : o.peakMibps / 2,
+    ),
     durationSec: o.days * 86_400,
     benchmark: null,
     warnings: [],
@@ -211,8 +192,8 @@ type Limit = { id: FleetBinding['id']; cap: number; demand: number; what: string
 
 /** The limit the peak is closest to (highest utilization), volume and instance together. */
 function bindingOf(o: FleetObserved, current: FleetConfig, instance: InstanceSpec | null): FleetBinding {
-  const iopsPeak = o.readIops + o.writeIops;
-  const mibPeak = o.readMibps + o.writeMibps;
+  const iopsPeak = o.peakIops;
+  const mibPeak = o.peakMibps;
   const limits: Limit[] = [];
   if (current.iops)
     limits.push({
@@ -336,6 +317,7 @@ function unusedOf(
 
 type Ctx = Required<Pick<PlanFleetInput, 'headroom' | 'statistic' | 'minHistoryDays' | 'minPoints'>> & {
   card: RegionRateCard;
+  ignoreRecurring: boolean;
 };
 
 /**
@@ -365,18 +347,19 @@ function instanceCapNote(
 function planMeasured(
   v: FleetVolume,
   base: FleetVolumePlan,
-  o: FleetObserved,
+  demand: FleetDemand,
   instance: InstanceSpec | null,
   ctx: Ctx,
 ): FleetVolumePlan {
+  const o = demand.observed;
   const current = base.current;
   const factor = 1 + ctx.headroom;
   const target = {
-    iops: Math.ceil((o.readIops + o.writeIops) * factor),
-    throughputMibps: Math.ceil((o.readMibps + o.writeMibps) * factor),
+    iops: Math.ceil(o.peakIops * factor),
+    throughputMibps: Math.ceil(o.peakMibps * factor),
   };
   const binding = bindingOf(o, current, instance);
-  const notes = [...base.notes];
+  const notes = [...base.notes, ...demand.notes];
   if (!o.exact)
     notes.push(
       `the ${ctx.statistic} is an upper bound: the points arrived in an order that let the summary drop the exact value`,
@@ -394,7 +377,9 @@ function planMeasured(
       instance?.ebs ? Math.floor(mbpsToMiBps(mbps(instance.ebs.baselineBandwidthMbps))) : Infinity,
     ),
   };
-  const short = target.iops > caps.iops || target.throughputMibps > caps.mib;
+  // Pinned at the limit: demand is at least the limit, unknown above it — never right-sized (demand/censoring.ts).
+  const censored = demand.censoring.length > 0;
+  const short = censored || target.iops > caps.iops || target.throughputMibps > caps.mib;
   const result = rightSize({
     profile: profileOf(v, o),
     headroom: ctx.headroom,
@@ -407,7 +392,9 @@ function planMeasured(
   let risk: string | null = null;
   if (short) {
     const instanceBinds = binding.id.startsWith('instance');
-    risk = `target ${n0(target.iops)} IOPS / ${n0(target.throughputMibps)} MiB/s (peak × ${factor}) exceeds what is delivered: ${binding.explanation}${instanceBinds ? '; the instance, not the volume, must change' : ''}`;
+    risk = censored
+      ? `${demand.censoring.map(describeCensoring).join('; ')}: raise the limit (to at least the target, ${n0(target.iops)} IOPS / ${n0(target.throughputMibps)} MiB/s) and measure again before sizing down`
+      : `target ${n0(target.iops)} IOPS / ${n0(target.throughputMibps)} MiB/s (peak × ${factor}) exceeds what is delivered: ${binding.explanation}${instanceBinds ? '; the instance, not the volume, must change' : ''}`;
     if (current.type === 'gp2' && v.sizeGib < 1000)
       notes.push('gp2 below 1 TiB bursts to 3,000 IOPS while credits last: the peak may be a burst');
   }
@@ -415,7 +402,7 @@ function planMeasured(
     notes.push(
       `no single ${candidateTypes(v.type).join('/')} volume carries the target: ${result.recommendations[0]?.reasons.join('; ') ?? ''}`,
     );
-    return { ...base, status: short ? 'under' : 'ok', observed: o, target, binding, risk, notes };
+    return { ...base, status: short ? 'under' : 'ok', observed: o, target, binding, risk, notes, censored };
   }
   if (current.usdPerMonth === null && !priceAvailable(ctx.card, v.type as VolumeType))
     notes.push(missingPriceMessage(ctx.card, v.type as VolumeType));
@@ -428,7 +415,7 @@ function planMeasured(
   if (best.status === 'capped-by-instance' && instance?.ebs)
     notes.push(instanceCapNote({ ...instance, ebs: instance.ebs }, target));
   const status: FleetVolumeStatus = short ? 'under' : saving > 0 ? 'over' : 'ok';
-  if (!changes) return { ...base, status, observed: o, target, binding, risk, notes };
+  if (!changes) return { ...base, status, observed: o, target, binding, risk, notes, censored };
   if (rec.sizeGib > current.sizeGib)
     notes.push(
       `size raised ${current.sizeGib} → ${rec.sizeGib} GiB: ${best.reasons.find((r) => r.startsWith('size')) ?? 'for IOPS per GiB'}`,
@@ -444,7 +431,32 @@ function planMeasured(
     risk,
     commands: commandsFor(v.volumeId, current, rec),
     notes,
+    censored,
   };
+}
+
+/**
+ * Volumes whose data is incomplete: in a file with a NextToken that no later file continues (the
+ * rest of the answer was not given), or in a result with StatusCode PartialData.
+ */
+function incompleteVolumes(pages: FleetMetrics['pages']): Map<string, string> {
+  const out = new Map<string, string>();
+  pages.forEach((p, i) => {
+    for (const id of p.partialVolumeIds)
+      out.set(
+        id,
+        `${p.file}: CloudWatch answered StatusCode PartialData for this volume (more data exists than the answer holds)`,
+      );
+    if (!p.nextToken) return;
+    const later = new Set(pages.slice(i + 1).flatMap((q) => q.volumeIds));
+    for (const id of p.volumeIds)
+      if (!later.has(id))
+        out.set(
+          id,
+          `${p.file} has a NextToken (more pages exist) and no later metrics file continues this volume: its points are only the first page's — fetch all pages (the AWS CLI does unless --max-items or --no-paginate was used)`,
+        );
+  });
+  return out;
 }
 
 /**
@@ -460,7 +472,9 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
     statistic: input.statistic,
     minHistoryDays: input.minHistoryDays ?? DEFAULT_MIN_HISTORY_DAYS,
     minPoints: input.minPoints ?? DEFAULT_MIN_POINTS,
+    ignoreRecurring: input.ignoreRecurring === true,
   };
+  const incomplete = incompleteVolumes(input.metrics.pages ?? []);
   // Each volume's Period from its timestamps (docs/fleet.md §2): a 90-day query at 3,600 s divided by 300 would be 12× too high.
   const inferred = new Map<string, number | null>();
   for (const v of input.volumes) {
@@ -505,7 +519,18 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
           : [],
     };
     const period = volumePeriodOf(inferred.get(v.volumeId) ?? null, referencePeriod);
-    const o = observe(input.metrics.series.get(v.volumeId), ctx.statistic, period);
+    const demand = demandFromFleetSeries(input.metrics.series.get(v.volumeId), {
+      statistic: ctx.statistic,
+      periodSeconds: period,
+      ignoreRecurring: ctx.ignoreRecurring,
+      limits: { iops: current.iops, mibps: current.throughputMibps },
+    });
+    const o = demand?.observed ?? null;
+    const cut = incomplete.get(v.volumeId);
+    if (cut !== undefined) {
+      base.incomplete = true;
+      base.notes.push(`incomplete data: ${cut}`);
+    }
     const idle =
       v.state === 'available'
         ? 'unattached'
@@ -517,7 +542,7 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
       volumes.push({ ...base, status: idle, observed: o });
       continue;
     }
-    if (o === null) {
+    if (o === null || demand === null) {
       volumes.push({ ...base, status: 'no_data' });
       noData.push({
         volumeId: v.volumeId,
@@ -535,8 +560,20 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
       });
       continue;
     }
-    volumes.push(planMeasured(v, base, o, spec, ctx));
+    volumes.push(planMeasured(v, base, demand, spec, ctx));
   }
+  // A volume with no data at all while a page was left out may be on the missing pages.
+  const pages = input.metrics.pages ?? [];
+  const cutShort = pages[pages.length - 1]?.nextToken === true;
+  for (const v of volumes)
+    if (v.status === 'no_data' && cutShort && !incomplete.has(v.volumeId)) {
+      v.incomplete = true;
+      incomplete.set(
+        v.volumeId,
+        'no points, and the last metrics file has a NextToken: this volume may be on the pages not given',
+      );
+      v.notes.push(`incomplete data: ${incomplete.get(v.volumeId)}`);
+    }
   if (unknownTypes.size > 0)
     notes.push(
       `instance types not in the catalog (their EBS caps are not applied): ${[...unknownTypes].sort().join(', ')}`,
@@ -568,6 +605,9 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
     noData,
     modificationRule: MODIFICATION_RULE,
     notes,
+    complete: incomplete.size === 0,
+    incomplete: [...incomplete].map(([volumeId, reason]) => ({ volumeId, reason })),
+    ignoreRecurring: ctx.ignoreRecurring,
   };
 }
 
