@@ -123,7 +123,11 @@ function quantityDemand(
     statistic === 'max' || max <= statisticValue
       ? []
       : findRecurringPeaks(timeMs, values, periodSec, statisticValue);
-  const top = recurring.reduce((m, r) => Math.max(m, r.value), 0);
+  let top = recurring.reduce((m, r) => Math.max(m, r.value), 0);
+  // A wider percentile never asks for more than a narrower one would: p95 keeps a recurring peak
+  // up to what p99 keeps (p99 itself may hold most of it below its 1.2 × threshold).
+  if (statistic === 'p95' && top > statisticValue)
+    top = Math.min(top, quantityDemand(timeMs, values, summary, periodSec, 'p99', ignoreRecurring).value);
   const keep = !ignoreRecurring && top > statisticValue;
   return {
     value: keep ? top : statisticValue,
@@ -160,7 +164,8 @@ function recurrenceWarnings(
     if (!r || r.value <= q.statisticValue) continue;
     const stat =
       unit === 'IOPS' ? `${n0(q.statisticValue)} IOPS` : `${(q.statisticValue / MiB).toFixed(1)} MiB/s`;
-    const peak = unit === 'IOPS' ? `${n0(r.value)} IOPS` : `${(r.value / MiB).toFixed(1)} MiB/s`;
+    const kept = q.basis === 'recurring-peak' ? q.value : r.value;
+    const peak = unit === 'IOPS' ? `${n0(kept)} IOPS` : `${(kept / MiB).toFixed(1)} MiB/s`;
     out.push(
       ignoreRecurring
         ? {

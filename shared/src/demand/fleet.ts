@@ -72,8 +72,12 @@ function rateOf(s: FleetSeriesSummary | undefined, divisor: number, o: FleetDema
         { firstMs: s.firstMs, lastMs: s.lastMs },
       )[0] ?? null;
   }
-  const kept = recurring !== null && !o.ignoreRecurring && recurring.value > value;
-  if (kept) value = recurring!.value;
+  let level = recurring?.value ?? 0;
+  // As demandFromSeries: p95 keeps a recurring peak up to what p99 keeps, never more.
+  if (o.statistic === 'p95' && level > value)
+    level = Math.min(level, rateOf(s, 1, { ...o, statistic: 'p99' }).value);
+  const kept = recurring !== null && !o.ignoreRecurring && level > value;
+  if (kept) value = level;
   return {
     value: value / divisor,
     exact: stat.exact,
