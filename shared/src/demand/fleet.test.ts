@@ -198,3 +198,20 @@ describe('fleet plan: the busiest minute and censored demand', () => {
     );
   });
 });
+
+describe('fleet plan text and markdown carry the demand findings', () => {
+  it('recurring peaks and incomplete data are printed, not only in JSON', async () => {
+    const { fleetPlanToMarkdown, fleetPlanToText } = await import('../fleet/format.ts');
+    const p = plan(['gmd_nightly_batch_first_page.json'], 'p99');
+    const t = fleetPlanToText(p);
+    expect(t).toContain(
+      'Recurring peaks:\n  vol-0e1d2c3b4a5968778: VolumeReadOps: recurring peak, max 4,100 IOPS at 01:30–01:40 UTC on 9 of 9 days',
+    );
+    expect(t).toContain(
+      'INCOMPLETE DATA (the plan for these volumes is from part of their data):\n  vol-0e1d2c3b4a5968778: ',
+    );
+    expect(fleetPlanToMarkdown(p)).toContain(
+      '> **Incomplete data** for 1 volume(s): vol-0e1d2c3b4a5968778 (',
+    );
+  });
+});
