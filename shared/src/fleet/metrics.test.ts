@@ -91,7 +91,11 @@ describe('buildMetricQueries', () => {
       },
       ReturnData: true,
     });
-    expect(all[5]!.MetricStat).toMatchObject({ Metric: { MetricName: 'VolumeAvgThroughput' }, Stat: 'Maximum', Unit: 'Bytes/Second' });
+    expect(all[5]!.MetricStat).toMatchObject({
+      Metric: { MetricName: 'VolumeAvgThroughput' },
+      Stat: 'Maximum',
+      Unit: 'Bytes/Second',
+    });
     expect(all[7]).toEqual({
       Id: 'v1_w_ops',
       Label: 'vol-0001 VolumeWriteOps',

@@ -149,8 +149,10 @@ function profileOf(v: FleetVolume, o: FleetObserved): IoProfile {
   // The finest evidence (the busiest minute) scales both directions up to the peak it shows.
   const sumIops = o.readIops + o.writeIops;
   const sumMibps = o.readMibps + o.writeMibps;
-  const fi = sumIops > 0 ? o.peakIops / sumIops : 1;
-  const fm = sumMibps > 0 ? o.peakMibps / sumMibps : 1;
+  const peakIops = o.peakIops ?? sumIops;
+  const peakMibps = o.peakMibps ?? sumMibps;
+  const fi = sumIops > 0 ? peakIops / sumIops : 1;
+  const fm = sumMibps > 0 ? peakMibps / sumMibps : 1;
   const dir = (iops: number, mibps: number) => ({
     iops,
     bytesPerSec: mibps * MiB,
@@ -162,13 +164,10 @@ function profileOf(v: FleetVolume, o: FleetObserved): IoProfile {
   return {
     source: 'observed',
     label: v.volumeId,
-    read: dir(
-      sumIops > 0 ? o.readIops * fi : o.peakIops / 2,
-      sumMibps > 0 ? o.readMibps * fm : o.peakMibps / 2,
-    ),
+    read: dir(sumIops > 0 ? o.readIops * fi : peakIops / 2, sumMibps > 0 ? o.readMibps * fm : peakMibps / 2),
     write: dir(
-      sumIops > 0 ? o.writeIops * fi : o.peakIops / 2,
-      sumMibps > 0 ? o.writeMibps * fm : o.peakMibps / 2,
+      sumIops > 0 ? o.writeIops * fi : peakIops / 2,
+      sumMibps > 0 ? o.writeMibps * fm : peakMibps / 2,
     ),
     durationSec: o.days * 86_400,
     benchmark: null,
@@ -192,8 +191,8 @@ type Limit = { id: FleetBinding['id']; cap: number; demand: number; what: string
 
 /** The limit the peak is closest to (highest utilization), volume and instance together. */
 function bindingOf(o: FleetObserved, current: FleetConfig, instance: InstanceSpec | null): FleetBinding {
-  const iopsPeak = o.peakIops;
-  const mibPeak = o.peakMibps;
+  const iopsPeak = o.peakIops ?? o.readIops + o.writeIops;
+  const mibPeak = o.peakMibps ?? o.readMibps + o.writeMibps;
   const limits: Limit[] = [];
   if (current.iops)
     limits.push({
@@ -355,8 +354,8 @@ function planMeasured(
   const current = base.current;
   const factor = 1 + ctx.headroom;
   const target = {
-    iops: Math.ceil(o.peakIops * factor),
-    throughputMibps: Math.ceil(o.peakMibps * factor),
+    iops: Math.ceil((o.peakIops ?? o.readIops + o.writeIops) * factor),
+    throughputMibps: Math.ceil((o.peakMibps ?? o.readMibps + o.writeMibps) * factor),
   };
   const binding = bindingOf(o, current, instance);
   const notes = [...base.notes, ...demand.notes];

@@ -127,14 +127,15 @@ export const FleetObservedSchema = z.object({
   /**
    * Read + write at the finest evidence (demand model): the busiest minute from VolumeAvgIOPS /
    * VolumeAvgThroughput Maximum where the volume has them, else the Sums' readIops + writeIops.
-   * Recurring peaks the statistic would drop are kept (unless --ignore-recurring).
+   * Recurring peaks the statistic would drop are kept (unless --ignore-recurring). Optional:
+   * plans stored before the demand model (2026-11) have only the four rates.
    */
-  peakIops: z.number(),
-  peakMibps: z.number(),
+  peakIops: z.number().optional(),
+  peakMibps: z.number().optional(),
   /** Seconds each point of that evidence covers: 60 for the per-minute metrics, else the period. */
-  resolutionSeconds: z.number().int().positive(),
+  resolutionSeconds: z.number().int().positive().optional(),
   /** Which CloudWatch data the peak is from, in words. */
-  source: z.string(),
+  source: z.string().optional(),
 });
 export type FleetObserved = z.infer<typeof FleetObservedSchema>;
 

@@ -139,17 +139,6 @@ function rank(values: number[], p: number): number {
 }
 const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length;
 
-/** The sizing windows: 5-minute clock windows of the interval starts; the midnight files have two. */
-function windows(points: OraclePoint[], midnight: boolean): OraclePoint[][] {
-  if (!midnight) return [points];
-  // Intervals ending at 23:59:31 … 00:00:00 start before midnight; later ones after it.
-  const before = points.filter(
-    (p) => / 23:59:\d\d|^23:59:\d\d|T23:59/.test(` ${p.end}`) || /00:00:00/.test(p.end),
-  );
-  const after = points.filter((p) => !before.includes(p));
-  return [before, after];
-}
-
 type Case = {
   file: string;
   oracle: (body: string, device: string) => Oracle;
@@ -200,7 +189,7 @@ const CASES: Case[] = [
   sadf('sadf_12.6.1_d_midnight.csv', { midnight: true }),
 ];
 
-describe.each(CASES)('$file', ({ file, oracle, device, options, format, midnight, decimalComma }) => {
+describe.each(CASES)('$file', ({ file, oracle, device, options, format, decimalComma }) => {
   const series = load(file, options);
   const o = oracle(text(file), device);
 
