@@ -469,7 +469,7 @@ function addResult(
   if (!valid.ok) return valid;
   into.results++;
   if (!page.volumeIds.includes(target.volumeId)) page.volumeIds.push(target.volumeId);
-  if (result.StatusCode === 'PartialData') {
+  if (result.StatusCode === 'PartialData' || (result.StatusCode === undefined && page.nextToken)) {
     if (!page.partialVolumeIds.includes(target.volumeId)) page.partialVolumeIds.push(target.volumeId);
   } else if (result.StatusCode !== undefined && result.StatusCode !== 'Complete')
     into.warnings.push(`${target.volumeId} ${target.metric}: StatusCode ${result.StatusCode}`);

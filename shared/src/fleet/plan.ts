@@ -435,24 +435,20 @@ function planMeasured(
 }
 
 /**
- * Volumes whose data is incomplete: in a file with a NextToken that no later file continues (the
- * rest of the answer was not given), or in a result with StatusCode PartialData.
+ * Volumes whose data is incomplete: a result answered `StatusCode` `PartialData` — more points
+ * follow with the response's NextToken [cw-api] (a result without a StatusCode in a response with
+ * a NextToken counts as one) — and no later metrics file holds the volume (the next page).
+ * Results marked `Complete` in a NextToken response are whole: the next page holds other results.
  */
 function incompleteVolumes(pages: FleetMetrics['pages']): Map<string, string> {
   const out = new Map<string, string>();
   pages.forEach((p, i) => {
-    for (const id of p.partialVolumeIds)
-      out.set(
-        id,
-        `${p.file}: CloudWatch answered StatusCode PartialData for this volume (more data exists than the answer holds)`,
-      );
-    if (!p.nextToken) return;
     const later = new Set(pages.slice(i + 1).flatMap((q) => q.volumeIds));
-    for (const id of p.volumeIds)
+    for (const id of p.partialVolumeIds)
       if (!later.has(id))
         out.set(
           id,
-          `${p.file} has a NextToken (more pages exist) and no later metrics file continues this volume: its points are only the first page's — fetch all pages (the AWS CLI does unless --max-items or --no-paginate was used)`,
+          `${p.file}: CloudWatch answered PartialData for this volume${p.nextToken ? ' (the response has a NextToken: more pages exist)' : ''} and no later metrics file continues it — its points are only this page's; fetch all pages (the AWS CLI does unless --max-items or --no-paginate was used)`,
         );
   });
   return out;
