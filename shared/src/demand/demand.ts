@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { fail, ok, WarningSchema, type Result, type Warning } from '../problem.ts';
 import { SERIES_FORMAT_LABELS, type IoSeries } from '../timeseries/series.schema.ts';
-import { summarizeSeries, type RateSummary } from '../timeseries/stats.ts';
+import { summarizeSeries, type RateSummary, type SeriesSummary } from '../timeseries/stats.ts';
 import { formatInt, MiB } from '../units.ts';
 import { CensoringSchema, censoringOf, type Censoring } from './censoring.ts';
 import {
   clockOf,
   findRecurringPeaks,
+  PEAK_OVER_STATISTIC,
   RecurringPeakSchema,
   weekdayName,
   type RecurringPeak,
@@ -119,8 +120,9 @@ function quantityDemand(
 ): QuantityDemand {
   const statisticValue = statisticValueOf(summary, statistic);
   const max = summary.max ?? 0;
+  // No point can be a peak (above 1.2 × the statistic): nothing to look for.
   const recurring =
-    statistic === 'max' || max <= statisticValue
+    statistic === 'max' || max <= statisticValue * PEAK_OVER_STATISTIC
       ? []
       : findRecurringPeaks(timeMs, values, periodSec, statisticValue);
   let top = recurring.reduce((m, r) => Math.max(m, r.value), 0);
@@ -267,10 +269,22 @@ const addSeries = (a: readonly (number | null)[], b: readonly (number | null)[])
 
 /** The demand of a production series (see the rules above). */
 export function demandFromSeries(series: IoSeries, options: DemandOptions = {}): Result<DemandEvidence> {
-  if (series.timeMs.length === 0) return fail('no_data_points', 'the series has no points to size with');
+  return demandBySummary(series, series.timeMs.length === 0 ? null : summarizeSeries(series), options);
+}
+
+/**
+ * The same from a summary already computed (summarizeSeries of this series): callers asking for
+ * several statistics sort the points once (a million points: six sorts of a million numbers).
+ */
+export function demandBySummary(
+  series: IoSeries,
+  summary: SeriesSummary | null,
+  options: DemandOptions = {},
+): Result<DemandEvidence> {
+  if (series.timeMs.length === 0 || summary === null)
+    return fail('no_data_points', 'the series has no points to size with');
   const statistic = options.statistic ?? 'max';
   const ignoreRecurring = options.ignoreRecurring === true;
-  const summary = summarizeSeries(series);
   if (summary.read.iops.points === 0 && summary.write.iops.points === 0)
     return fail('no_operations', 'the series has no read or write operation counts to size with');
   const t = series.timeMs;

@@ -212,11 +212,16 @@ export function findRecurringPeaks(
     cover(span.lastMs);
   }
   let peaks: Peak[] = [];
+  let lastDay = NaN;
   for (let i = 0; i < timeMs.length; i++) {
     const v = values[i];
     if (v === null || v === undefined) continue;
     const t = timeMs[i]!;
-    if (!span) cover(t);
+    // Points come in time order: each day is covered once (a million points, a few hundred days).
+    if (!span && dayOf(t) !== lastDay) {
+      lastDay = dayOf(t);
+      cover(t);
+    }
     if (v > threshold && v > 0) peaks.push({ t, v });
   }
   const found: RecurringPeak[] = [];

@@ -1,6 +1,11 @@
-import { demandFromSeries, type DemandEvidence, type DemandOptions } from '../demand/demand.ts';
+import {
+  demandBySummary,
+  demandFromSeries,
+  type DemandEvidence,
+  type DemandOptions,
+} from '../demand/demand.ts';
 import { SIZING_STATISTIC_LABELS, SIZING_STATISTICS, type SizingStatistic } from '../demand/statistic.ts';
-import { ok, type Result, type Warning } from '../problem.ts';
+import { fail, ok, type Result, type Warning } from '../problem.ts';
 import type { DirectionLoad, IoProfile } from '../profile/io-profile.schema.ts';
 import { averageBlockSize, bytesPerSec as asBytesPerSec, formatInt, iops as asIops, MiB } from '../units.ts';
 import type { IoSeries } from './series.schema.ts';
@@ -106,16 +111,21 @@ export function profilesByStatistic(
   options: Omit<SeriesProfileOptions, 'statistic'> = {},
 ): Result<Record<SizingStatistic, IoProfile>> {
   const out: Partial<Record<SizingStatistic, IoProfile>> = {};
+  // One summary (the sorts) for the three statistics.
+  const summary = series.timeMs.length === 0 ? null : summarizeSeries(series);
+  const label = options.label !== undefined ? options.label : series.label;
   for (const statistic of SIZING_STATISTICS) {
-    const p = profileFromSeries(series, { ...options, statistic });
-    if (!p.ok) return p;
-    out[statistic] = p.value;
+    const d = demandBySummary(series, summary, { ...options, statistic });
+    if (!d.ok) return d;
+    out[statistic] = profileFromDemand(series, d.value, label);
   }
   return ok(out as Record<SizingStatistic, IoProfile>);
 }
 
 /** The summary the sizing profiles are computed from: the points at their own step (for tables and charts). */
 export function sizingSummary(series: IoSeries): Result<SeriesSummary> {
-  const d = demandFromSeries(series);
-  return d.ok ? ok(summarizeSeries(series)) : d;
+  if (series.timeMs.length === 0) return fail('no_data_points', 'the series has no points to size with');
+  const summary = summarizeSeries(series);
+  const d = demandBySummary(series, summary);
+  return d.ok ? ok(summary) : d;
 }
