@@ -7,8 +7,8 @@ import { expect, test } from './support/test.ts';
 /**
  * The "Import production metrics" drop zone with the real Linux and Prometheus captures
  * (fixtures/metrics/README.md): iostat -x, iostat without -t (the interval asked for), the device
- * changed, a Prometheus query_range answer. The profile shown is checked against the mean of the
- * raw columns computed here (each capture fits one 5-minute window).
+ * changed, a Prometheus query_range answer. The max profile shown is checked against the largest
+ * value of the raw columns computed here (points at their own step, never averaged up).
  */
 
 async function addMetricsFile(page: Page, path: string): Promise<void> {
@@ -19,8 +19,8 @@ async function addMetricsFile(page: Page, path: string): Promise<void> {
   });
 }
 
-/** Mean r/s and w/s of a device over an iostat capture, the first (since boot) report left out. */
-function iostatMeans(path: string, device: string): { reads: number; writes: number } {
+/** Largest r/s and w/s of a device over an iostat capture, the first (since boot) report left out. */
+function iostatPeaks(path: string, device: string): { reads: number; writes: number } {
   let header: string[] = [];
   let reports = 0;
   const r: number[] = [];
@@ -35,8 +35,7 @@ function iostatMeans(path: string, device: string): { reads: number; writes: num
       w.push(Number(cells[header.indexOf('w/s')]));
     }
   }
-  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
-  return { reads: mean(r), writes: mean(w) };
+  return { reads: Math.max(...r), writes: Math.max(...w) };
 }
 
 const fmtInt = (v: number) => Math.round(v).toLocaleString('en-US');
@@ -53,7 +52,7 @@ test('iostat -x: read in the browser, the queue explained, the device changed', 
   await expect(queue).toContainText('Little’s law, IOPS = queue depth ÷ latency');
   await expect(queue).toContainText(/matches bytes ÷ operations at all \d+ points/);
 
-  const { reads, writes } = iostatMeans(file, 'vda');
+  const { reads, writes } = iostatPeaks(file, 'vda');
   const table = region.getByRole('table', { name: /each sizing statistic side by side/ });
   await expect(table.getByRole('row', { name: /^Read IOPS/ })).toContainText(fmtInt(reads));
   await expect(table.getByRole('row', { name: /^Write IOPS/ })).toContainText(fmtInt(writes));
@@ -65,7 +64,7 @@ test('iostat -x: read in the browser, the queue explained, the device changed', 
     .check();
   await region.getByRole('button', { name: 'Read the file again' }).click();
   await expect(region.getByText('loop1 (as chosen; the file has 2)')).toBeVisible();
-  const loop = iostatMeans(file, 'loop1');
+  const loop = iostatPeaks(file, 'loop1');
   await expect(
     region
       .getByRole('table', { name: /each sizing statistic side by side/ })
@@ -85,7 +84,7 @@ test('iostat without -t asks for the interval; a Prometheus answer reads as such
   await page.getByRole('button', { name: 'Read the file with these answers' }).click();
   const region = page.getByRole('region', { name: `Production metrics: ${basename(noTimes)}` });
   await expect(region.getByText('39 2-second points', { exact: true })).toBeVisible();
-  const { reads } = iostatMeans(noTimes, 'vda');
+  const { reads } = iostatPeaks(noTimes, 'vda');
   await expect(
     region
       .getByRole('table', { name: /each sizing statistic side by side/ })

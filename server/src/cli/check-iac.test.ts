@@ -163,7 +163,7 @@ describe('blockwise check-iac: usage and bad input exit 2', () => {
     {
       name: 'a bad --fail-on',
       args: [PLAN, '--fail-on', 'some'],
-      says: '--fail-on: expected over, under, any or none',
+      says: '--fail-on: expected over, under, incomplete, any or none',
     },
     { name: 'two demands', args: [PLAN, '--fio', 'a', '--metrics', 'b'], says: 'give one demand' },
     { name: '--series without --server', args: [PLAN, '--series', 's'], says: '--series needs --server' },
@@ -292,5 +292,56 @@ describe('blockwise check-iac: Multi-Attach, gp2 → gp3 and the CSI driver vers
     const r = await run([MULTI_K8S, '--csi-driver-version', 'latest']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--csi-driver-version: expected an EBS CSI driver version such as 1.66');
+  });
+});
+
+describe('blockwise check-iac: demand at its own resolution (issue 25)', () => {
+  const demandFixture = (name: string) => join(REPO_ROOT, 'fixtures/demand', name);
+  it('iostat every 10 s with a 40-second checkpoint burst of 10,500 IOPS: a 12,000-IOPS gp3 is not over-provisioned (--fail-on over exits 0)', async () => {
+    const r = await run([
+      demandFixture('gp3-12000-iops.plan.json'),
+      '--metrics',
+      demandFixture('iostat_10s_checkpoint_burst.txt'),
+      '--fail-on',
+      'over',
+      '--format',
+      'json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = json(r.stdout);
+    expect(report.demand?.targetIops).toBeGreaterThanOrEqual(10_500 * 1.25);
+    expect(report.findings.filter((f) => f.kind === 'over')).toEqual([]);
+    expect(report.findings.map((f) => f.code)).toContain('under_provisioned');
+  });
+
+  it('a first page with a NextToken: --fail-on incomplete exits 1 and names the volume', async () => {
+    const r = await run([
+      demandFixture('gp3-12000-iops.plan.json'),
+      '--metrics',
+      demandFixture('gmd_nightly_batch_first_page.json'),
+      '--fail-on',
+      'incomplete',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('vol-0e1d2c3b4a5968778: ');
+    expect(r.stderr).toContain('incomplete demand data fails the build');
+  });
+
+  it('p99 keeps the nightly 8,200-IOPS batch and says so; --ignore-recurring states the risk', async () => {
+    const args = [
+      demandFixture('gp3-12000-iops.plan.json'),
+      '--metrics',
+      demandFixture('gmd_nightly_batch_14d.json'),
+      '--statistic',
+      'p99',
+    ];
+    const kept = await run([...args, '--format', 'json']);
+    expect(json(kept.stdout).demand?.targetIops).toBeGreaterThanOrEqual(8_200 * 1.25);
+    const text = await run(args);
+    expect(text.stdout).toMatch(
+      /demand: \[recurring_peak\] Recurring peak: max 8,200 IOPS at 01:30–01:40 UTC on 14 of 14 days/,
+    );
+    const ignored = await run([...args, '--ignore-recurring']);
+    expect(ignored.stdout).toContain('[recurring_peak_ignored]');
   });
 });

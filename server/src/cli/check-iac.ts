@@ -38,7 +38,7 @@ import {
 } from './metrics-input.ts';
 
 const usage = `Usage: blockwise check-iac FILE... [--series S --server URL [--branch B] [--token T] | --metrics F | --fio F]
-                           [--headroom 0.25] [--fail-on over|under|any|none] [--format text|markdown|json]
+                           [--headroom 0.25] [--fail-on over|under|incomplete|any|none] [--format text|markdown|json]
                            [--volume TEXT ...] [--region us-east-1] [--rates k=v,…] [--gp3-limits current|before-2025]
                            [--csi-driver-version 1.66]
 
@@ -53,12 +53,14 @@ const usage = `Usage: blockwise check-iac FILE... [--series S --server URL [--br
   --series S --server URL   the latest run of a CI series on a Blockwise server (--branch B: of that
                             branch; --token or BLOCKWISE_TOKEN when the server asks for one)
   --metrics F               a metrics export (the inputs of \`blockwise metrics\`), sized by --statistic
-                            (max, default; p99; p95)
+                            (max, default; p99; p95) over the points at their own step; p99/p95 keep a
+                            recurring peak unless --ignore-recurring (the risk is then stated)
   --fio F                   a fio result file (--group N for one group of several)
 
   --headroom   fraction above the peak to provision for (default 0.25)
-  --fail-on    which findings fail the build: over, under, any (every finding but notes and hints) or none
-               (default: report only)
+  --fail-on    which findings fail the build: over, under, incomplete (the demand's data is
+               incomplete: a page left out, missing spans), any (every finding but notes and hints,
+               and incomplete demand) or none (default: report only)
   --format     text (default), markdown (a pull-request comment) or json
   --volume     judge only volumes whose name contains TEXT against the demand (repeatable); the
                rules still apply to all (a root volume does not carry the database's load)
@@ -74,6 +76,13 @@ ${IMPORT_USAGE}
   input_too_large, input_too_deep: docs/iac.md —, an unreachable server, a series with no runs).`;
 
 const FORMATS = ['text', 'markdown', 'json'] as const;
+/** The demand model's notes (demand/demand.ts) printed with the report. */
+const DEMAND_NOTE_CODES = new Set([
+  'recurring_peak',
+  'recurring_peak_ignored',
+  'coarse_resolution',
+  'demand_censored',
+]);
 type Format = (typeof FORMATS)[number];
 
 const MAX_INPUT_BYTES = 50 * 1024 * 1024;
@@ -234,6 +243,7 @@ export const checkIacCommand: Command = {
       token: { type: 'string' },
       metrics: { type: 'string' },
       statistic: { type: 'string' },
+      'ignore-recurring': { type: 'boolean' },
       fio: { type: 'string' },
       group: { type: 'string' },
       headroom: { type: 'string' },
@@ -251,12 +261,14 @@ export const checkIacCommand: Command = {
     const format = (values.format ?? 'text') as Format;
     if (!FORMATS.includes(format))
       throw new UsageError(`--format: expected text, markdown or json, got "${values.format}"`, '--format');
-    const failOn = (values['fail-on'] ?? 'none') as IacFailOn;
-    if (!IAC_FAIL_ON.includes(failOn))
+    const failOnFlag = values['fail-on'] ?? 'none';
+    if (!IAC_FAIL_ON.includes(failOnFlag as IacFailOn) && failOnFlag !== 'incomplete')
       throw new UsageError(
-        `--fail-on: expected over, under, any or none, got "${values['fail-on']}"`,
+        `--fail-on: expected over, under, incomplete, any or none, got "${values['fail-on']}"`,
         '--fail-on',
       );
+    const failOn = (failOnFlag === 'incomplete' ? 'none' : failOnFlag) as IacFailOn;
+    const failOnIncomplete = failOnFlag === 'incomplete' || failOnFlag === 'any';
     const headroom =
       values.headroom === undefined ? 0.25 : parseFraction(values.headroom, '--headroom', { max: 10 });
     const demands = [values.series, values.metrics, values.fio].filter((d) => d !== undefined);
@@ -305,7 +317,8 @@ export const checkIacCommand: Command = {
       else if (values.metrics !== undefined) {
         const statistic = parseSizingStatistic(values.statistic);
         const series = await loadSeries(values.metrics, '--metrics', importOptionsFrom(values), io);
-        const profile = profileFromSeries(series, { statistic });
+        const ignoreRecurring = values['ignore-recurring'] === true;
+        const profile = profileFromSeries(series, { statistic, ignoreRecurring });
         if (!profile.ok) throw new InputError(values.metrics, profile.error);
         demand = { profile: profile.value, source: `${statistic} of metrics ${values.metrics}` };
       } else if (values.series !== undefined)
@@ -338,11 +351,29 @@ export const checkIacCommand: Command = {
     });
     report.findings = [...findings, ...report.findings];
     const failing = failingFindings(report.findings, failOn);
-    if (format === 'json') io.stdout(`${JSON.stringify({ ...report, failOn, failing: failing.length })}\n`);
+    // Demand from incomplete data (a page left out, missing spans: demand/demand.ts) is never silent.
+    const incomplete = (demand?.profile.warnings ?? []).filter((w) => w.code === 'incomplete_data');
+    const failsIncomplete = failOnIncomplete && incomplete.length > 0;
+    if (format === 'json')
+      io.stdout(
+        `${JSON.stringify({ ...report, failOn: failOnFlag, failing: failing.length, demandComplete: incomplete.length === 0, incomplete: incomplete.map((w) => w.message) })}\n`,
+      );
     else if (format === 'markdown') io.stdout(formatIacMarkdown(report));
     else io.stdout(formatIacText(report));
+    // What the percentile would drop, what coarse points hide: beside the verdicts, not in a log.
+    const demandNotes = (demand?.profile.warnings ?? []).filter((w) => DEMAND_NOTE_CODES.has(w.code));
+    if (format !== 'json' && demandNotes.length > 0)
+      io.stdout(`${demandNotes.map((w) => `demand: [${w.code}] ${escapeText(w.message)}`).join('\n')}\n`);
+    if (incomplete.length > 0)
+      io.stderr(
+        `check-iac: the demand is from incomplete data:\n${incomplete.map((w) => `  ${escapeText(w.message)}`).join('\n')}\n`,
+      );
     if (format !== 'json' && failing.length > 0)
-      io.stderr(`check-iac: ${failing.length} finding(s) fail the build (--fail-on ${escapeText(failOn)})\n`);
-    return failing.length > 0 ? EXIT.failed : EXIT.ok;
+      io.stderr(
+        `check-iac: ${failing.length} finding(s) fail the build (--fail-on ${escapeText(failOnFlag)})\n`,
+      );
+    if (format !== 'json' && failsIncomplete)
+      io.stderr(`check-iac: incomplete demand data fails the build (--fail-on ${escapeText(failOnFlag)})\n`);
+    return failing.length > 0 || failsIncomplete ? EXIT.failed : EXIT.ok;
   },
 };

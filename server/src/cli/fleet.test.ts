@@ -58,7 +58,7 @@ describe('blockwise fleet query', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     const batch = JSON.parse(readFileSync(join(dir, 'batch-1.json'), 'utf8'));
-    expect(batch).toHaveLength(40);
+    expect(batch).toHaveLength(60);
     expect(batch[0].MetricStat.Period).toBe(3600);
   });
 

@@ -31,6 +31,7 @@ const usage = `Usage: blockwise fleet query --volumes volumes.json [--days 14] [
        blockwise fleet plan  --volumes volumes.json --metrics m.json [--metrics m2.json …] [--instances instances.json]
                              [--headroom ${FLEET_DEFAULTS.headroom}] [--statistic max|p99|p95] [--region ${FLEET_DEFAULTS.region}] [--rates k=v,…]
                              [--period 300] [--min-days 1] [--min-points 12] [--catalog FILE]
+                             [--ignore-recurring] [--fail-on incomplete|under|any|none]
                              [--json | --csv | --format text|markdown|json|csv]
 
   Right-sizes every EBS volume of an account from files the AWS CLI writes (docs/fleet.md):
@@ -39,8 +40,9 @@ const usage = `Usage: blockwise fleet query --volumes volumes.json [--days 14] [
     blockwise fleet query --volumes volumes.json --out queries/      (then run the printed commands)
 
   query   the --metric-data-queries JSON for aws cloudwatch get-metric-data: VolumeReadOps,
-          VolumeWriteOps, VolumeReadBytes, VolumeWriteBytes (Stat Sum) per volume, ${MAX_QUERIES_PER_REQUEST} queries
-          per request (AWS's limit), with the exact command for each batch. --out DIR writes
+          VolumeWriteOps, VolumeReadBytes, VolumeWriteBytes (Stat Sum) and VolumeAvgIOPS,
+          VolumeAvgThroughput (Stat Maximum: the busiest minute, Nitro instances) per volume,
+          ${MAX_QUERIES_PER_REQUEST} queries per request (AWS's limit), with the exact command for each batch. --out DIR writes
           batch-N.json files there; without it the JSON is printed.
   plan    per volume: current configuration and monthly cost, observed peak, binding limit, the
           cheapest configuration meeting peak × (1 + headroom), saving or risk, and the
@@ -52,7 +54,11 @@ const usage = `Usage: blockwise fleet query --volumes volumes.json [--days 14] [
   --end         end of the window, ISO 8601 (default now, rounded down to the period)
   --metrics     a get-metric-data output; repeat for each batch and each NextToken page
   --headroom    fraction above the peak to provision for (default ${FLEET_DEFAULTS.headroom}, ${FLEET_HEADROOM_BOUNDS.min} to ${FLEET_HEADROOM_BOUNDS.max})
-  --statistic   max (default, as AWS Compute Optimizer), p99 or p95 of the points
+  --statistic   max (default, as AWS Compute Optimizer), p99 or p95 of the points; p99/p95 keep a
+                peak that recurs at the same time of day or week (the volume's notes say so)
+  --ignore-recurring  size p99/p95 on the percentile even where a peak recurs (the risk is stated)
+  --fail-on     exit 1 when: incomplete (a NextToken page not given, PartialData), under (a volume
+                under-provisioned or pinned at its limit), any (either), none (default)
   --region      EBS price table (default ${FLEET_DEFAULTS.region})
   --rates       your own rates over the region's, e.g. gp3.iops=0.005
   --min-days    less history than this is listed as too little (default 1)
@@ -60,7 +66,7 @@ const usage = `Usage: blockwise fleet query --volumes volumes.json [--days 14] [
 ${CATALOG_USAGE}
 
   Exit status: 0 planned; 1 a file is unreadable or not the AWS CLI output expected (the message
-  names the file and field); 2 usage.`;
+  names the file and field), or the plan fails --fail-on; 2 usage.`;
 
 async function readJson(file: string, io: CliIo): Promise<unknown> {
   const text = await readText(file, io.cwd);
@@ -229,10 +235,15 @@ async function runPlan(argv: string[], io: CliIo): Promise<number> {
       json: { type: 'boolean' },
       csv: { type: 'boolean' },
       format: { type: 'string' },
+      'ignore-recurring': { type: 'boolean' },
+      'fail-on': { type: 'string' },
       ...CATALOG_FLAG,
     },
     false,
   );
+  const failOn = values['fail-on'] ?? 'none';
+  if (!['incomplete', 'under', 'any', 'none'].includes(failOn))
+    throw new UsageError(`--fail-on: expected incomplete, under, any or none, got "${failOn}"`, '--fail-on');
   const format = formatOf(values);
   if (values.volumes === undefined)
     throw new UsageError(
@@ -313,12 +324,23 @@ async function runPlan(argv: string[], io: CliIo): Promise<number> {
       minHistoryDays,
       minPoints,
       ...(periodSeconds !== undefined ? { periodSeconds } : {}),
+      ...(values['ignore-recurring'] === true ? { ignoreRecurring: true } : {}),
     });
     if (format === 'json') io.stdout(`${JSON.stringify(plan, null, 2)}\n`);
     else if (format === 'csv') io.stdout(fleetPlanToCsv(plan));
     else if (format === 'markdown') io.stdout(fleetPlanToMarkdown(plan));
     else io.stdout(fleetPlanToText(plan));
-    return EXIT.ok;
+    // Incomplete data is never silent (demand model): named on stderr, and an exit status on request.
+    const incomplete = plan.incomplete ?? [];
+    if (incomplete.length > 0 && format !== 'json')
+      io.stderr(
+        `fleet plan: INCOMPLETE data for ${incomplete.length} volume(s):\n${incomplete.map((i) => `  ${i.volumeId}: ${escapeText(i.reason)}`).join('\n')}\n`,
+      );
+    const under = plan.volumes.some((v) => v.status === 'under');
+    const fails =
+      (incomplete.length > 0 && (failOn === 'incomplete' || failOn === 'any')) ||
+      (under && (failOn === 'under' || failOn === 'any'));
+    return fails ? EXIT.failed : EXIT.ok;
   } catch (error) {
     if (error instanceof FleetInputError) return report(error, io, format === 'json');
     throw error;

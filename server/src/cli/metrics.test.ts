@@ -18,11 +18,35 @@ describe('blockwise metrics', () => {
     // read IOPS: mean, p50, p95 2,000, p99 6,300, max 12,000 at 19 Nov 02:15
     expect(r.stdout).toMatch(/read IOPS\s+1,146\s+911\s+2,000\s+6,300\s+12,000\s+2026-11-19 02:15/);
     expect(r.stdout).toMatch(
-      /▶ max: maximum of 5-minute points \(AWS Compute Optimizer\)\s+12,000\s+750\.0\s+64\.0\s+5,000\s+156\.3\s+32\.0/,
+      /▶ max: maximum of the points at their own step\s+12,000\s+750\.0\s+64\.0\s+5,000\s+156\.3\s+32\.0/,
     );
-    expect(r.stdout).toMatch(/ {2}p99: p99 of 5-minute points\s+6,300/);
+    expect(r.stdout).toMatch(/ {2}p99: p99 of the points \(recurring peaks kept\)\s+6,300/);
     expect(r.stdout).toMatch(/2026-11-18\s+35\.0 min {2}OVER BUDGET/);
     expect(r.stdout).toContain('[peaks_not_simultaneous]');
+    expect(r.stdout).toContain('Demand (max of the 5-minute points, never averaged up):');
+    // (12,000 + 5,000) × 1.25: each quantity at its own peak.
+    expect(r.stdout).toContain('target 21,250 IOPS / 1,133 MiB/s (read + write × 1.25)');
+  });
+
+  it('the iostat checkpoint (10-s points, a 40-second burst of 10,500 IOPS every 15 min): target ≥ 10,500 × 1.25', async () => {
+    const r = await run(['metrics', 'fixtures/demand/iostat_10s_checkpoint_burst.txt', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { target: { iops: number }; demand: { resolutionSec: number } };
+    expect(out.demand.resolutionSec).toBe(10);
+    expect(out.target.iops).toBe(13_125);
+  });
+
+  it('14 days with a nightly 8,200-IOPS batch: --statistic p99 keeps it (and says so); --ignore-recurring does not', async () => {
+    const file = 'fixtures/demand/gmd_nightly_batch_14d.json';
+    const kept = await run(['metrics', file, '--statistic', 'p99']);
+    expect(kept.stdout).toContain('read 4,100 IOPS (recurring peak)');
+    expect(kept.stdout).toContain('target 10,250 IOPS');
+    expect(kept.stdout).toMatch(
+      /\[recurring_peak\] Recurring peak: max 8,200 IOPS at 01:30–01:40 UTC on 14 of 14 days; p99 = 1,3\d\d IOPS ignores it/,
+    );
+    const ignored = await run(['metrics', file, '--statistic', 'p99', '--ignore-recurring']);
+    expect(ignored.stdout).toContain('recurring peaks ignored, as asked');
+    expect(ignored.stdout).toContain('[recurring_peak_ignored]');
   });
 
   it('--json: series facts without the points, summaries, the chosen profile and all three', async () => {

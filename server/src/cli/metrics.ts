@@ -1,3 +1,4 @@
+import { demandFromSeries, demandTarget, peaksOf, type DemandEvidence } from '@blockwise/shared/demand';
 import { escapeText } from '@blockwise/shared/escape-text';
 import { type IoProfile } from '@blockwise/shared/profile';
 import {
@@ -19,7 +20,7 @@ import {
   type RateSummary,
   type SeriesSummary,
 } from '@blockwise/shared/timeseries';
-import { parseCount, parseRateBytesPerSec } from './flags.ts';
+import { parseCount, parseFraction, parseRateBytesPerSec } from './flags.ts';
 import { EXIT, UsageError, parseFlags, type Command } from './io.ts';
 import {
   IMPORT_FLAGS,
@@ -31,7 +32,8 @@ import {
   reportInputError,
 } from './metrics-input.ts';
 
-const usage = `Usage: blockwise metrics FILE [--statistic max|p99|p95] [--stat Sum|Average] [--period 300]
+const usage = `Usage: blockwise metrics FILE [--statistic max|p99|p95] [--ignore-recurring] [--headroom 0.25]
+                        [--stat Sum|Average] [--period 300]
                         [--timezone ZONE] [--source-interval 60|300] [--throughput-unit U] [--match TEXT]
                         [--device NAME] [--values counter|rate] [--above-iops N] [--above-bw RATE] [--json]
 
@@ -56,8 +58,11 @@ const usage = `Usage: blockwise metrics FILE [--statistic max|p99|p95] [--stat S
   Per-device files: one device is read (--device, else the busiest). iostat and sar also give the
   device's queue: its depth and latency are shown with Little's law (IOPS = queue depth ÷ latency).
 
-  --statistic   the sizing profile to mark and to print with --json (default max: the maximum of
-                5-minute points, AWS Compute Optimizer's convention; p99/p95 ignore the busiest 1%/5%)
+  --statistic   the sizing profile to mark and to print with --json (default max: the maximum of the
+                points at their own step — never averaged up; p99/p95 ignore the busiest 1%/5% of
+                points, but keep a peak that recurs at the same time of day or week)
+  --ignore-recurring  size p99/p95 on the percentile even where a peak recurs (the risk is stated)
+  --headroom    fraction above the demand the target provisions for (default 0.25)
 ${IMPORT_USAGE}
   --above-iops  minutes per UTC day above this many IOPS (read + write), against the 30-minute burst budget
   --above-bw    minutes per UTC day above this throughput (read + write), e.g. 4750Mbps or 593.75MB/s`;
@@ -139,6 +144,21 @@ function queueLines(q: QueueSummary | null): string[] {
   return lines;
 }
 
+const step = (s: number) => (s % 60 === 0 ? `${s / 60}-minute` : `${s}-second`);
+
+/** The demand model's answer: what is sized on, on what evidence, and the target (demand/demand.ts). */
+function demandLines(d: DemandEvidence, headroom: number): string[] {
+  const target = demandTarget(peaksOf(d), headroom);
+  const basis = (q: DemandEvidence['read']['iops']) =>
+    q.basis === 'recurring-peak' ? ' (recurring peak)' : '';
+  return [
+    `Demand (${d.statistic} of the ${step(d.resolutionSec)} points, never averaged up${d.ignoreRecurring ? '; recurring peaks ignored, as asked' : ''}):`,
+    `  read ${n0(d.read.iops.value)} IOPS${basis(d.read.iops)}, ${n1(mib(d.read.bytesPerSec.value))} MiB/s; write ${n0(d.write.iops.value)} IOPS${basis(d.write.iops)}, ${n1(mib(d.write.bytesPerSec.value))} MiB/s`,
+    `  target ${n0(target.iops)} IOPS / ${n0(target.throughputMibps)} MiB/s (read + write × ${1 + headroom})`,
+    `  data: ${d.completeness.complete ? 'complete' : `INCOMPLETE — ${d.completeness.issues.length} issue(s), see the warnings`}`,
+  ];
+}
+
 function render(
   series: IoSeries,
   summary: SeriesSummary,
@@ -146,6 +166,8 @@ function render(
   profiles: Record<(typeof SIZING_STATISTICS)[number], IoProfile>,
   chosen: (typeof SIZING_STATISTICS)[number],
   above: MinutesAbove[],
+  demand: DemandEvidence,
+  headroom: number,
 ): string {
   const out: string[] = [];
   const days = (summary.endMs - summary.startMs) / 86_400_000;
@@ -197,6 +219,7 @@ function render(
       );
     }
   }
+  out.push('', ...demandLines(demand, headroom));
   const warnings = profiles[chosen].warnings;
   if (warnings.length > 0)
     out.push('', 'Warnings:', ...warnings.map((w) => `  [${w.code}] ${escapeText(w.message)}`));
@@ -210,6 +233,8 @@ export const metricsCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
       statistic: { type: 'string' },
+      'ignore-recurring': { type: 'boolean' },
+      headroom: { type: 'string' },
       ...IMPORT_FLAGS,
       'above-iops': { type: 'string' },
       'above-bw': { type: 'string' },
@@ -219,6 +244,9 @@ export const metricsCommand: Command = {
     const file = positionals[0]!;
     const json = values.json === true;
     const statistic = parseSizingStatistic(values.statistic);
+    const ignoreRecurring = values['ignore-recurring'] === true;
+    const headroom =
+      values.headroom === undefined ? 0.25 : parseFraction(values.headroom, '--headroom', { max: 10 });
     const options = importOptionsFrom(values);
     const capacities: Capacity[] = [];
     if (values['above-iops'] !== undefined)
@@ -237,13 +265,16 @@ export const metricsCommand: Command = {
     }
     const summary = summarizeSeries(series);
     const sizing = sizingSummary(series);
-    const profiles = profilesByStatistic(series);
-    if (!sizing.ok || !profiles.ok) {
+    const profiles = profilesByStatistic(series, { ignoreRecurring });
+    const demand = demandFromSeries(series, { statistic, ignoreRecurring });
+    if (!sizing.ok || !profiles.ok || !demand.ok) {
       const problem = !sizing.ok
         ? sizing.error
         : !profiles.ok
           ? profiles.error
-          : { code: 'unknown', message: 'unknown' };
+          : !demand.ok
+            ? demand.error
+            : { code: 'unknown', message: 'unknown' };
       return reportInputError('metrics', new InputError(file, problem), io, json);
     }
     const above = capacities.map((c) => minutesAbovePerDay(series, c));
@@ -279,11 +310,16 @@ export const metricsCommand: Command = {
           profile: profiles.value[statistic],
           profiles: profiles.value,
           minutesAbove: above,
+          demand: demand.value,
+          headroom,
+          target: demandTarget(peaksOf(demand.value), headroom),
         })}\n`,
       );
       return EXIT.ok;
     }
-    io.stdout(render(series, summary, sizing.value, profiles.value, statistic, above));
+    io.stdout(
+      render(series, summary, sizing.value, profiles.value, statistic, above, demand.value, headroom),
+    );
     return EXIT.ok;
   },
 };

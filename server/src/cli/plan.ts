@@ -4,8 +4,10 @@ import { escapeText } from '@blockwise/shared/escape-text';
 import { parseFio } from '@blockwise/shared/fio';
 import {
   ResidencySchema,
+  attachContextOf,
   planStorage,
   validateVolume,
+  volumeCapabilities,
   type LimitTarget,
   type PlanResult,
   type VolumeConfig,
@@ -16,7 +18,9 @@ import {
   profileFromObserved,
   type IoProfile,
 } from '@blockwise/shared/profile';
-import { formatBytes, formatUsd } from '@blockwise/shared/units';
+import { profileFromSeries } from '@blockwise/shared/timeseries';
+import { formatBytes, formatUsd, MiB } from '@blockwise/shared/units';
+import type { InstanceSpec } from '@blockwise/shared/aws';
 import { upgradePool, findInstanceType, nvmePremium, suggestInstanceTypes } from '@blockwise/shared/catalog';
 import {
   parseCount,
@@ -32,11 +36,19 @@ import {
 } from './flags.ts';
 import { CATALOG_FLAG, applyCatalogFlag, staleRatesNote } from './catalog-flag.ts';
 import { EXIT, UsageError, parseFlags, type CliIo, type Command } from './io.ts';
+import {
+  IMPORT_FLAGS,
+  InputError,
+  importOptionsFrom,
+  loadSeries,
+  parseSizingStatistic,
+} from './metrics-input.ts';
 
 const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
 const usage = `Usage: blockwise plan --instance TYPE (--type gp3|gp2|io1|io2|st1|sc1 --size SIZE [--iops N] [--throughput RATE] [--count N] | --nvme)
-                      (--fio FILE [--group N] | --read-iops N --write-iops N --read-bw RATE --write-bw RATE [--runtime 900s])
+                      (--fio FILE [--group N] | --read-iops N --write-iops N --read-bw RATE --write-bw RATE [--runtime 900s]
+                       | --metrics FILE [--statistic max|p99|p95] [--ignore-recurring] [--stat Sum|Average] …)
                       [--headroom 0.25] [--region us-east-1] [--rates k=v,...] [--nodes N] [--gp3-limits current|before-2025]
                       [--access random|sequential|mixed] [--sync-commits] [--residency high|low] [--dataset SIZE]
                       [--catalog FILE] [--json]
@@ -78,6 +90,42 @@ async function readFioProfile(file: string, group: number | undefined, io: CliIo
   const profile = profileFromFio(parsed.report, group === undefined ? {} : { group });
   if (!profile.ok) throw new UsageError(`--fio: ${file}: ${profile.error.message}`, '--group');
   return profile.value;
+}
+
+/**
+ * A production metrics export as the demand (the demand model, demand/demand.ts): the statistic
+ * at the points' own step, recurring peaks kept unless --ignore-recurring, and — with the volume
+ * it was measured on (--type, --iops, --throughput) — censoring at its limits.
+ */
+async function metricsProfile(
+  values: Record<string, string | boolean | undefined>,
+  target: LimitTarget | null,
+  instance: InstanceSpec | null,
+  io: CliIo,
+): Promise<IoProfile> {
+  const file = values.metrics as string;
+  const statistic = parseSizingStatistic(values.statistic as string | undefined);
+  try {
+    const series = await loadSeries(
+      file,
+      '--metrics',
+      importOptionsFrom(values as Record<string, string | undefined>),
+      io,
+    );
+    const volume = target?.kind === 'ebs' ? target.volume : null;
+    const caps = volume ? volumeCapabilities(volume, attachContextOf(instance)) : null;
+    const p = profileFromSeries(series, {
+      statistic,
+      ignoreRecurring: values['ignore-recurring'] === true,
+      ...(caps ? { limits: { iops: caps.iops, bytesPerSec: caps.throughputMiBps * MiB } } : {}),
+    });
+    if (!p.ok) throw new InputError(file, p.error);
+    return p.value;
+  } catch (error) {
+    if (error instanceof InputError)
+      throw new UsageError(`${error.file}: ${error.problem.message} [${error.problem.code}]`, '--metrics');
+    throw error;
+  }
 }
 
 /** Field paths of profileFromObserved → the flags they came from. */
@@ -242,6 +290,10 @@ export const planCommand: Command = {
         residency: { type: 'string' },
         dataset: { type: 'string' },
         access: { type: 'string' },
+        metrics: { type: 'string' },
+        statistic: { type: 'string' },
+        'ignore-recurring': { type: 'boolean' },
+        ...IMPORT_FLAGS,
         ...CATALOG_FLAG,
         json: { type: 'boolean' },
       },
@@ -298,16 +350,18 @@ export const planCommand: Command = {
     const observedFlags = ['read-iops', 'write-iops', 'read-bw', 'write-bw'].some(
       (f) => values[f as keyof typeof values] !== undefined,
     );
-    if (values.fio !== undefined && observedFlags)
+    if ([values.fio !== undefined, observedFlags, values.metrics !== undefined].filter(Boolean).length > 1)
       throw new UsageError(
-        'give either --fio FILE or the observed --read-*/--write-* numbers, not both',
-        '--fio',
+        'give one demand: --fio FILE, --metrics FILE or the observed --read-*/--write-* numbers',
+        values.fio !== undefined ? '--fio' : '--metrics',
       );
     const group = values.group === undefined ? undefined : parseCount(values.group, '--group');
     let profile =
       values.fio !== undefined
         ? await readFioProfile(values.fio, group, io)
-        : observedProfile(values as Record<string, string | undefined>);
+        : values.metrics !== undefined
+          ? await metricsProfile(values, target, instance, io)
+          : observedProfile(values as Record<string, string | undefined>);
     if (values.runtime !== undefined)
       profile = { ...profile, durationSec: parseDurationFlag(values.runtime, '--runtime') };
     if (values.access !== undefined) {

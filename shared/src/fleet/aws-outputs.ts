@@ -67,8 +67,11 @@ export type DescribeInstancesOutput = z.infer<typeof DescribeInstancesOutputSche
 export const MetricDataResultSchema = z.looseObject({
   Id: z.string(),
   Label: z.string().optional(),
-  /** ISO 8601; CloudWatch returns them sorted (newest first unless ScanBy says otherwise). */
-  Timestamps: z.array(z.string()),
+  /**
+   * ISO 8601 (AWS CLI v2's default) or epoch seconds (v1 prints what the service sends; v2 with
+   * `cli_timestamp_format = wire`); CloudWatch returns them sorted (newest first unless ScanBy says otherwise).
+   */
+  Timestamps: z.array(z.union([z.string(), z.number()])),
   Values: z.array(z.number()),
   /** Complete | InternalError | PartialData | Forbidden */
   StatusCode: z.string().optional(),

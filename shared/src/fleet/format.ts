@@ -135,6 +135,12 @@ export function fleetPlanToMarkdown(plan: FleetPlan): string {
     '',
     `${f.volumes} volumes · ${plan.statistic} of ${plan.periodSeconds}-second points · headroom ${Math.round(plan.headroom * 100)}% · prices ${md(plan.priceSource)} (${plan.priceDate})${plan.region ? ` · ${plan.region}` : ''}`,
     '',
+    ...(plan.complete === false
+      ? [
+          `> **Incomplete data** for ${(plan.incomplete ?? []).length} volume(s): ${(plan.incomplete ?? []).map((i) => `${md(i.volumeId)} (${md(i.reason)})`).join('; ')}`,
+          '',
+        ]
+      : []),
     `**Now ${formatUsd(f.currentUsdPerMonth)}/month → ${formatUsd(f.recommendedUsdPerMonth)}/month: saving ${signedUsd(f.savingUsdPerMonth)}/month**; ${f.riskCount} under-provisioned; ${f.unpricedCount > 0 ? `${unpricedText(f.unpricedCount)}; ` : ''}deleting unused volumes after a snapshot: ${formatUsd(f.unusedSavingUsdPerMonth)}/month.`,
     '',
     '| Volume | Instance | Status | Current | $/month | Peak | Binding | Recommended | $/month | Saving |',
@@ -262,6 +268,17 @@ export function fleetPlanToText(plan: FleetPlan): string {
       '',
       'Cheaper types and instance flags:',
       ...extras.flatMap((v) => volumeExtras(v).map((e) => `  ${v.volumeId}: ${e}`)),
+    );
+  // The demand model's findings a reader must not miss (demand/fleet.ts): beside the savings.
+  const recurring = plan.volumes.flatMap((v) =>
+    v.notes.filter((n) => n.includes('recurring peak')).map((n) => `  ${v.volumeId}: ${n}`),
+  );
+  if (recurring.length > 0) out.push('', 'Recurring peaks:', ...recurring);
+  if (plan.complete === false)
+    out.push(
+      '',
+      'INCOMPLETE DATA (the plan for these volumes is from part of their data):',
+      ...(plan.incomplete ?? []).map((i) => `  ${i.volumeId}: ${i.reason}`),
     );
   const changed = plan.volumes.filter((v) => v.commands.modify.length > 0);
   if (changed.length > 0) {

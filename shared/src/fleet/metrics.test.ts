@@ -71,12 +71,32 @@ describe('buildMetricQueries', () => {
     end: new Date('2026-11-24T00:03:00Z'),
   });
 
-  it('4 queries per volume, at most 500 per batch, ids [a-z][A-Za-z0-9_]*, labels naming volume and metric', () => {
-    expect(batches.map((b) => b.queries.length)).toEqual([500, 4]);
+  it('6 queries per volume (4 Sums, the busiest minute of IOPS and throughput), at most 500 per batch, ids [a-z][A-Za-z0-9_]*, labels naming volume and metric', () => {
+    expect(batches.map((b) => b.queries.length)).toEqual([500, 256]);
     const all = batches.flatMap((b) => b.queries);
     expect(all.every((q) => /^[a-z][A-Za-z0-9_]*$/.test(q.Id))).toBe(true);
-    expect(new Set(all.map((q) => q.Id)).size).toBe(504);
-    expect(all[5]).toEqual({
+    expect(new Set(all.map((q) => q.Id)).size).toBe(756);
+    expect(all[4]).toEqual({
+      Id: 'v0_m_iops',
+      Label: 'vol-0000 VolumeAvgIOPS',
+      MetricStat: {
+        Metric: {
+          Namespace: 'AWS/EBS',
+          MetricName: 'VolumeAvgIOPS',
+          Dimensions: [{ Name: 'VolumeId', Value: 'vol-0000' }],
+        },
+        Period: 300,
+        Stat: 'Maximum',
+        Unit: 'Count/Second',
+      },
+      ReturnData: true,
+    });
+    expect(all[5]!.MetricStat).toMatchObject({
+      Metric: { MetricName: 'VolumeAvgThroughput' },
+      Stat: 'Maximum',
+      Unit: 'Bytes/Second',
+    });
+    expect(all[7]).toEqual({
       Id: 'v1_w_ops',
       Label: 'vol-0001 VolumeWriteOps',
       MetricStat: {
@@ -90,7 +110,7 @@ describe('buildMetricQueries', () => {
       },
       ReturnData: true,
     });
-    expect(parseLabel(all[5]!.Label)).toEqual({ volumeId: 'vol-0001', metric: 'VolumeWriteOps' });
+    expect(parseLabel(all[7]!.Label)).toEqual({ volumeId: 'vol-0001', metric: 'VolumeWriteOps' });
   });
 
   it('the exact command per batch: the window ends on a period boundary', () => {

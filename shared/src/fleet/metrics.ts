@@ -32,7 +32,7 @@ import type {
 const KEEP_SHARE = 0.05;
 
 export function createFleetMetrics(): FleetMetrics {
-  return { series: new Map(), files: 0, results: 0, warnings: [] };
+  return { series: new Map(), files: 0, results: 0, warnings: [], pages: [] };
 }
 
 /** An empty series summary (no points yet). */
@@ -41,6 +41,7 @@ export function newSeries(): FleetSeriesSummary {
     count: 0,
     max: -Infinity,
     top: [],
+    topAt: [],
     droppedMax: -Infinity,
     firstMs: Infinity,
     lastMs: -Infinity,
@@ -82,44 +83,53 @@ export type MetricDataOptions = {
   concurrency?: ConcurrencyGroups;
 };
 
-// A plain binary min-heap on number[] (no dependency; hot path: ~80 M pushes in the bench).
-function siftUp(h: number[], i: number) {
+// A plain binary min-heap on number[] (no dependency; hot path: ~80 M pushes in the bench), with
+// each value's time moved alongside in `at` (recurring peaks are found among the kept values).
+function siftUp(h: number[], at: number[], i: number) {
   const v = h[i]!;
+  const t = at[i]!;
   while (i > 0) {
     const p = (i - 1) >> 1;
     if (h[p]! <= v) break;
     h[i] = h[p]!;
+    at[i] = at[p]!;
     i = p;
   }
   h[i] = v;
+  at[i] = t;
 }
-function siftDown(h: number[], i: number) {
+function siftDown(h: number[], at: number[], i: number) {
   const n = h.length;
   const v = h[i]!;
+  const t = at[i]!;
   for (;;) {
     let c = 2 * i + 1;
     if (c >= n) break;
     if (c + 1 < n && h[c + 1]! < h[c]!) c++;
     if (h[c]! >= v) break;
     h[i] = h[c]!;
+    at[i] = at[c]!;
     i = c;
   }
   h[i] = v;
+  at[i] = t;
 }
 
-/** Adds one point to a series summary. */
-export function addPoint(s: FleetSeriesSummary, value: number): void {
+/** Adds one point to a series summary; `atMs` is when it was (NaN when not known). */
+export function addPoint(s: FleetSeriesSummary, value: number, atMs = NaN): void {
   s.count++;
   if (value > s.max) s.max = value;
   const h = s.top;
   const keep = Math.ceil(s.count * KEEP_SHARE) + 1;
   if (h.length < keep) {
     h.push(value);
-    siftUp(h, h.length - 1);
+    s.topAt.push(atMs);
+    siftUp(h, s.topAt, h.length - 1);
   } else if (value > h[0]!) {
     if (h[0]! > s.droppedMax) s.droppedMax = h[0]!;
     h[0] = value;
-    siftDown(h, 0);
+    s.topAt[0] = atMs;
+    siftDown(h, s.topAt, 0);
   } else if (value > s.droppedMax) s.droppedMax = value;
 }
 
@@ -196,13 +206,28 @@ const FastMetricDataOutputSchema = GetMetricDataOutputSchema.extend({
 });
 
 /** Volume ids by query Id (`v12_r_ops` → the 13th volume), for responses whose Labels were changed. */
-const ID_PATTERN = /^v(\d+)_(r|w)_(ops|bytes)$/;
+const ID_PATTERN = /^v(\d+)_(r_ops|w_ops|r_bytes|w_bytes|m_iops|m_tput)$/;
 const METRIC_OF: Record<string, MetricName> = {
   r_ops: 'VolumeReadOps',
   w_ops: 'VolumeWriteOps',
   r_bytes: 'VolumeReadBytes',
   w_bytes: 'VolumeWriteBytes',
+  m_iops: 'VolumeAvgIOPS',
+  m_tput: 'VolumeAvgThroughput',
 };
+
+/** The per-minute metrics are per-second averages already (queried with Stat Maximum), not Sums. */
+export const isMinuteMetric = (m: MetricName) => m === 'VolumeAvgIOPS' || m === 'VolumeAvgThroughput';
+
+/**
+ * A timestamp as the AWS CLI writes it: ISO 8601 (v2's default) or epoch seconds (v1 prints what
+ * the service sends; v2 with `cli_timestamp_format = wire`); NaN when neither.
+ */
+export function stampMs(stamp: string | number): number {
+  if (typeof stamp === 'number')
+    return Number.isFinite(stamp) ? Math.round(stamp > 1e11 ? stamp : stamp * 1000) : NaN;
+  return Date.parse(stamp);
+}
 
 /**
  * Merges one GetMetricData response (or the aws cli's merged pages) into `into`. `volumeIds`
@@ -217,8 +242,17 @@ export function addMetricData(
   return addParsed(into, json, options, undefined);
 }
 
-/** Where a file's values go besides the summaries (summarizeMetricDataText keeps them for the merge). */
-type Collect = (volumeId: string, metric: MetricName, values: ArrayLike<number>) => void;
+/**
+ * Where a file's values go besides the summaries (summarizeMetricDataText keeps them for the
+ * merge), with the first point's time and the step between points (NaN when not regular).
+ */
+type Collect = (
+  volumeId: string,
+  metric: MetricName,
+  values: ArrayLike<number>,
+  firstAtMs: number,
+  stepMs: number,
+) => void;
 
 function addParsed(
   into: FleetMetrics,
@@ -232,6 +266,7 @@ function addParsed(
   into.files++;
   const results = parsed.data.MetricDataResults;
   const file = options.fileName ?? 'metrics';
+  const page = startPage(into, file, Boolean(parsed.data.NextToken));
   const spacings: number[] = [];
   for (let r = 0; r < results.length; r++) {
     const result = results[r]!;
@@ -252,10 +287,11 @@ function addParsed(
           `${file}: ${where}.Values.${i}: expected a number, got ${JSON.stringify(v)}`,
           `${where}.Values.${i}`,
         );
-      if (typeof stamps[i] !== 'string')
+      const stamp = stamps[i];
+      if (typeof stamp !== 'string' && (typeof stamp !== 'number' || !Number.isFinite(stamp)))
         return fail(
           'metrics_invalid',
-          `${file}: ${where}.Timestamps.${i}: expected an ISO 8601 string`,
+          `${file}: ${where}.Timestamps.${i}: expected an ISO 8601 string or epoch seconds`,
           `${where}.Timestamps.${i}`,
         );
     }
@@ -269,12 +305,13 @@ function addParsed(
         Label: result.Label,
         StatusCode: result.StatusCode,
         values: values as readonly number[],
-        firstStamp: stamps[0] as string | undefined,
-        lastStamp: stamps[values.length - 1] as string | undefined,
-        stampSample: stamps.slice(0, STAMP_SAMPLE) as string[],
-        stamps: stamps as readonly string[],
+        firstStamp: stamps[0] as string | number | undefined,
+        lastStamp: stamps[values.length - 1] as string | number | undefined,
+        stampSample: stamps.slice(0, STAMP_SAMPLE) as (string | number)[],
+        stamps: stamps as readonly (string | number)[],
       },
       collect,
+      page,
     );
     if (!added.ok) return added;
     spacings.push(added.value);
@@ -288,27 +325,36 @@ type OneResult = {
   Label: string | undefined;
   StatusCode: string | undefined;
   values: ArrayLike<number>;
-  firstStamp: string | undefined;
-  lastStamp: string | undefined;
+  firstStamp: string | number | undefined;
+  lastStamp: string | number | undefined;
   /** The first STAMP_SAMPLE timestamps (scan.ts). */
-  stampSample: readonly string[];
+  stampSample: readonly (string | number)[];
   /** Every timestamp, when the result was parsed whole (JSON.parse); the scanner keeps only the ends. */
-  stamps?: readonly string[];
+  stamps?: readonly (string | number)[];
 };
 
 /** Each point's time, ms: from every timestamp when parsed whole, else from the ends when the points are contiguous. */
 function timesOf(result: OneResult, spacingMs: number): PointTimes | null {
   const all = result.stamps;
   if (all !== undefined) {
-    const ms = all.map((t) => Date.parse(t));
+    const ms = all.map((t) => stampMs(t));
     return { timeOf: (i) => ms[i]! };
   }
   return contiguousTimes(
-    Date.parse(result.firstStamp!),
-    Date.parse(result.lastStamp!),
+    stampMs(result.firstStamp!),
+    stampMs(result.lastStamp!),
     result.values.length,
     spacingMs,
   );
+}
+
+type Page = FleetMetrics['pages'][number];
+
+/** Records a file read: whether more pages exist (NextToken) and, as its results come, its volumes. */
+function startPage(into: FleetMetrics, file: string, nextToken: boolean): Page {
+  const page: Page = { file, nextToken, volumeIds: [], partialVolumeIds: [] };
+  into.pages.push(page);
+  return page;
 }
 
 /**
@@ -321,19 +367,19 @@ function spacingOfResult(
   file: string,
   where: string,
 ): Result<{ firstMs: number; lastMs: number; spacingMs: number }> {
-  const a = Date.parse(result.firstStamp!);
-  const b = Date.parse(result.lastStamp!);
+  const a = stampMs(result.firstStamp!);
+  const b = stampMs(result.lastStamp!);
   let spacing = b - a;
   let previous = a;
   for (let i = 1; i < result.stampSample.length && !Number.isNaN(spacing); i++) {
-    const t = Date.parse(result.stampSample[i]!);
+    const t = stampMs(result.stampSample[i]!);
     spacing = gcdMs(spacing, t - previous);
     previous = t;
   }
   if (Number.isNaN(spacing))
     return fail(
       'metrics_invalid',
-      `${file}: ${where}.Timestamps: expected ISO 8601 dates`,
+      `${file}: ${where}.Timestamps: expected ISO 8601 dates or epoch seconds`,
       `${where}.Timestamps`,
     );
   spacing = Math.abs(spacing);
@@ -357,9 +403,11 @@ function checkValues(
   file: string,
   where: string,
 ): Result<true> {
-  const bytes = metric === 'VolumeReadBytes' || metric === 'VolumeWriteBytes';
+  const bytes =
+    metric === 'VolumeReadBytes' || metric === 'VolumeWriteBytes' || metric === 'VolumeAvgThroughput';
   const perSecond = bytes ? IMPLAUSIBLE_BYTES_PER_SEC : IMPLAUSIBLE_IOPS;
-  const ceiling = perSecond * periodSeconds;
+  // The per-minute metrics are rates already; a Sum is a total over the period.
+  const ceiling = isMinuteMetric(metric) ? perSecond : perSecond * periodSeconds;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     if (v >= 0 && v <= ceiling) continue;
@@ -428,14 +476,15 @@ function addResult(
   file: string,
   options: MetricDataOptions,
   result: OneResult,
-  collect?: Collect,
+  collect: Collect | undefined,
+  page: Page,
 ): Result<number> {
   const volumeIds = options.volumeIds;
   let target = result.Label !== undefined ? parseLabel(result.Label) : null;
   if (target === null) {
     const m = ID_PATTERN.exec(result.Id);
     const volumeId = m ? volumeIds?.[Number(m[1])] : undefined;
-    if (m && volumeId !== undefined) target = { volumeId, metric: METRIC_OF[`${m[2]}_${m[3]}`]! };
+    if (m && volumeId !== undefined) target = { volumeId, metric: METRIC_OF[m[2]!]! };
   }
   if (target === null)
     return fail(
@@ -455,20 +504,26 @@ function addResult(
   const valid = checkValues(result.values, target.metric, periodSeconds, file, where);
   if (!valid.ok) return valid;
   into.results++;
-  if (
-    result.StatusCode !== undefined &&
-    result.StatusCode !== 'Complete' &&
-    result.StatusCode !== 'PartialData'
-  )
+  if (!page.volumeIds.includes(target.volumeId)) page.volumeIds.push(target.volumeId);
+  if (result.StatusCode === 'PartialData' || (result.StatusCode === undefined && page.nextToken)) {
+    if (!page.partialVolumeIds.includes(target.volumeId)) page.partialVolumeIds.push(target.volumeId);
+  } else if (result.StatusCode !== undefined && result.StatusCode !== 'Complete')
     into.warnings.push(`${target.volumeId} ${target.metric}: StatusCode ${result.StatusCode}`);
   let perVolume = into.series.get(target.volumeId);
   if (perVolume === undefined) into.series.set(target.volumeId, (perVolume = {}));
   const s = (perVolume[target.metric] ??= newSeries());
   const values = result.values;
-  for (let i = 0; i < values.length; i++) addPoint(s, values[i]!);
-  collect?.(target.volumeId, target.metric, values);
+  // The points' times without parsing them: CloudWatch returns them sorted, so when the count
+  // fills the span at the spacing (no period left out) point i is at first + i × step.
+  const n = values.length;
+  const first = n > 0 ? stampMs(result.firstStamp!) : NaN;
+  const last = n > 0 ? stampMs(result.lastStamp!) : NaN;
+  const regular = n > 1 && spacing.spacingMs > 0 && Math.abs(last - first) === (n - 1) * spacing.spacingMs;
+  const step = regular ? (last - first) / (n - 1) : n === 1 ? 0 : NaN;
+  for (let i = 0; i < n; i++) addPoint(s, values[i]!, first + i * step);
+  collect?.(target.volumeId, target.metric, values, first, step);
   const instanceIds = options.concurrency?.get(target.volumeId);
-  if (instanceIds !== undefined && values.length > 0)
+  if (instanceIds !== undefined && n > 0)
     addToInstances(
       (into.concurrency ??= createConcurrencyStore()),
       instanceIds,
@@ -497,6 +552,9 @@ export function addMetricDataText(
   return addText(into, text, options, undefined);
 }
 
+/** A non-empty NextToken string (the AWS CLI writes `"NextToken": "…"` only when more pages exist). */
+const NEXT_TOKEN = /"NextToken"\s*:\s*"[^"]/;
+
 function addText(
   into: FleetMetrics,
   text: string,
@@ -519,10 +577,20 @@ function addText(
     return addParsed(into, json, options, collect);
   }
   into.files++;
+  // The scanner skips top-level fields other than the results: a NextToken is found by its key.
+  const page = startPage(into, file, NEXT_TOKEN.test(text));
   const spacings: number[] = [];
   for (let r = 0; r < scanned.length; r++) {
     const s = scanned[r]!;
-    const added = addResult(into, `MetricDataResults.${r}`, file, options, { ...s, Id: s.Id! }, collect);
+    const added = addResult(
+      into,
+      `MetricDataResults.${r}`,
+      file,
+      options,
+      { ...s, Id: s.Id! },
+      collect,
+      page,
+    );
     if (!added.ok) return added;
     spacings.push(added.value);
   }
@@ -541,6 +609,8 @@ function addText(
 export type FleetMetricsPart = {
   metrics: FleetMetrics;
   values: Map<string, Partial<Record<MetricName, Float64Array[]>>>;
+  /** Per array of `values`: the first point's time and the step (NaN: not regular), for the replay. */
+  times: Map<string, Partial<Record<MetricName, [number, number][]>>>;
 };
 
 export function summarizeMetricDataText(
@@ -548,14 +618,18 @@ export function summarizeMetricDataText(
   options: MetricDataOptions = {},
 ): Result<FleetMetricsPart> {
   const values: FleetMetricsPart['values'] = new Map();
-  const collect: Collect = (volumeId, metric, points) => {
+  const times: FleetMetricsPart['times'] = new Map();
+  const collect: Collect = (volumeId, metric, points, firstAtMs, stepMs) => {
     let perVolume = values.get(volumeId);
     if (perVolume === undefined) values.set(volumeId, (perVolume = {}));
     (perVolume[metric] ??= []).push(points instanceof Float64Array ? points : Float64Array.from(points));
+    let perVolumeTimes = times.get(volumeId);
+    if (perVolumeTimes === undefined) times.set(volumeId, (perVolumeTimes = {}));
+    (perVolumeTimes[metric] ??= []).push([firstAtMs, stepMs]);
   };
   const metrics = createFleetMetrics();
   const added = addText(metrics, text, options, collect);
-  return added.ok ? ok({ metrics, values }) : added;
+  return added.ok ? ok({ metrics, values, times }) : added;
 }
 
 /**
@@ -568,6 +642,7 @@ export function mergeFleetMetrics(into: FleetMetrics, part: FleetMetricsPart): F
   for (const w of part.metrics.warnings) into.warnings.push(w);
   if (part.metrics.concurrency)
     mergeConcurrency((into.concurrency ??= createConcurrencyStore()), part.metrics.concurrency);
+  for (const p of part.metrics.pages) into.pages.push(p);
   for (const [volumeId, perVolume] of part.metrics.series) {
     const target = into.series.get(volumeId);
     if (target === undefined) {
@@ -582,8 +657,12 @@ export function mergeFleetMetrics(into: FleetMetrics, part: FleetMetricsPart): F
         continue;
       }
       // Replayed point by point, in order, as addMetricDataText would have added them.
-      for (const points of part.values.get(volumeId)?.[metric] ?? [])
-        for (let i = 0; i < points.length; i++) addPoint(t, points[i]!);
+      const arrays = part.values.get(volumeId)?.[metric] ?? [];
+      const starts = part.times.get(volumeId)?.[metric] ?? [];
+      arrays.forEach((points, k) => {
+        const [first, step] = starts[k] ?? [NaN, NaN];
+        for (let i = 0; i < points.length; i++) addPoint(t, points[i]!, first + i * step);
+      });
       t.firstMs = Math.min(t.firstMs, s.firstMs);
       t.lastMs = Math.max(t.lastMs, s.lastMs);
       t.spacingMs = gcdMs(t.spacingMs, s.spacingMs);

@@ -1,6 +1,7 @@
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { missingPriceMessage, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
 import { INSTANCE_BURST_MINUTES_PER_DAY, VOLUME_TYPES, type VolumeType } from '../aws/volume-types.ts';
+import { demandFromFleetSeries, describeCensoring, type FleetDemand } from '../demand/fleet.ts';
 import { monthlyCost } from '../plan/cost.ts';
 import { attachContextOf } from '../plan/limits.ts';
 import { tradeOf } from '../plan/alternatives.ts';
@@ -15,7 +16,7 @@ import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { formatInt, MiB, mbps, mbpsToMiBps, roundCents } from '../units.ts';
 import { checkDelivered } from './delivered.ts';
 import { instanceRows } from './instances.ts';
-import { gcdMs, modeOf, statisticOf } from './metrics.ts';
+import { gcdMs, modeOf } from './metrics.ts';
 import type {
   FleetAlternative,
   FleetBinding,
@@ -30,6 +31,7 @@ import type {
   FleetVolumePlan,
   FleetVolumeStatus,
   PlanFleetInput,
+  FleetMetrics,
   FleetSeriesSummary,
 } from './schema.ts';
 
@@ -47,7 +49,6 @@ const DEFAULT_MIN_POINTS = 12;
 const DEFAULT_PERIOD_SECONDS = 300;
 
 const isVolumeType = (t: string): t is VolumeType => (VOLUME_TYPES as readonly string[]).includes(t);
-const round2 = (n: number) => Math.round(n * 100) / 100;
 const n0 = formatInt;
 
 /** The describe-volumes configuration as the cost and capability functions take it; null for `standard` (magnetic). */
@@ -148,39 +149,15 @@ function volumePeriodOf(inferred: number | null, reference: number): number {
   return inferred;
 }
 
-/** Per-second peaks of one volume from its series (Sum per period ÷ period). */
-function observe(
-  series: VolumeSeries | undefined,
-  statistic: PlanFleetInput['statistic'],
-  period: number,
-): FleetObserved | null {
-  if (series === undefined) return null;
-  const parts = partsOf(series);
-  const points = Math.max(0, ...parts.map((s) => s?.count ?? 0));
-  if (points === 0) return null;
-  let exact = true;
-  const rate = (s: FleetSeriesSummary | undefined, unit: number) => {
-    if (!s || s.count === 0) return 0;
-    const r = statisticOf(s, statistic);
-    exact &&= r.exact;
-    return r.value / period / unit;
-  };
-  const first = Math.min(...parts.map((s) => s?.firstMs ?? Infinity));
-  const last = Math.max(...parts.map((s) => s?.lastMs ?? -Infinity));
-  return {
-    readIops: round2(rate(series.VolumeReadOps, 1)),
-    writeIops: round2(rate(series.VolumeWriteOps, 1)),
-    readMibps: round2(rate(series.VolumeReadBytes, MiB)),
-    writeMibps: round2(rate(series.VolumeWriteBytes, MiB)),
-    points,
-    periodSeconds: period,
-    days: round2((last - first + period * 1000) / 86_400_000),
-    exact,
-  };
-}
-
 /** The observed peaks as an I/O profile (access unknown: random is assumed, the safe side; HDD volumes sequential). */
 function profileOf(v: FleetVolume, o: FleetObserved): IoProfile {
+  // The finest evidence (the busiest minute) scales both directions up to the peak it shows.
+  const sumIops = o.readIops + o.writeIops;
+  const sumMibps = o.readMibps + o.writeMibps;
+  const peakIops = o.peakIops ?? sumIops;
+  const peakMibps = o.peakMibps ?? sumMibps;
+  const fi = sumIops > 0 ? peakIops / sumIops : 1;
+  const fm = sumMibps > 0 ? peakMibps / sumMibps : 1;
   const dir = (iops: number, mibps: number) => ({
     iops,
     bytesPerSec: mibps * MiB,
@@ -192,8 +169,11 @@ function profileOf(v: FleetVolume, o: FleetObserved): IoProfile {
   return {
     source: 'observed',
     label: v.volumeId,
-    read: dir(o.readIops, o.readMibps),
-    write: dir(o.writeIops, o.writeMibps),
+    read: dir(sumIops > 0 ? o.readIops * fi : peakIops / 2, sumMibps > 0 ? o.readMibps * fm : peakMibps / 2),
+    write: dir(
+      sumIops > 0 ? o.writeIops * fi : peakIops / 2,
+      sumMibps > 0 ? o.writeMibps * fm : peakMibps / 2,
+    ),
     durationSec: o.days * 86_400,
     benchmark: null,
     warnings: [],
@@ -216,8 +196,8 @@ type Limit = { id: FleetBinding['id']; cap: number; demand: number; what: string
 
 /** The limit the peak is closest to (highest utilization), volume and instance together. */
 function bindingOf(o: FleetObserved, current: FleetConfig, instance: InstanceSpec | null): FleetBinding {
-  const iopsPeak = o.readIops + o.writeIops;
-  const mibPeak = o.readMibps + o.writeMibps;
+  const iopsPeak = o.peakIops ?? o.readIops + o.writeIops;
+  const mibPeak = o.peakMibps ?? o.readMibps + o.writeMibps;
   const limits: Limit[] = [];
   if (current.iops)
     limits.push({
@@ -342,6 +322,7 @@ function unusedOf(
 type Ctx = Required<Pick<PlanFleetInput, 'headroom' | 'statistic' | 'minHistoryDays' | 'minPoints'>> & {
   card: RegionRateCard;
   pool: (spec: InstanceSpec) => readonly InstanceSpec[];
+  ignoreRecurring: boolean;
 };
 
 /** The instance as right-sizing sees it once its EBS caps are set aside (Nitro and attachments kept). */
@@ -420,18 +401,19 @@ function instanceCapNote(
 function planMeasured(
   v: FleetVolume,
   base: FleetVolumePlan,
-  o: FleetObserved,
+  demand: FleetDemand,
   instance: InstanceSpec | null,
   ctx: Ctx,
 ): FleetVolumePlan {
+  const o = demand.observed;
   const current = base.current;
   const factor = 1 + ctx.headroom;
   const target = {
-    iops: Math.ceil((o.readIops + o.writeIops) * factor),
-    throughputMibps: Math.ceil((o.readMibps + o.writeMibps) * factor),
+    iops: Math.ceil((o.peakIops ?? o.readIops + o.writeIops) * factor),
+    throughputMibps: Math.ceil((o.peakMibps ?? o.readMibps + o.writeMibps) * factor),
   };
   const binding = bindingOf(o, current, instance);
-  const notes = [...base.notes];
+  const notes = [...base.notes, ...demand.notes];
   if (!o.exact)
     notes.push(
       `the ${ctx.statistic} is an upper bound: the points arrived in an order that let the summary drop the exact value`,
@@ -449,7 +431,9 @@ function planMeasured(
       instance?.ebs ? Math.floor(mbpsToMiBps(mbps(instance.ebs.baselineBandwidthMbps))) : Infinity,
     ),
   };
-  const short = target.iops > caps.iops || target.throughputMibps > caps.mib;
+  // Pinned at the limit: demand is at least the limit, unknown above it — never right-sized (demand/censoring.ts).
+  const censored = demand.censoring.length > 0;
+  const short = censored || target.iops > caps.iops || target.throughputMibps > caps.mib;
   const result = rightSize({
     profile: profileOf(v, o),
     headroom: ctx.headroom,
@@ -486,7 +470,9 @@ function planMeasured(
   let risk: string | null = null;
   if (short) {
     const instanceBinds = binding.id.startsWith('instance');
-    risk = `target ${n0(target.iops)} IOPS / ${n0(target.throughputMibps)} MiB/s (peak × ${factor}) exceeds what is delivered: ${binding.explanation}${instanceBinds ? '; the instance, not the volume, must change' : ''}`;
+    risk = censored
+      ? `${demand.censoring.map(describeCensoring).join('; ')}: raise the limit (to at least the target, ${n0(target.iops)} IOPS / ${n0(target.throughputMibps)} MiB/s) and measure again before sizing down`
+      : `target ${n0(target.iops)} IOPS / ${n0(target.throughputMibps)} MiB/s (peak × ${factor}) exceeds what is delivered: ${binding.explanation}${instanceBinds ? '; the instance, not the volume, must change' : ''}`;
     if (current.type === 'gp2' && v.sizeGib < 1000)
       notes.push('gp2 below 1 TiB bursts to 3,000 IOPS while credits last: the peak may be a burst');
   }
@@ -494,7 +480,7 @@ function planMeasured(
     notes.push(
       `no single ${candidateTypes(v.type).join('/')} volume carries the target: ${result.recommendations[0]?.reasons.join('; ') ?? ''}`,
     );
-    return { ...base, status: short ? 'under' : 'ok', observed: o, target, binding, risk, notes };
+    return { ...base, status: short ? 'under' : 'ok', observed: o, target, binding, risk, notes, censored };
   }
   if (current.usdPerMonth === null && !priceAvailable(ctx.card, v.type as VolumeType))
     notes.push(missingPriceMessage(ctx.card, v.type as VolumeType));
@@ -512,7 +498,18 @@ function planMeasured(
   const alternatives = gp3Alternative(v, o, sizingInstance, instance, current, rec, ctx);
   const status: FleetVolumeStatus = short ? 'under' : saving > 0 ? 'over' : 'ok';
   if (!changes)
-    return { ...base, status, observed: o, target, binding, risk, notes, alternatives, instanceFlag };
+    return {
+      ...base,
+      status,
+      observed: o,
+      target,
+      binding,
+      risk,
+      notes,
+      alternatives,
+      instanceFlag,
+      censored,
+    };
   if (rec.sizeGib > current.sizeGib)
     notes.push(
       `size raised ${current.sizeGib} → ${rec.sizeGib} GiB: ${best.reasons.find((r) => r.startsWith('size')) ?? 'for IOPS per GiB'}`,
@@ -530,7 +527,28 @@ function planMeasured(
     notes,
     alternatives,
     instanceFlag,
+    censored,
   };
+}
+
+/**
+ * Volumes whose data is incomplete: a result answered `StatusCode` `PartialData` — more points
+ * follow with the response's NextToken [cw-api] (a result without a StatusCode in a response with
+ * a NextToken counts as one) — and no later metrics file holds the volume (the next page).
+ * Results marked `Complete` in a NextToken response are whole: the next page holds other results.
+ */
+function incompleteVolumes(pages: FleetMetrics['pages']): Map<string, string> {
+  const out = new Map<string, string>();
+  pages.forEach((p, i) => {
+    const later = new Set(pages.slice(i + 1).flatMap((q) => q.volumeIds));
+    for (const id of p.partialVolumeIds)
+      if (!later.has(id))
+        out.set(
+          id,
+          `${p.file}: CloudWatch answered PartialData for this volume${p.nextToken ? ' (the response has a NextToken: more pages exist)' : ''} and no later metrics file continues it — its points are only this page's; fetch all pages (the AWS CLI does unless --max-items or --no-paginate was used)`,
+        );
+  });
+  return out;
 }
 
 /**
@@ -547,7 +565,9 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
     minHistoryDays: input.minHistoryDays ?? DEFAULT_MIN_HISTORY_DAYS,
     minPoints: input.minPoints ?? DEFAULT_MIN_POINTS,
     pool: input.catalog.instancePool ?? (() => []),
+    ignoreRecurring: input.ignoreRecurring === true,
   };
+  const incomplete = incompleteVolumes(input.metrics.pages ?? []);
   // Each volume's Period from its timestamps (docs/fleet.md §2): a 90-day query at 3,600 s divided by 300 would be 12× too high.
   const inferred = new Map<string, number | null>();
   for (const v of input.volumes) {
@@ -592,7 +612,18 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
           : [],
     };
     const period = volumePeriodOf(inferred.get(v.volumeId) ?? null, referencePeriod);
-    const o = observe(input.metrics.series.get(v.volumeId), ctx.statistic, period);
+    const demand = demandFromFleetSeries(input.metrics.series.get(v.volumeId), {
+      statistic: ctx.statistic,
+      periodSeconds: period,
+      ignoreRecurring: ctx.ignoreRecurring,
+      limits: { iops: current.iops, mibps: current.throughputMibps },
+    });
+    const o = demand?.observed ?? null;
+    const cut = incomplete.get(v.volumeId);
+    if (cut !== undefined) {
+      base.incomplete = true;
+      base.notes.push(`incomplete data: ${cut}`);
+    }
     const idle =
       v.state === 'available'
         ? 'unattached'
@@ -604,7 +635,7 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
       volumes.push({ ...base, status: idle, observed: o });
       continue;
     }
-    if (o === null) {
+    if (o === null || demand === null) {
       volumes.push({ ...base, status: 'no_data' });
       noData.push({
         volumeId: v.volumeId,
@@ -622,7 +653,7 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
       });
       continue;
     }
-    volumes.push(planMeasured(v, base, o, spec, ctx));
+    volumes.push(planMeasured(v, base, demand, spec, ctx));
   }
   const rows = instanceRows({
     volumes: input.volumes,
@@ -642,6 +673,18 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
     notes.push(
       `instances: their volumes' rates are summed point by point; minutes above an instance's baseline count whole ${referencePeriod}-second periods (a period whose average is above the baseline counts in full; a burst shorter than a period inside a quieter average is not seen)`,
     );
+  // A volume with no data at all while a page was left out may be on the missing pages.
+  const pages = input.metrics.pages ?? [];
+  const cutShort = pages[pages.length - 1]?.nextToken === true;
+  for (const v of volumes)
+    if (v.status === 'no_data' && cutShort && !incomplete.has(v.volumeId)) {
+      v.incomplete = true;
+      incomplete.set(
+        v.volumeId,
+        'no points, and the last metrics file has a NextToken: this volume may be on the pages not given',
+      );
+      v.notes.push(`incomplete data: ${incomplete.get(v.volumeId)}`);
+    }
   if (unknownTypes.size > 0)
     notes.push(
       `instance types not in the catalog (their EBS caps are not applied): ${[...unknownTypes].sort().join(', ')}`,
@@ -674,6 +717,9 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
     instances: rows,
     modificationRule: MODIFICATION_RULE,
     notes,
+    complete: incomplete.size === 0,
+    incomplete: [...incomplete].map(([volumeId, reason]) => ({ volumeId, reason })),
+    ignoreRecurring: ctx.ignoreRecurring,
   };
 }
 

@@ -1,5 +1,6 @@
 import {
   METRIC_NAMES,
+  MINUTE_METRIC_UNITS,
   type FleetVolume,
   type MetricDataQuery,
   type MetricName,
@@ -17,6 +18,8 @@ const SUFFIX: Record<MetricName, string> = {
   VolumeWriteOps: 'w_ops',
   VolumeReadBytes: 'r_bytes',
   VolumeWriteBytes: 'w_bytes',
+  VolumeAvgIOPS: 'm_iops',
+  VolumeAvgThroughput: 'm_tput',
 };
 
 /** `vol-0abc VolumeReadOps`: the Label carries the volume id and metric, so responses map back without a table. */
@@ -42,8 +45,12 @@ export type BuildQueriesInput = {
 const isoSeconds = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**
- * The --metric-data-queries JSON for every volume (4 metrics each, Stat Sum), in batches of 500
- * with the exact `aws cloudwatch get-metric-data` line for each.
+ * The --metric-data-queries JSON for every volume, in batches of 500 with the exact
+ * `aws cloudwatch get-metric-data` line for each: the four Sums (read/write operations and bytes
+ * per period) and, beside them, VolumeAvgIOPS and VolumeAvgThroughput with Stat Maximum — the
+ * busiest minute of each period, which a 5-minute Sum averages away (docs/domain.md "Demand").
+ * Those two are published for volumes on Nitro instances only; elsewhere they come back empty and
+ * the plan sizes on the Sums, saying so.
  */
 export function buildMetricQueries(input: BuildQueriesInput): MetricQueryBatch[] {
   const period = input.periodSeconds;
@@ -62,7 +69,9 @@ export function buildMetricQueries(input: BuildQueriesInput): MetricQueryBatch[]
           Dimensions: [{ Name: 'VolumeId' as const, Value: v.volumeId }],
         },
         Period: period,
-        Stat: 'Sum' as const,
+        ...(metric === 'VolumeAvgIOPS' || metric === 'VolumeAvgThroughput'
+          ? { Stat: 'Maximum' as const, Unit: MINUTE_METRIC_UNITS[metric] }
+          : { Stat: 'Sum' as const }),
       },
       ReturnData: true as const,
     })),

@@ -28,12 +28,25 @@ export const FleetInstanceSchema = z.object({
 });
 export type FleetInstance = z.infer<typeof FleetInstanceSchema>;
 
-export const METRIC_NAMES = [
+/** The Sum metrics every volume is queried for (per-period totals: rate = Sum ÷ period). */
+export const SUM_METRIC_NAMES = [
   'VolumeReadOps',
   'VolumeWriteOps',
   'VolumeReadBytes',
   'VolumeWriteBytes',
 ] as const;
+/**
+ * The per-minute averages EBS publishes for volumes on Nitro instances, queried with Stat Maximum:
+ * the busiest minute of each period, read + write together, already per second (docs/domain.md
+ * "Demand" cites AWS). Queried with their Unit, so a unit other than the one assumed returns no
+ * data instead of a wrong number.
+ */
+export const MINUTE_METRIC_NAMES = ['VolumeAvgIOPS', 'VolumeAvgThroughput'] as const;
+export const MINUTE_METRIC_UNITS = {
+  VolumeAvgIOPS: 'Count/Second',
+  VolumeAvgThroughput: 'Bytes/Second',
+} as const;
+export const METRIC_NAMES = [...SUM_METRIC_NAMES, ...MINUTE_METRIC_NAMES] as const;
 export type MetricName = (typeof METRIC_NAMES)[number];
 export const FleetStatisticSchema = z.enum(['max', 'p99', 'p95']);
 export type FleetStatistic = z.infer<typeof FleetStatisticSchema>;
@@ -64,7 +77,8 @@ export const MetricDataQuerySchema = z.object({
       Dimensions: z.array(z.object({ Name: z.literal('VolumeId'), Value: z.string() })),
     }),
     Period: z.number().int().positive(),
-    Stat: z.literal('Sum'),
+    Stat: z.enum(['Sum', 'Maximum']),
+    Unit: z.enum(['Count/Second', 'Bytes/Second']).optional(),
   }),
   ReturnData: z.literal(true),
 });
@@ -110,6 +124,18 @@ export const FleetObservedSchema = z.object({
   days: z.number(),
   /** false when a percentile could only be bounded from above (see docs/fleet.md). */
   exact: z.boolean(),
+  /**
+   * Read + write at the finest evidence (demand model): the busiest minute from VolumeAvgIOPS /
+   * VolumeAvgThroughput Maximum where the volume has them, else the Sums' readIops + writeIops.
+   * Recurring peaks the statistic would drop are kept (unless --ignore-recurring). Optional:
+   * plans stored before the demand model (2026-11) have only the four rates.
+   */
+  peakIops: z.number().optional(),
+  peakMibps: z.number().optional(),
+  /** Seconds each point of that evidence covers: 60 for the per-minute metrics, else the period. */
+  resolutionSeconds: z.number().int().positive().optional(),
+  /** Which CloudWatch data the peak is from, in words. */
+  source: z.string().optional(),
 });
 export type FleetObserved = z.infer<typeof FleetObservedSchema>;
 
@@ -232,6 +258,10 @@ export const FleetVolumePlanSchema = z.object({
   alternatives: z.array(FleetAlternativeSchema).optional(),
   /** The instance binds the target: keep the volume at it and change the instance, or cap and throttle. */
   instanceFlag: FleetInstanceFlagSchema.nullable().optional(),
+  /** Demand pinned at the volume's limit (demand/censoring.ts): at least the limit, unknown above. */
+  censored: z.boolean().optional(),
+  /** The volume's data is incomplete (a page left out, PartialData): the plan for it is too. */
+  incomplete: z.boolean().optional(),
 });
 export type FleetVolumePlan = z.infer<typeof FleetVolumePlanSchema>;
 
@@ -290,6 +320,11 @@ export const FleetPlanSchema = z.object({
   /** The modification rule and its source, shown under every list of commands. */
   modificationRule: z.string(),
   notes: z.array(z.string()),
+  /** false when some volume's data is incomplete (`incomplete` names each); the plan is then partial. */
+  complete: z.boolean().optional(),
+  incomplete: z.array(z.object({ volumeId: z.string(), reason: z.string() })).optional(),
+  /** Recurring peaks the statistic would drop were ignored as asked (--ignore-recurring). */
+  ignoreRecurring: z.boolean().optional(),
 });
 export type FleetPlan = z.infer<typeof FleetPlanSchema>;
 
@@ -327,6 +362,8 @@ export type PlanFleetInput = {
    * otherwise). Without it each volume's Period is taken from its timestamps (300 when none can be).
    */
   periodSeconds?: number;
+  /** Size p99/p95 on the percentile even where a peak recurs (the risk is stated per volume). */
+  ignoreRecurring?: boolean;
 };
 
 /** Per series, only what the statistics need (see metrics.ts). */
@@ -335,6 +372,8 @@ export type FleetSeriesSummary = {
   max: number;
   /** Min-heap of the largest values (≥ 5 % of the points + 1): enough for p95 and p99. */
   top: number[];
+  /** When each of `top` was (UTC ms, NaN when not known): recurring peaks are found among them. */
+  topAt: number[];
   /** The largest value ever dropped from `top` (-Infinity when none). */
   droppedMax: number;
   firstMs: number;
@@ -377,4 +416,10 @@ export type FleetMetrics = {
   warnings: string[];
   /** Per-instance sums, when the reader was given the groups (MetricDataOptions.concurrency). */
   concurrency?: ConcurrencyStore;
+  /**
+   * Per file read, in order: whether it carried a NextToken (more pages exist) and the volumes it
+   * held, and the volumes whose results said StatusCode PartialData. planFleet marks a volume
+   * incomplete when a page with a NextToken is not followed by another file holding it.
+   */
+  pages: { file: string; nextToken: boolean; volumeIds: string[]; partialVolumeIds: string[] }[];
 };

@@ -26,6 +26,9 @@ import { formatInt } from '../units.ts';
  *   mean the values cannot be trusted: an error.
  */
 
+/** The Ids `blockwise fleet query` gives its Stat Sum queries (fleet/queries.ts). */
+const FLEET_QUERY_ID = /^v\d+_[rw]_(ops|bytes)$/;
+
 const TimestampSchema = z.union([z.string(), z.number()]);
 const MessageSchema = z.object({ Code: z.string().optional(), Value: z.string().optional() });
 const ResultSchema = z.object({
@@ -142,7 +145,9 @@ export function parseGetMetricData(
       continue;
     }
     const cw = classifyCloudWatchLabel(text);
-    let role = cw;
+    // `blockwise fleet query` writes Ids v<n>_r_ops … and always asks for Sum (fleet/queries.ts).
+    let role =
+      cw && cw.statistic === null && FLEET_QUERY_ID.test(r.Id) ? { ...cw, statistic: 'Sum' as const } : cw;
     if (!role) {
       const d = classifyDashboardHeader(label);
       if ('ignored' in d || d.factor === null) {

@@ -5,7 +5,7 @@ import { minutesAbovePerDay } from './burst.ts';
 import { importMetrics } from './import-metrics.ts';
 import { IoSeriesSchema, type IoSeries, type SeriesImportOptions } from './series.schema.ts';
 import { profileFromSeries, profilesByStatistic } from './sizing.ts';
-import { blockSizeOverTime, nearestRank, summarizeRates, toSizingResolution } from './stats.ts';
+import { blockSizeOverTime, nearestRank, summarizeRates } from './stats.ts';
 
 const FIXTURES = new URL('../../../fixtures/cloudwatch/', import.meta.url);
 const load = (name: string, options: SeriesImportOptions = {}): IoSeries => {
@@ -15,6 +15,10 @@ const load = (name: string, options: SeriesImportOptions = {}): IoSeries => {
 };
 const utc = (s: string) => Date.parse(s);
 const MiB = 1024 * 1024;
+const ok = <T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T => {
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+};
 
 /** A hand-made series: points every `periodSec` from 2026-11-20T00:00Z. */
 function handSeries(
@@ -74,31 +78,6 @@ describe('statistics', () => {
       writeBytes: [8192, 8192, 8192],
     });
   });
-
-  it('1-minute points average into clock-aligned 5-minute windows; a window with missing points is partial', () => {
-    // 00:00–00:04: 100,200,300,400,500 → 300; 00:05–00:09: 1000, null, 1000, 1000, 1000 → 1000 (4 points).
-    const s = handSeries(
-      60,
-      [100, 200, 300, 400, 500, 1000, null, 1000, 1000, 1000],
-      [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
-    );
-    const r = toSizingResolution(s);
-    expect(r.aggregatedFromSec).toBe(60);
-    expect(r.partialWindows).toBe(0); // the null is a value gap, the row exists
-    expect(r.series.periodSec).toBe(300);
-    expect(r.series.timeMs).toEqual([utc('2026-11-20T00:00:00Z'), utc('2026-11-20T00:05:00Z')]);
-    expect(r.series.readIops).toEqual([300, 1000]);
-    const gappy = {
-      ...s,
-      timeMs: s.timeMs.filter((_, i) => i !== 7),
-      readIops: s.readIops.filter((_, i) => i !== 7),
-      writeIops: s.writeIops.filter((_, i) => i !== 7),
-      readBytesPerSec: s.readBytesPerSec.filter((_, i) => i !== 7),
-      writeBytesPerSec: s.writeBytesPerSec.filter((_, i) => i !== 7),
-    };
-    expect(toSizingResolution(gappy).partialWindows).toBe(1);
-    expect(toSizingResolution(handSeries(300, [1], [1])).aggregatedFromSec).toBeNull();
-  });
 });
 
 describe('sizing profiles (console_volume_sum_5min.csv)', () => {
@@ -124,26 +103,44 @@ describe('sizing profiles (console_volume_sum_5min.csv)', () => {
     });
     // The read peak (19 Nov 02:15) and the write peak (18 Nov 14:40) never met.
     expect(max.warnings.map((w) => w.code)).toEqual([
-      'short_history',
       'timeseries_sizing',
       'peaks_not_simultaneous',
+      'coarse_resolution',
+      'short_history',
     ]);
   });
 
-  it('p99 and p95 drop the batch spikes: 6,300 and 2,000 read IOPS', () => {
+  it('p99 keeps the nightly batch (2 % of the points); p95 would drop it, so it keeps it — to the level p99 keeps, 6,300, never the one-off 12,000', () => {
+    expect(p99.read.iops).toBe(6300);
+    expect(p99.warnings.map((w) => w.code)).not.toContain('recurring_peak');
+    expect(p95.read.iops).toBe(6300);
+    const recurring = p95.warnings.find((w) => w.code === 'recurring_peak');
+    expect(recurring?.message).toBe(
+      // read + write at each point: 12,000 + 294 at 02:15 on 19 Nov.
+      'Recurring peak: max 12,294 IOPS (6,819 IOPS on most occurrences) at 02:00–02:30 UTC on 3 of 3 days; p95 = 2,783 IOPS ignores it, so it is sized on 6,622 IOPS (--ignore-recurring sizes on the p95 and accepts the throttling).',
+    );
+  });
+
+  it('with ignoreRecurring p99 and p95 drop the batch spikes (6,300 and 2,000 read IOPS) and say what is given up', () => {
+    const p99 = ok(profileFromSeries(series, { statistic: 'p99', ignoreRecurring: true }));
+    const p95 = ok(profileFromSeries(series, { statistic: 'p95', ignoreRecurring: true }));
+    expect(p95.warnings.map((w) => w.code)).toContain('recurring_peak_ignored');
     expect(p99.read.iops).toBe(6300);
     // At p99 the read bytes are the 9th-highest bytes point: a 64 KiB batch window too.
     expect(p99.read.blockSizeBytes).toBeCloseTo(65536, 6);
     expect(p95.read.iops).toBe(2000);
     expect(p95.read.iops).toBeLessThan(p99.read.iops);
     expect(p95.write.iops).toBeLessThan(max.write.iops);
-    expect(profileFromSeries(series, { statistic: 'p95' })).toEqual({ ok: true, value: p95 });
+    expect(profileFromSeries(series, { statistic: 'p95', ignoreRecurring: true })).toEqual({
+      ok: true,
+      value: p95,
+    });
   });
 
-  it('1-minute data is averaged to 5 minutes first: the 45-minute 300 MB/s burst survives as 300 MB/s', () => {
+  it('1-minute data is sized at 1 minute (never averaged up): the 45-minute 300 MB/s burst is 300 MB/s, no coarse note', () => {
     const p = profileFromSeries(load('console_instance_1min_gaps.csv', { statistic: 'Sum' }));
     expect(p.ok && p.value.write.bytesPerSec).toBe(300e6);
-    expect(p.ok && p.value.warnings.map((w) => w.code)).toContain('aggregated_to_5_minutes');
+    expect(p.ok && p.value.warnings.map((w) => w.code)).not.toContain('coarse_resolution');
   });
 
   it('a series without operation counts cannot be sized', () => {

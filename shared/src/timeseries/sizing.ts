@@ -1,42 +1,41 @@
-import { z } from 'zod';
+import {
+  demandBySummary,
+  demandFromSeries,
+  type DemandEvidence,
+  type DemandOptions,
+} from '../demand/demand.ts';
+import { SIZING_STATISTIC_LABELS, SIZING_STATISTICS, type SizingStatistic } from '../demand/statistic.ts';
 import { fail, ok, type Result, type Warning } from '../problem.ts';
 import type { DirectionLoad, IoProfile } from '../profile/io-profile.schema.ts';
 import { averageBlockSize, bytesPerSec as asBytesPerSec, formatInt, iops as asIops, MiB } from '../units.ts';
 import type { IoSeries } from './series.schema.ts';
-import { summarizeSeries, toSizingResolution, type RateSummary, type SeriesSummary } from './stats.ts';
+import { summarizeSeries, type SeriesSummary } from './stats.ts';
+
+export {
+  SIZING_STATISTICS,
+  SIZING_STATISTIC_LABELS,
+  SizingStatisticSchema,
+  type SizingStatistic,
+} from '../demand/statistic.ts';
 
 /**
- * A production series as a planning profile (source `timeseries`).
- *
- * Sizing statistic: by default the MAXIMUM of 5-minute points — AWS Compute Optimizer's
- * convention for EBS (it reports the Maximum statistic of 5-minute data over its lookback period,
- * 14 days by default). Finer data is first averaged to 5-minute windows (stats.ts), so a one-minute
- * spike counts as what it does to a 5-minute average. Alternatives: p99 (ignores the busiest 1% of
- * windows: 40 of 4,032 over 14 days, about 3.4 hours) and p95 (the busiest 5%: about 17 hours) —
- * cheaper, for workloads that can queue through their peaks.
+ * A production series as a planning profile (source `timeseries`), from the demand model
+ * (demand/demand.ts): each quantity's statistic over the points AT THEIR OWN STEP — a 10-second
+ * iostat interval stays 10 seconds, because EBS enforces its limits per second and a 5-minute
+ * average of a 40-second burst is not what the volume must serve. By default the MAXIMUM (AWS
+ * Compute Optimizer's convention); p99 and p95 keep recurring peaks unless `ignoreRecurring`.
  *
  * Each quantity (read IOPS, write IOPS, read bytes/s, write bytes/s) gets its statistic on its own,
  * as Compute Optimizer does: the peaks of different quantities may come at different times, so the
  * profile can ask for more than any single moment did — the safe side; a warning says by how much
  * when the gap is large. Block size = bytes/s ÷ IOPS of the profile, as everywhere.
  */
-export const SIZING_STATISTICS = ['max', 'p99', 'p95'] as const;
-export const SizingStatisticSchema = z.enum(SIZING_STATISTICS);
-export type SizingStatistic = z.infer<typeof SizingStatisticSchema>;
-
-export const SIZING_STATISTIC_LABELS: Record<SizingStatistic, string> = {
-  max: 'maximum of 5-minute points (AWS Compute Optimizer)',
-  p99: 'p99 of 5-minute points',
-  p95: 'p95 of 5-minute points',
-};
 
 /** Compute Optimizer's default lookback for EBS recommendations. */
 export const RECOMMENDED_HISTORY_DAYS = 14;
 
-export type SeriesProfileOptions = { statistic?: SizingStatistic; label?: string | null };
+export type SeriesProfileOptions = DemandOptions & { label?: string | null };
 
-const pick = (s: RateSummary, statistic: SizingStatistic) =>
-  (statistic === 'max' ? s.max : s[statistic]) ?? 0;
 const when = (ms: number | null) =>
   ms === null ? 'n/a' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 const n0 = formatInt;
@@ -50,74 +49,38 @@ function load(iops: number, bytesPerSec: number): DirectionLoad {
   };
 }
 
-function build(
-  series: IoSeries,
-  summary: SeriesSummary,
-  meta: SizingMeta,
-  statistic: SizingStatistic,
-  label: string | null,
-): IoProfile {
-  const warnings: Warning[] = [...series.warnings, ...meta.warnings];
-  const read = load(pick(summary.read.iops, statistic), pick(summary.read.bytesPerSec, statistic));
-  const write = load(pick(summary.write.iops, statistic), pick(summary.write.bytesPerSec, statistic));
+const stepText = (s: number) => (s % 60 === 0 ? `${s / 60}-minute` : `${s}-second`);
+
+/** The profile the planner takes, from the demand evidence (its warnings travel with it). */
+export function profileFromDemand(series: IoSeries, d: DemandEvidence, label: string | null): IoProfile {
+  const warnings: Warning[] = [...series.warnings];
+  const read = load(d.read.iops.value, d.read.bytesPerSec.value);
+  const write = load(d.write.iops.value, d.write.bytesPerSec.value);
   const demandedIops = read.iops + write.iops;
-  const busiestIops = pick(summary.combined.iops, statistic);
+  const busiestIops = d.combined.iops.value;
   const demandedBytes = read.bytesPerSec + write.bytesPerSec;
-  const busiestBytes = pick(summary.combined.bytesPerSec, statistic);
-  const statText = SIZING_STATISTIC_LABELS[statistic];
+  const busiestBytes = d.combined.bytesPerSec.value;
+  const step = stepText(d.resolutionSec);
   warnings.push({
     code: 'timeseries_sizing',
-    message: `Sized on the ${statText}, each quantity on its own: read ${n0(read.iops)} IOPS, write ${n0(write.iops)} IOPS. The busiest 5-minute windows: reads ${when(summary.read.iops.maxAtMs)}, writes ${when(summary.write.iops.maxAtMs)}.`,
+    message: `Sized on the ${SIZING_STATISTIC_LABELS[d.statistic]} (${step} points, never averaged up), each quantity on its own: read ${n0(read.iops)} IOPS, write ${n0(write.iops)} IOPS. The busiest ${step} points: reads ${when(d.read.iops.maxAtMs)}, writes ${when(d.write.iops.maxAtMs)}.`,
     subject: 'statistic',
   });
   if (busiestIops > 0 && demandedIops > busiestIops * 1.2) {
     warnings.push({
       code: 'peaks_not_simultaneous',
-      message: `Read and write peaks come at different times: together they ask for ${n0(demandedIops)} IOPS, but the busiest 5-minute window for both was ${n0(busiestIops)} IOPS (${when(summary.combined.iops.maxAtMs)}). Sizing on the sum is the safe side.`,
+      message: `Read and write peaks come at different times: together they ask for ${n0(demandedIops)} IOPS, but the busiest ${step} point for both was ${n0(busiestIops)} IOPS (${when(d.combined.iops.maxAtMs)}). Sizing on the sum is the safe side.`,
       subject: 'iops',
     });
   } else if (busiestBytes > 0 && demandedBytes > busiestBytes * 1.2) {
     warnings.push({
       code: 'peaks_not_simultaneous',
-      message: `Read and write throughput peak at different times: together ${(demandedBytes / MiB).toFixed(1)} MiB/s, but the busiest window for both was ${(busiestBytes / MiB).toFixed(1)} MiB/s (${when(summary.combined.bytesPerSec.maxAtMs)}).`,
+      message: `Read and write throughput peak at different times: together ${(demandedBytes / MiB).toFixed(1)} MiB/s, but the busiest point for both was ${(busiestBytes / MiB).toFixed(1)} MiB/s (${when(d.combined.bytesPerSec.maxAtMs)}).`,
       subject: 'bytesPerSec',
     });
   }
-  return {
-    source: 'timeseries',
-    label,
-    read,
-    write,
-    durationSec: (summary.endMs - summary.startMs) / 1000,
-    benchmark: null,
-    warnings,
-  };
-}
-
-type SizingMeta = { warnings: Warning[] };
-
-function prepare(series: IoSeries): Result<{ summary: SeriesSummary; meta: SizingMeta }> {
-  if (series.timeMs.length === 0) return fail('no_data_points', 'the series has no points to size with');
-  const { series: sized, aggregatedFromSec, partialWindows } = toSizingResolution(series);
-  const summary = summarizeSeries(sized);
-  if (summary.read.iops.points === 0 && summary.write.iops.points === 0) {
-    return fail('no_operations', 'the series has no read or write operation counts to size with');
-  }
-  const warnings: Warning[] = [];
-  if (aggregatedFromSec !== null) {
-    warnings.push({
-      code: 'aggregated_to_5_minutes',
-      message: `${aggregatedFromSec}-second points averaged to ${formatInt(summary.points)} five-minute windows for sizing${partialWindows > 0 ? ` (${partialWindows} with missing points)` : ''}.`,
-      subject: 'period',
-    });
-  } else if (series.periodSec > 300) {
-    warnings.push({
-      code: 'coarse_period',
-      message: `The points are ${series.periodSec / 60} minutes apart: peaks shorter than that are averaged away and the sizing may be too low. Export 5-minute (or 1-minute) data.`,
-      subject: 'period',
-    });
-  }
-  const days = (summary.endMs - summary.startMs) / 86_400_000;
+  warnings.push(...d.warnings);
+  const days = (d.endMs - d.startMs) / 86_400_000;
   if (days < RECOMMENDED_HISTORY_DAYS) {
     warnings.push({
       code: 'short_history',
@@ -125,22 +88,21 @@ function prepare(series: IoSeries): Result<{ summary: SeriesSummary; meta: Sizin
       subject: 'time',
     });
   }
-  return ok({ summary, meta: { warnings } });
+  return {
+    source: 'timeseries',
+    label,
+    read,
+    write,
+    durationSec: (d.endMs - d.startMs) / 1000,
+    benchmark: null,
+    warnings,
+  };
 }
 
 export function profileFromSeries(series: IoSeries, options: SeriesProfileOptions = {}): Result<IoProfile> {
-  const prepared = prepare(series);
-  if (!prepared.ok) return prepared;
-  const { summary, meta } = prepared.value;
-  return ok(
-    build(
-      series,
-      summary,
-      meta,
-      options.statistic ?? 'max',
-      options.label !== undefined ? options.label : series.label,
-    ),
-  );
+  const d = demandFromSeries(series, options);
+  if (!d.ok) return d;
+  return ok(profileFromDemand(series, d.value, options.label !== undefined ? options.label : series.label));
 }
 
 /** The profile for each sizing statistic, so callers can show how the choice moves the plan and its cost. */
@@ -148,19 +110,22 @@ export function profilesByStatistic(
   series: IoSeries,
   options: Omit<SeriesProfileOptions, 'statistic'> = {},
 ): Result<Record<SizingStatistic, IoProfile>> {
-  const prepared = prepare(series);
-  if (!prepared.ok) return prepared;
-  const { summary, meta } = prepared.value;
+  const out: Partial<Record<SizingStatistic, IoProfile>> = {};
+  // One summary (the sorts) for the three statistics.
+  const summary = series.timeMs.length === 0 ? null : summarizeSeries(series);
   const label = options.label !== undefined ? options.label : series.label;
-  return ok({
-    max: build(series, summary, meta, 'max', label),
-    p99: build(series, summary, meta, 'p99', label),
-    p95: build(series, summary, meta, 'p95', label),
-  });
+  for (const statistic of SIZING_STATISTICS) {
+    const d = demandBySummary(series, summary, { ...options, statistic });
+    if (!d.ok) return d;
+    out[statistic] = profileFromDemand(series, d.value, label);
+  }
+  return ok(out as Record<SizingStatistic, IoProfile>);
 }
 
-/** The 5-minute summary the sizing profiles are computed from (for tables and charts). */
+/** The summary the sizing profiles are computed from: the points at their own step (for tables and charts). */
 export function sizingSummary(series: IoSeries): Result<SeriesSummary> {
-  const prepared = prepare(series);
-  return prepared.ok ? ok(prepared.value.summary) : prepared;
+  if (series.timeMs.length === 0) return fail('no_data_points', 'the series has no points to size with');
+  const summary = summarizeSeries(series);
+  const d = demandBySummary(series, summary);
+  return d.ok ? ok(summary) : d;
 }

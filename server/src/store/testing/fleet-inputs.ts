@@ -100,7 +100,7 @@ export function fleetMetricsJson() {
     new Date(END_MS - (i + 1) * PERIOD_S * 1000).toISOString().replace('.000Z', 'Z'),
   );
   const results = Object.entries(PEAKS).flatMap(([volumeId, peak]) => {
-    const perMetric: Record<MetricName, number> = {
+    const perMetric: Partial<Record<MetricName, number>> = {
       VolumeReadOps: peak!.readIops,
       VolumeWriteOps: peak!.writeIops,
       VolumeReadBytes: peak!.readMibps * MIB,

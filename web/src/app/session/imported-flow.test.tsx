@@ -47,9 +47,9 @@ describe('Bring data: metrics exports and sysbench runs', () => {
       ),
     ).toBeDefined();
     expect(await screen.findByRole('region', { name: 'I/O profile' }, { timeout: 5000 })).toBeDefined();
-    expect(screen.getByText(/sized on the maximum of 5-minute points/)).toBeDefined();
-    await user.click(within(region).getByRole('radio', { name: 'P99 of 5-minute points' }));
-    await waitFor(() => expect(screen.getByText(/sized on the p99 of 5-minute points/)).toBeDefined());
+    expect(screen.getByText(/sized on the maximum of the points/)).toBeDefined();
+    await user.click(within(region).getByRole('radio', { name: 'P99 of the points (recurring peaks kept)' }));
+    await waitFor(() => expect(screen.getByText(/sized on the p99 of the points/)).toBeDefined());
     // The time zone is a question after the fact (the header says UTC; it can still be changed).
     expect(within(region).getByRole('button', { name: /Change how .* is read \(time zone\)/ })).toBeDefined();
     // The fio job generator reproduces the planned profile.

@@ -109,13 +109,13 @@ describe('a metrics export in the session', () => {
     const entry = () => toPlanSession(s).observed[0]!;
     expect(entry()).toEqual({
       id: 'm2',
-      label: 'CloudWatch CSV console_volume_sum_5min.csv (vol-0a1b2c3d4e5f60718), max of 5-minute points',
+      label: 'CloudWatch CSV console_volume_sum_5min.csv (vol-0a1b2c3d4e5f60718), max of the points',
       read: { iops: 12000, throughput: expect.any(Number), throughputUnit: 'B/s' },
       write: { iops: expect.any(Number), throughput: expect.any(Number), throughputUnit: 'B/s' },
     });
     s = sessionReducer(s, { type: 'series-statistic-changed', id: 'm2', statistic: 'p99' });
     expect(entry().read.iops).toBe(6300);
-    expect(entry().label).toMatch(/, p99 of 5-minute points$/);
+    expect(entry().label).toMatch(/, p99 of the points$/);
     // The share format takes it as it is (the contract is unchanged).
     const session = toPlanSession(s);
     expect(PlanSessionSchema.safeParse(session).success).toBe(true);

@@ -59,7 +59,7 @@ export type SeriesInput = {
   choices: SeriesChoice[];
   imported: ImportedSeries | null;
   error: Problem | null;
-  /** Which sizing profile the session plans with (max of 5-minute points by default). */
+  /** Which sizing profile the session plans with (the max of the points at their own step by default). */
   statistic: SizingStatistic;
 };
 
@@ -335,9 +335,9 @@ const SERIES_FORMAT_NAMES = {
 } as const;
 
 const STATISTIC_NAMES: Record<SizingStatistic, string> = {
-  max: 'max of 5-minute points',
-  p99: 'p99 of 5-minute points',
-  p95: 'p95 of 5-minute points',
+  max: 'max of the points',
+  p99: 'p99 of the points',
+  p95: 'p95 of the points',
 };
 
 /** The profile an imported input plans with: the chosen statistic's, or sysbench's. */

@@ -25,7 +25,7 @@ export type ImportedSeries = {
   series: IoSeries;
   /** Statistics of the points as exported (summarizeSeries). */
   summary: SeriesSummary;
-  /** Statistics of the 5-minute points sizing uses (sizingSummary); null when it cannot size. */
+  /** Statistics of the points sizing uses, at their own step (sizingSummary); null when it cannot size. */
   sizing: SeriesSummary | null;
   /** One profile per sizing statistic (profilesByStatistic); null when it cannot size. */
   profiles: Record<SizingStatistic, IoProfile> | null;

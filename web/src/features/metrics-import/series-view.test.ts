@@ -71,7 +71,8 @@ describe('statistics of console_volume_sum_5min.csv (the planted 12,000 read IOP
     expect(options.map((o) => [o.statistic, Math.round(o.profile.read.iops)])).toEqual([
       ['max', 12000],
       ['p99', 6300],
-      ['p95', 2000],
+      // p95 would drop the nightly batch (02:00–02:30 on 3 of 3 days): it keeps it, to p99's level.
+      ['p95', 6300],
     ]);
     // The maximum asks for 21,250 IOPS / 1,133 MiB/s: above what r6i.4xlarge sustains (20,000 IOPS,
     // 596 MiB/s). Every type is capped by the instance, so nothing "fits": the capped gp3 is
@@ -86,7 +87,7 @@ describe('statistics of console_volume_sum_5min.csv (the planted 12,000 read IOP
     expect(costs[0]).toBeGreaterThan(costs[1]!);
     expect(costs[1]).toBeGreaterThanOrEqual(costs[2]!);
     const rows = comparisonRows(options, 1);
-    expect(rows.find((r) => r.label === 'Read IOPS')!.cells).toEqual(['12,000', '6,300', '2,000']);
+    expect(rows.find((r) => r.label === 'Read IOPS')!.cells).toEqual(['12,000', '6,300', '6,300']);
     const fits = rows.find((r) => r.label === 'Cheapest volume that fits')!.cells;
     expect(fits[0]).toMatch(/^none fits; capped by the instance: gp3 \d+ GiB, 20,000 IOPS, 596 MiB\/s$/);
     expect(fits[1]).toMatch(/^gp3 \d+ GiB, 8,903 IOPS, 518 MiB\/s$/);

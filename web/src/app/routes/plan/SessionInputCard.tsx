@@ -88,7 +88,7 @@ function SessionInputCardView({
         error={input.status === 'error' ? input.error : null}
         meta={
           imported
-            ? `${SERIES_FORMAT_LABELS[imported.series.format]} · ${fmtInt(imported.summary.points)} ${periodText(imported.series.periodSec)} points${imported.series.label ? ` · ${imported.series.label}` : ''} · sized on the ${input.statistic === 'max' ? 'maximum' : input.statistic} of 5-minute points`
+            ? `${SERIES_FORMAT_LABELS[imported.series.format]} · ${fmtInt(imported.summary.points)} ${periodText(imported.series.periodSec)} points${imported.series.label ? ` · ${imported.series.label}` : ''} · sized on the ${input.statistic === 'max' ? 'maximum' : input.statistic} of the points (never averaged up)`
             : null
         }
       >

@@ -314,4 +314,25 @@ describe('Fleet page: drop the AWS CLI outputs → the plan', () => {
     expect(row.textContent).not.toContain('$0.00');
     expect(screen.getByTestId('fleet-unpriced').textContent).toBe('2 volumes unpriced: not in the sums');
   });
+
+  it('a plan from incomplete data says so before any number, naming each volume and why', () => {
+    const plan = expectedPlan();
+    expect(plan.complete).toBe(true);
+    expect(screen.queryByTestId('fleet-incomplete')).toBeNull();
+    render(
+      <FleetPlanView
+        plan={{
+          ...plan,
+          complete: false,
+          incomplete: [
+            { volumeId: 'vol-0over', reason: 'metrics-1.json has a NextToken (more pages exist)' },
+          ],
+        }}
+      />,
+    );
+    const banner = screen.getByTestId('fleet-incomplete');
+    expect(banner.getAttribute('role')).toBe('alert');
+    expect(banner.textContent).toContain('Incomplete data for 1 volume(s)');
+    expect(banner.textContent).toContain('vol-0over: metrics-1.json has a NextToken (more pages exist)');
+  });
 });

@@ -139,8 +139,25 @@ export function FleetPlanView({ plan, createdAt = null }: { plan: FleetPlan; cre
   const fleetUnpriced = unpricedNote(fleet.unpricedCount);
   const exportCsv = () =>
     downloadText(fleetPlanToCsv(plan), exportFileName(plan, createdAt, 'csv'), 'text/csv');
+  const incomplete = plan.incomplete ?? [];
   return (
     <>
+      {plan.complete === false ? (
+        // Before any number: a plan from part of the data must never read as a whole one.
+        <div className="callout callout--concern" role="alert" data-testid="fleet-incomplete">
+          <p>
+            <strong>Incomplete data for {fmtInt(incomplete.length)} volume(s):</strong> the plan for them is
+            from part of their CloudWatch data. Fetch every page and plan again.
+          </p>
+          <ul>
+            {incomplete.map((i) => (
+              <li key={i.volumeId}>
+                <code>{i.volumeId}</code>: {i.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       <Region
         title="Fleet totals"
         description={`Monthly costs at the ${plan.region ?? 'custom'} prices of ${plan.priceDate}.`}

@@ -19,7 +19,8 @@ export const MetricsDrop = memo(function MetricsDrop({ onFiles }: { onFiles: (fi
           <code>sadf -d sa24 -- -d</code>, a Prometheus <code>/api/v1/query_range</code> answer for{' '}
           <code>{PROMQL_COUNTERS}</code>, or a Datadog CSV of <code>system.io.r_s</code>, <code>w_s</code>,{' '}
           <code>rkb_s</code>, <code>wkb_s</code> by device (read/write IOPS and throughput over time). Sized
-          like AWS Compute Optimizer: the maximum of 5-minute points, or p99/p95. Read in your browser.
+          on the maximum of the points at their own step (never averaged up), or p99/p95 keeping peaks that
+          recur. Read in your browser.
         </>
       }
       buttonLabel="Choose metrics files…"

@@ -123,7 +123,7 @@ function LimitLegend({ lines, unit }: { lines: readonly LimitLine[]; unit: 'IOPS
 
 /**
  * One imported metrics export: how it was read, its statistics per direction, the peak windows,
- * the sizing statistic (max / p99 / p95 of 5-minute points) with what each buys and costs side by
+ * the sizing statistic (max / p99 / p95 of the points) with what each buys and costs side by
  * side, demand over time against the volume's and the instance's ceilings, and the minutes per
  * day above each ceiling. Loaded lazily.
  */
@@ -330,10 +330,10 @@ export default function SeriesPanel({
               ))}
             </fieldset>
             <p className="field__hint">
-              The maximum of 5-minute points is what AWS Compute Optimizer sizes EBS on. p99 ignores the
-              busiest 1% of windows (about 3.4 hours in 14 days), p95 the busiest 5% (about 17 hours):
-              cheaper, for workloads that can queue through their peaks. The chosen profile is what this
-              session plans for.
+              The maximum of the points at their own step is sized on (never averaged up: EBS enforces its
+              limits per second). p99 ignores the busiest 1% of points, p95 the busiest 5%: cheaper, for
+              workloads that can queue through their peaks — but a peak that recurs at the same time of day or
+              week is kept, and the warnings say so. The chosen profile is what this session plans for.
             </p>
             {catalogStatus === 'loading' ? (
               <LoadingState label="Loading the AWS catalog to price each choice…" />
