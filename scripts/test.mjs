@@ -4,10 +4,15 @@
 // Stages can be picked with `npm test -- lint unit` (names below).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { ensureNativeModules } from './native-modules.mjs';
 import { pnpm, repoRoot } from './pnpm.mjs';
 
 const stages = {
-  install: () => pnpm(['install', '--frozen-lockfile']),
+  install: () => {
+    pnpm(['install', '--frozen-lockfile']);
+    // The SQLite store's tests load better-sqlite3: rebuilt when it was built for another Node.
+    ensureNativeModules();
+  },
   lint: () => {
     pnpm(['lint']);
     // Every docs/*.md file, § section and goal id the code and docs cite exists in this repo.

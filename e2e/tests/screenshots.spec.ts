@@ -144,8 +144,16 @@ test('the example: its answer on one screen, the whole page, right-size, what bi
     await nextFrames(page);
     await shoot(page, `plan-answer-${w}`, { viewportOnly: true });
     await shootWholePage(page, `plan-${w}`);
-    await rightSize.scrollIntoViewIfNeeded();
-    await expect(rightSize.getByRole('img', { name: /^Monthly cost per node/ })).toBeVisible();
+    // The cost chart mounts only once its frame is within CHART_ROOT_MARGIN (800 px) of the viewport
+    // (ChartFrame). Scrolling the region into view is not that: the region is taller than a screen
+    // (≈ 2,200 px at 1280, 4,000 at 390) and lands with the chart below the fold — 150 and 690 px
+    // down here, a few rows of the tables above it from out of reach. Bring the chart's own frame on
+    // screen, then wait for its SVG as for every other chart here.
+    const costChart = rightSize.getByRole('figure', { name: /^Monthly cost per node/ });
+    await costChart.scrollIntoViewIfNeeded();
+    await expect(costChart.getByRole('img', { name: /^Monthly cost per node/ })).toBeVisible({
+      timeout: 20_000,
+    });
     await shootDrawn(rightSize, `plan-right-size-${w}`);
     await shootDrawn(whatBinds, `plan-what-binds-${w}`);
     await shootDrawn(latency, `plan-latency-${w}`);

@@ -17,9 +17,16 @@ export const EBS_FILE = basename(EBS_FIXTURE);
 export const INSTANCE = 'r5d.4xlarge';
 export const GP3 = { sizeGiB: 1000, iops: 16000, throughputMiBps: 1000 } as const;
 
+/**
+ * The planning page, once the app runs it. The heading alone is not enough: index.html paints it
+ * (with the skip link and the header) as a static frame before any script, and React then replaces
+ * all of #root — a key pressed or an element focused before that lands on a node about to be
+ * dropped (focus falls back to <body>). "Bring data" is drawn by React only.
+ */
 export async function gotoPlan(page: Page): Promise<void> {
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1, name: 'Planning session' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Bring data' })).toBeVisible({ timeout: 20_000 });
 }
 
 /** Picks fio files (fixture paths or in-memory files) with the page's file input, labelled "Choose fio files…". */
