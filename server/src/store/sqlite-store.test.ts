@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -125,6 +128,40 @@ describe('SQLite store: durability settings (R2)', () => {
     other.close();
     expect((await store.insertRun(runInput())).created).toBe(true);
     await store.close();
+  });
+
+  it('a store opening while another process holds the write lock for a moment waits for it (no SQLITE_BUSY at once)', async () => {
+    // A CLI command (`blockwise token revoke`) opening the file while a replica's writer commits a
+    // token's last_used_at: the start-up write probe used busy_timeout 0 and failed at once with
+    // "database is locked". The holder is another thread (the probe blocks this one): it takes the
+    // lock, lets the store start opening, holds it a little longer, then commits.
+    const path = freshPath();
+    await (await openSqliteStore({ path })).close();
+    const opening = new Int32Array(new SharedArrayBuffer(4));
+    const holder = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+      const db = new (require(workerData.driver))(workerData.path);
+      db.exec('BEGIN IMMEDIATE');
+      parentPort.postMessage('held');
+      Atomics.wait(workerData.opening, 0, 0);
+      Atomics.wait(workerData.opening, 0, 1, 300); // the store is past its first statements by now
+      db.exec('COMMIT');
+      db.close();`,
+      {
+        eval: true,
+        workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), path, opening },
+      },
+    );
+    try {
+      await once(holder, 'message');
+      Atomics.store(opening, 0, 1);
+      Atomics.notify(opening, 0);
+      const store = await openSqliteStore({ path });
+      expect((await store.createToken({ name: 'after-wait', tokenSha256: sha256('t') })).ok).toBe(true);
+      await store.close();
+    } finally {
+      await holder.terminate();
+    }
   });
 
   it('creates the directory of the database file', async () => {

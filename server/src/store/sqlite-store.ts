@@ -279,15 +279,22 @@ function translate(error: unknown): unknown {
 
 /**
  * A write that changes nothing: user_version written over itself, in a transaction rolled back.
- * It needs no table, so it also runs before the migrations. busy_timeout is 0 meanwhile: the
- * driver is synchronous, and /healthz must not block the event loop while another process
- * holds the write lock (that is `busy`, which says writes do go through).
+ * It needs no table, so it also runs before the migrations.
+ *
+ * `lockWait: 'none'` (/healthz): busy_timeout is 0 meanwhile — the driver is synchronous, and
+ * /healthz must not block the event loop while another connection holds the write lock (that is
+ * `busy`, which says writes do go through). `lockWait: 'busy_timeout'` (start-up): the probe waits
+ * for the lock as every other write does. Another process on the same file (a replica's writer
+ * committing a token's last_used_at, its /healthz probe, a checkpoint's fsync) holds the write
+ * lock for a moment at any time; with no wait, a CLI command or a replica starting in that moment
+ * failed with "database is locked (SQLITE_BUSY)" at once — the flake of auth.test.ts under load.
+ * The wait costs the probe nothing else: a read-only file is SQLITE_READONLY before any lock.
  */
-function probeWrite(db: Database.Database): ProbeOutcome {
+function probeWrite(db: Database.Database, lockWait: 'none' | 'busy_timeout'): ProbeOutcome {
   if (!db.open) return { ok: false, error: closedError() };
   const busyTimeoutMs = Number(db.pragma('busy_timeout', { simple: true }));
   try {
-    db.pragma('busy_timeout = 0');
+    if (lockWait === 'none') db.pragma('busy_timeout = 0');
     const version = Number(db.pragma('user_version', { simple: true }));
     db.transaction(() => {
       db.pragma(`user_version = ${version}`);
@@ -297,7 +304,7 @@ function probeWrite(db: Database.Database): ProbeOutcome {
   } catch (error) {
     return error === ROLLBACK_PROBE ? { ok: true } : { ok: false, error: translate(error) };
   } finally {
-    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    if (db.open) db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   }
 }
 
@@ -354,7 +361,7 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
     configure(db, busyTimeoutMs);
     // SQLite opens a file it may not write read-only, silently: say so before anything else
     // fails on it (journal_mode would just stay "delete").
-    const probe = probeWrite(db);
+    const probe = probeWrite(db, 'busy_timeout');
     if (!probe.ok) throw probe.error;
     const mismatches = pragmaMismatches(readPragmas(db), { memory, busyTimeoutMs });
     if (mismatches.length > 0) {
@@ -976,7 +983,7 @@ export class SqliteRunStore implements RunStore {
       if (problem) throw new StoreUnavailableError(problem, { fault: 'io_error' });
       // On this connection, with busy_timeout 0: while the writer holds the write lock (a commit
       // in progress, a disk that stalls) the probe is `busy` at once — writes do go through, later.
-      probe = probeWrite(this.#db);
+      probe = probeWrite(this.#db, 'none');
     } catch (error) {
       probe = { ok: false, error };
     }
