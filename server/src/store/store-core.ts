@@ -86,6 +86,13 @@ function checkJsonObjectText(json: unknown, path: string): string {
   return json;
 }
 
+/** A document as the store writes it: its JSON as given (JsonObjectText), else serialized here. */
+function jsonObjectTextOf(value: unknown, path: string): string {
+  return value instanceof JsonObjectText
+    ? checkJsonObjectText(value.json, path)
+    : serializeJsonObject(value, path);
+}
+
 export function serializeJsonObject(value: unknown, path: string): string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new StoreInputError('expected a JSON object', path);
@@ -161,11 +168,8 @@ export function prepareRun(input: InsertRunInput, clock: MonotonicClock): Prepar
     analysisVersion: text(input.analysisVersion, 'analysisVersion', { max: 255 }),
     fioVersion: nullableText(input.fioVersion, 'fioVersion'),
     labelsJson: JSON.stringify(labels),
-    summaryJson: serializeJsonObject(input.summary, 'summary'),
-    reportJson:
-      input.report instanceof JsonObjectText
-        ? checkJsonObjectText(input.report.json, 'report')
-        : serializeJsonObject(input.report, 'report'),
+    summaryJson: jsonObjectTextOf(input.summary, 'summary'),
+    reportJson: jsonObjectTextOf(input.report, 'report'),
   };
 }
 
