@@ -12,7 +12,7 @@ export type RunAnswer = { json: Buffer; gzip: Buffer | null };
  * it depends only on the stored run, this build's analysis version and the configured public URL,
  * all fixed for the life of the process. Kept, the bytes are served as they are, with no store
  * read, no assembly of the JSON text and no UTF-8 encoding (bench P3), and gzip'd where the client
- * accepts it (a 49 KiB answer is ~8 KiB gzip'd). The gzip copy is made once, in libuv's thread
+ * accepts it (the bench's 49 KiB answer is 6 KiB gzip'd). The gzip copy is made once, in libuv's thread
  * pool, after the first answer; until it is ready the identity bytes go out.
  *
  * A cache only: each replica keeps its own, and a miss reads the store as before. Least recently
