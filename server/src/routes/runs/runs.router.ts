@@ -302,11 +302,11 @@ export function runsRouter(ctx: AppContext): Router {
   });
 
   /**
-   * A run's answer as JSON text. A run of this analysis version: its report (tens of KB for a
-   * many-job file) and summary go out as the store wrote them (JSON.stringify output, so valid
-   * JSON, and in today's shape: analyze-upload.test.ts): parsing and re-serializing them was most
-   * of this route's cost (bench P3). A run of an earlier version is analyzed again from its raw
-   * bytes (currentAnalysis), its summary serialized from today's shape.
+   * A run's answer as JSON text, made once per run (RunAnswers keeps it). A run of this analysis
+   * version: its report (tens of KB for a many-job file) goes out as the store wrote it
+   * (JSON.stringify output, so valid JSON); the (small) summary goes through its schema, so a
+   * stored summary that does not parse is a 500, never served. A run of an earlier version is
+   * analyzed again from its raw bytes (currentAnalysis).
    */
   async function runAnswerJson(ctx: AppContext, run: RunJson): Promise<string> {
     const base = baseUrl(ctx);
@@ -322,11 +322,8 @@ export function runsRouter(ctx: AppContext): Router {
       labels: run.labels,
       fioVersion: run.fioVersion,
     };
-    const asStored = run.analysisVersion === ANALYSIS_VERSION;
-    const current = asStored ? null : await currentAnalysis(ctx, run, run);
-    const reportJson = current?.reportJson ?? run.reportJson;
-    const summaryJson = current ? JSON.stringify(current.summary) : run.summaryJson;
-    return `${JSON.stringify(head).slice(0, -1)},"report":${reportJson},"summary":${summaryJson}}`;
+    const current = await currentAnalysis(ctx, run, run);
+    return `${JSON.stringify(head).slice(0, -1)},"report":${current.reportJson},"summary":${JSON.stringify(current.summary)}}`;
   }
 
   router.get('/api/runs/:id/raw', rateLimit(ctx.limiters.reads), findRun, async (req, res, next) => {
