@@ -114,22 +114,34 @@ async function runReadVsConstantGet() {
       body: doc.body,
     });
     if (put.status !== 200) throw new Error(`could not store the reference document: ${put.status}`);
+    // The same bytes the app answers, sent as they are: what the app adds to serving its answer.
+    const putBytes = await request(`${ref.url}/bytes`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream', 'content-length': doc.body.length },
+      body: doc.body,
+    });
+    const check = await request(`${ref.url}/bytes`);
+    if (putBytes.status !== 200 || !check.body.equals(doc.body))
+      throw new Error(`could not store the reference bytes: ${putBytes.status}`);
     const s = await interleave(
       [
         { name: 'run_get', server: app, path: `/api/runs/${id}` },
         { name: 'const_get', server: ref, path: '/small' },
         { name: 'same_json', server: ref, path: '/stored' },
+        { name: 'same_bytes', server: ref, path: '/bytes' },
       ],
       { scope: 'P3' },
     );
     const rps = ratio(s.run_get, s.const_get, 'rps');
     const p99 = ratio(s.run_get, s.const_get, 'p99', { floor: 1 });
     const same = ratio(s.run_get, s.same_json, 'rps');
+    const bytes = ratio(s.run_get, s.same_bytes, 'rps');
     const details = {
       response_bytes: doc.body.length,
       run_get: summarize(s.run_get),
       const_get: summarize(s.const_get),
       same_json: summarize(s.same_json),
+      same_bytes: summarize(s.same_bytes),
     };
     const bad = details.run_get.bad + details.const_get.bad;
     return [
@@ -141,6 +153,15 @@ async function runReadVsConstantGet() {
         target: 0.7,
         details: { ...details, ratio: rps },
         note: `[${round(rps.min)}–${round(rps.max)}] ${details.run_get.rps_median} vs ${details.const_get.rps_median} req/s; the answer is ${Math.round(doc.body.length / 1024)} KiB${bad ? `; ${bad} non-2xx/errors` : ''}`,
+      }),
+      goal({
+        id: 'P3bytes',
+        title: 'run read/Express sending the same bytes from memory, req/s ratio',
+        value: bad + details.same_bytes.bad === 0 ? bytes.median : NaN,
+        op: '>=',
+        target: 0.9,
+        details: { ratio: bytes },
+        note: `[${round(bytes.min)}–${round(bytes.max)}] ${details.run_get.rps_median} vs ${details.same_bytes.rps_median} req/s for the same ${Math.round(doc.body.length / 1024)} KiB`,
       }),
       info({
         id: 'P3same',

@@ -4,6 +4,7 @@
 //   POST /ack    express.json() + {ok:true} (P2, P5, P7: "parse and acknowledge")
 //   POST /echo   express.json() + res.json(req.body) (P1: JSON in and out)
 //   PUT  /stored then GET /stored: res.json() of a document kept in memory (P3's same-size reference)
+//   PUT  /bytes then GET /bytes: those bytes sent as they are, as JSON (P3bytes: the app's own answer)
 // Same process conventions as app-server.mjs: port over IPC, memory over IPC.
 import { createServer } from 'node:http';
 import { serverRequire } from '../lib/deps.mjs';
@@ -21,6 +22,12 @@ app.put('/stored', json, (req, res) => {
   res.json({ ok: true });
 });
 app.get('/stored', (_req, res) => res.json(stored));
+let bytes = null;
+app.put('/bytes', express.raw({ limit: '64mb', type: () => true }), (req, res) => {
+  bytes = req.body;
+  res.json({ ok: true });
+});
+app.get('/bytes', (_req, res) => res.type('json').send(bytes));
 app.use((err, _req, res, _next) => res.status(err.status ?? 500).json({ error: err.type ?? 'error' }));
 
 const server = createServer(app);

@@ -52,6 +52,15 @@ describe('security headers on every response (R9)', () => {
         expect(res.headers['content-type'], path).toMatch(/charset=utf-8/);
     }
   });
+
+  it('every request gets an id of its own, and keeps a well-formed one it brings', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 20; i++)
+      ids.add(String((await request(t.app).get('/healthz')).headers['x-request-id']));
+    expect(ids.size).toBe(20);
+    const brought = await request(t.app).get('/healthz').set('X-Request-Id', 'ci-run-42.step_3');
+    expect(brought.headers['x-request-id']).toBe('ci-run-42.step_3');
+  });
 });
 
 describe('errors are {error:{code,message}} with stable codes', () => {

@@ -2,7 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { fixture, makeTestApp } from '../testing/test-app.ts';
+import { RunLabelsSchema } from '@blockwise/shared/records';
 import { analyzeUpload, maxReportBytes, MAX_REPORT_TO_INPUT, REPORT_BYTES_SLACK } from './analyze-upload.ts';
+import type { ComparisonRun } from '@blockwise/shared/analysis';
+import { buildPairComparison, comparePair, parseStoredRun, type StoredRunText } from './pair-comparison.ts';
 
 const MiB = 1024 * 1024;
 const FIO = new URL('../../../fixtures/fio/', import.meta.url);
@@ -105,5 +108,69 @@ describe('the stored report is capped relative to the input', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('an inline analysis keeps its documents, equal to what their stored JSON parses back to', () => {
+  // The regression gate compares a new upload (and, from RecentRuns, the run before it) using
+  // these objects instead of parsing the JSON just written: it must build the same comparison.
+  const labelSets = [
+    {},
+    // What CI sends (bench/lib/fixtures.mjs ciUploadPath): with a volume, the summary holds a plan.
+    {
+      name: 'ci',
+      series: 'bench',
+      branch: 'main',
+      commit: '0123abc',
+      kind: 'ebs',
+      instanceType: 'm7i.xlarge',
+      volumeType: 'gp3',
+      volumeSizeGiB: 500,
+      volumeIops: 6000,
+      volumeThroughputMiBps: 250,
+      region: 'us-east-1',
+    },
+    { name: 'nvme', kind: 'nvme', instanceType: 'i4i.xlarge' },
+  ] as const;
+
+  it('for every real fio file and the labels CI sends, the same documents and the same comparison', () => {
+    let compared = 0;
+    // Each run is also compared with the one before it (another file, often another kind).
+    let previous: { text: StoredRunText; parsed: ComparisonRun } | null = null;
+    for (const { name, bytes } of realFioFiles()) {
+      for (const raw of labelSets) {
+        const labels = RunLabelsSchema.parse(raw);
+        const analyzed = analyzeUpload(bytes, labels, 50 * MiB, { keepDocuments: true });
+        if (!analyzed.ok) continue; // refused files have no documents (tested above)
+        expect(analyzed.documents, name).toBeDefined();
+        // A worker's result crosses threads: it never carries them.
+        expect('documents' in analyzeUpload(bytes, labels, 50 * MiB)).toBe(false);
+        const text = {
+          id: `run-${compared}`,
+          labels,
+          reportJson: analyzed.reportJson,
+          summaryJson: analyzed.summaryJson,
+        };
+        const read = parseStoredRun(text);
+        expect(read.ok, name).toBe(true);
+        if (!read.ok) continue;
+        expect(read.value.report, name).toStrictEqual(analyzed.documents!.report);
+        expect(read.value.summary, name).toStrictEqual(analyzed.documents!.summary);
+        expect(analyzed.summaryJson).toBe(JSON.stringify(analyzed.summary));
+        // The frozen comparison holds the same document (its keys may come in another order: the
+        // schemas' order after a parse, the analysis' own before).
+        const asAnalyzed = { id: text.id, labels, ...analyzed.documents! };
+        const other = previous ?? { text, parsed: asAnalyzed };
+        const fromObjects = comparePair([other.parsed, asAnalyzed]);
+        const fromText = buildPairComparison([other.text, text]);
+        previous = { text, parsed: asAnalyzed };
+        expect(fromObjects.ok && fromText.ok, name).toBe(true);
+        if (!fromObjects.ok || !fromText.ok) continue;
+        expect(fromObjects.priceTableDate).toBe(fromText.priceTableDate);
+        expect(JSON.parse(fromObjects.resultJson), name).toStrictEqual(JSON.parse(fromText.resultJson));
+        compared += 1;
+      }
+    }
+    expect(compared).toBeGreaterThan(90);
   });
 });

@@ -1,15 +1,29 @@
-import { parseFio } from '@blockwise/shared/fio';
+import { parseFio, type FioReport } from '@blockwise/shared/fio';
 import { type Problem } from '@blockwise/shared/problem';
 import { type RunLabels, type RunSummary } from '@blockwise/shared/records';
 import { summarizeRun } from '@blockwise/shared/analysis';
 
 /**
- * What an upload becomes before it is stored: the normalized report (already serialized, as the
- * store writes it) and its analysis — or why not.
+ * What an upload becomes before it is stored: the normalized report and the summary, each
+ * serialized once, as the store writes them (and as the upload's answer and the regression gate
+ * use them) — or why not. `documents` are the same two as objects when the analysis ran in this
+ * thread (inline): the regression gate compares them without parsing back what was just
+ * serialized. A worker never sends them (structured-cloning the report would cost more than
+ * parsing its JSON).
  */
 export type AnalyzedUpload =
-  | { ok: true; reportJson: string; fioVersion: string | null; summary: RunSummary }
+  | {
+      ok: true;
+      reportJson: string;
+      fioVersion: string | null;
+      summary: RunSummary;
+      summaryJson: string;
+      documents?: AnalyzedDocuments;
+    }
   | { ok: false; error: Problem };
+
+/** The report and summary an inline analysis built, equal to what their JSON parses back to. */
+export type AnalyzedDocuments = { report: FioReport; summary: RunSummary };
 
 /**
  * The stored report may be at most this many times the (decompressed) input, plus
@@ -32,7 +46,12 @@ export const maxReportBytes = (inputBytes: number) => MAX_REPORT_TO_INPUT * inpu
  * here means the worker hands the main thread one string instead of an object graph it would
  * have to rebuild (structured clone) and serialize again to store.
  */
-export function analyzeUpload(bytes: Uint8Array, labels: RunLabels, maxBytes: number): AnalyzedUpload {
+export function analyzeUpload(
+  bytes: Uint8Array,
+  labels: RunLabels,
+  maxBytes: number,
+  { keepDocuments = false }: { keepDocuments?: boolean } = {},
+): AnalyzedUpload {
   const limit = maxReportBytes(bytes.length);
   // parseFio refuses what clearly grows too much before normalizing it (an estimate); the exact
   // size is known once serialized.
@@ -50,10 +69,13 @@ export function analyzeUpload(bytes: Uint8Array, labels: RunLabels, maxBytes: nu
       },
     };
   }
+  const summary = summarizeRun(report, labels);
   return {
     ok: true,
     reportJson,
     fioVersion: report.fioVersion,
-    summary: summarizeRun(report, labels),
+    summary,
+    summaryJson: JSON.stringify(summary),
+    ...(keepDocuments ? { documents: { report, summary } } : {}),
   };
 }

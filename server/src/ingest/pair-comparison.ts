@@ -39,6 +39,22 @@ function parseStored<S extends z.ZodType>(
   };
 }
 
+/** A stored run's documents parsed through today's schemas, or why they do not validate. */
+export function parseStoredRun(
+  run: StoredRunText,
+): { ok: true; value: ComparisonRun } | { ok: false; error: Problem } {
+  const labels = parseStored(RunLabelsSchema, run.labels, run.id, 'labels');
+  if (!labels.ok) return labels;
+  const report = parseStored(FioReportSchema, JSON.parse(run.reportJson), run.id, 'report');
+  if (!report.ok) return report;
+  const summary = parseStored(RunSummarySchema, JSON.parse(run.summaryJson), run.id, 'summary');
+  if (!summary.ok) return summary;
+  return {
+    ok: true,
+    value: { id: run.id, labels: labels.value, report: report.value, summary: summary.value },
+  };
+}
+
 /**
  * The comparison of stored runs (the regression gate's [baseline, run]), from their stored JSON:
  * parsed through today's schemas, compared, serialized. Pure CPU work: run inline for small
@@ -48,15 +64,16 @@ function parseStored<S extends z.ZodType>(
 export function buildPairComparison(runs: readonly StoredRunText[]): BuiltComparison {
   const parsed: ComparisonRun[] = [];
   for (const run of runs) {
-    const labels = parseStored(RunLabelsSchema, run.labels, run.id, 'labels');
-    if (!labels.ok) return labels;
-    const report = parseStored(FioReportSchema, JSON.parse(run.reportJson), run.id, 'report');
-    if (!report.ok) return report;
-    const summary = parseStored(RunSummarySchema, JSON.parse(run.summaryJson), run.id, 'summary');
-    if (!summary.ok) return summary;
-    parsed.push({ id: run.id, labels: labels.value, report: report.value, summary: summary.value });
+    const read = parseStoredRun(run);
+    if (!read.ok) return read;
+    parsed.push(read.value);
   }
-  const result = buildComparison(parsed, null);
+  return comparePair(parsed);
+}
+
+/** The comparison of runs whose documents are parsed already (parseStoredRun, or as analyzed), serialized. */
+export function comparePair(runs: readonly ComparisonRun[]): BuiltComparison {
+  const result = buildComparison(runs, null);
   if (!result.ok) return { ok: false, error: result.error };
   return { ok: true, resultJson: JSON.stringify(result.value), priceTableDate: result.value.rates.date };
 }

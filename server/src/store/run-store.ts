@@ -166,7 +166,10 @@ export interface InsertRunInput {
   labels: RunLabels;
   /** The normalized fio report (JSON-serializable), or its JSON already written (JsonObjectText). */
   report: object;
-  /** The analysis shown in lists and CI checks (JSON-serializable, kept small). */
+  /**
+   * The analysis shown in lists and CI checks (JSON-serializable, kept small), or its JSON already
+   * written (JsonObjectText): the upload serializes it once, for the store and its answer.
+   */
   summary: object;
   analysisVersion: string;
   fioVersion?: string | null;

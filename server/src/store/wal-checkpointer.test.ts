@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newId } from './ids.ts';
 import { GROUP_COMMIT_MAX_BYTES, openSqliteStore, takeBatch } from './sqlite-store.ts';
@@ -56,6 +59,25 @@ describe('WAL checkpoints off the event loop (bench P13)', () => {
     expect(existsSync(`${path}-wal`)).toBe(false);
     expect(statSync(path).size).toBeGreaterThan(512 * 1024);
   });
+
+  it('close() finishes when nothing else keeps the process alive (what follows a last close runs)', async () => {
+    // Its own process: in this one, vitest keeps the event loop alive whatever the store does.
+    // Before the fix the worker was unreferenced while close() waited for it to exit, so Node
+    // exited with close() pending and printed nothing.
+    const storeModule = fileURLToPath(new URL('./sqlite-store.ts', import.meta.url));
+    const script = [
+      `const { openSqliteStore } = await import(${JSON.stringify(storeModule)});`,
+      `const store = await openSqliteStore({ path: ${JSON.stringify(freshPath())} });`,
+      'await store.close();',
+      "process.stdout.write('closed');",
+    ].join('\n');
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { timeout: 30_000 },
+    );
+    expect(stdout).toBe('closed');
+  }, 40_000);
 
   it('an in-memory archive has no worker', async () => {
     const store = await openSqliteStore({ path: ':memory:' });

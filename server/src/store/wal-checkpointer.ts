@@ -122,7 +122,9 @@ export class WalCheckpointer {
     if (!worker) return;
     // Resolve on exit only: a worker that failed to start (its file deleted) emits 'error' first.
     const exited = new Promise((resolve) => worker.once('exit', resolve));
-    // Referenced until it has exited, or a process with nothing else to do would end first.
+    // Referenced until it exits: an unreferenced worker does not keep the process alive, so when
+    // nothing else did (a script's last `await store.close()`), Node exited with this promise
+    // pending and whatever followed the close never ran (bench P8 and R1 ended without results).
     worker.ref();
     worker.postMessage('close');
     await exited;

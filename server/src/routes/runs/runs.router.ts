@@ -3,6 +3,7 @@ import { RunListQuerySchema, type CreatedRun, type Run, type RunListItem } from 
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { type RunLabels } from '@blockwise/shared/records';
 import { baseUrl, rawUrl, runUrl, type AppContext } from '../../context.ts';
+import { acceptsGzip } from '../../http/compressed-assets.ts';
 import { HttpError, problemError } from '../../http/errors.ts';
 import { readMultipart, type UploadedFile } from '../../http/multipart.ts';
 import { chargeBodyBytes, rateLimit, writeLimits } from '../../http/rate-limit.ts';
@@ -14,10 +15,11 @@ import { busy, type Reservation } from '../../ingest/parse-pool.ts';
 import { labelHeaders, labelsFrom, labelsFromRequest, type QueryLabels } from '../../ingest/labels.ts';
 import { isValidId } from '../../store/ids.ts';
 import { runRecordOf } from '../../store/records.ts';
-import { JsonObjectText, type RunMeta, type RunPage } from '../../store/run-store.ts';
+import { JsonObjectText, type RunJson, type RunMeta, type RunPage } from '../../store/run-store.ts';
 import { methodNotAllowed, pageOrThrow, storeCall } from '../route-helpers.ts';
 import { freezeBaselineComparison } from '../series/regression-gate.ts';
 import { analyze, currentAnalysis } from './current-analysis.ts';
+import { RunAnswers } from './run-answers.ts';
 
 /** A request's room in the parse pool, from before its body is read until its run is stored. */
 type Admission = {
@@ -85,6 +87,9 @@ export function toListPage(base: string, page: RunPage): { items: RunListItem[];
   return { items: page.items.map((m) => toListItem(base, m)), nextCursor: page.nextCursor };
 }
 
+/** What storeUpload answers: the status, and the body (CreatedRun) as JSON text. */
+type StoredUpload = { status: number; created: boolean; json: string };
+
 async function storeUpload(
   ctx: AppContext,
   base: string,
@@ -93,7 +98,7 @@ async function storeUpload(
   analyzed: Extract<AnalyzedUpload, { ok: true }>,
   reservation: Reservation | null,
   tokenId: string | null,
-): Promise<CreatedRun & { status: number }> {
+): Promise<StoredUpload> {
   const { run, created } = await storeCall(() =>
     ctx.store.insertRun({
       // Checked when the body was first seen (TokenGate) and again at commit: a revoke while
@@ -104,7 +109,7 @@ async function storeUpload(
       fileName: file.fileName,
       labels,
       report: new JsonObjectText(analyzed.reportJson),
-      summary: analyzed.summary,
+      summary: new JsonObjectText(analyzed.summaryJson),
       analysisVersion: ANALYSIS_VERSION,
       fioVersion: analyzed.fioVersion,
     }),
@@ -112,20 +117,25 @@ async function storeUpload(
   // Also for an identical earlier upload (a retry): its comparison may be what failed last time.
   const stored = created
     ? {
-        id: run.id,
-        labels: run.labels,
-        reportJson: analyzed.reportJson,
-        summaryJson: JSON.stringify(analyzed.summary),
+        text: {
+          id: run.id,
+          labels: run.labels,
+          reportJson: analyzed.reportJson,
+          summaryJson: analyzed.summaryJson,
+        },
+        documents: analyzed.documents ?? null,
       }
     : null;
   await freezeBaselineComparison(ctx, run, reservation, stored);
+  const head: Omit<CreatedRun, 'summary'> = { id: run.id, url: runUrl(base, run.id), created };
   return {
     status: created ? 201 : 200,
-    id: run.id,
-    url: runUrl(base, run.id),
     created,
-    // An identical earlier upload keeps the analysis it was stored with.
-    summary: created ? analyzed.summary : runRecordOf(run).summary,
+    // The summary as serialized once, for the store and this answer. An identical earlier upload
+    // keeps the analysis it was stored with.
+    json: created
+      ? `${JSON.stringify(head).slice(0, -1)},"summary":${analyzed.summaryJson}}`
+      : JSON.stringify({ ...head, summary: runRecordOf(run).summary }),
   };
 }
 
@@ -182,8 +192,9 @@ export function runsRouter(ctx: AppContext): Router {
         await storeUpload(ctx, base, a.file, a.labels, a.result, admission.reservation, req.tokenId ?? null),
       );
     res
-      .status(runs.some((r) => r.status === 201) ? 201 : 200)
-      .json({ runs: runs.map(({ status: _s, ...r }) => r) });
+      .status(runs.some((r) => r.created) ? 201 : 200)
+      .type('json')
+      .send(`{"runs":[${runs.map((r) => r.json).join(',')}]}`);
   }
 
   router.post('/api/runs', ctx.tokens.middleware(true), writeLimit, byteBudget, async (req, res) => {
@@ -223,7 +234,7 @@ export function runsRouter(ctx: AppContext): Router {
       if (!result.ok) throw problemError(result.error);
       const mediaType =
         type === 'application/gzip' || type === 'application/x-gzip' ? 'application/octet-stream' : type;
-      const { status, ...created } = await storeUpload(
+      const stored = await storeUpload(
         ctx,
         base,
         { fileName, mediaType, bytes },
@@ -232,7 +243,7 @@ export function runsRouter(ctx: AppContext): Router {
         admission.reservation,
         req.tokenId ?? null,
       );
-      res.status(status).json(created);
+      res.status(stored.status).type('json').send(stored.json);
     } finally {
       admission.release();
     }
@@ -270,12 +281,41 @@ export function runsRouter(ctx: AppContext): Router {
     );
   };
 
+  const answers = new RunAnswers();
   router.get('/api/runs/:id', rateLimit(ctx.limiters.reads), findRun, async (req, res, next) => {
-    const run = await storeCall(() => ctx.store.getRunJson(String(req.params.id)));
-    if (!run)
-      return notFound(req, res, (err?: unknown) =>
-        next(err ?? new HttpError(404, 'run_not_found', 'no run with this id')),
-      );
+    const id = String(req.params.id);
+    let answer = answers.get(id);
+    if (!answer) {
+      const run = await storeCall(() => ctx.store.getRunJson(id));
+      if (!run)
+        return notFound(req, res, (err?: unknown) =>
+          next(err ?? new HttpError(404, 'run_not_found', 'no run with this id')),
+        );
+      answer = answers.remember(id, Buffer.from(await runAnswerJson(ctx, run)));
+    }
+    // What the run says depends on the rules that analyze it: the representation is keyed on the
+    // analysis version (ETag), and caches revalidate (a cheap 304) instead of keeping a year-old
+    // analysis that today's web app no longer reads. The raw bytes stay immutable.
+    res.setHeader('Cache-Control', 'public, no-cache');
+    res.setHeader('ETag', `"analysis-${ANALYSIS_VERSION}"`);
+    res.setHeader('Vary', 'Accept-Encoding');
+    if (req.fresh) return void res.status(304).end();
+    res.type('json');
+    if (answer.gzip && acceptsGzip(req.headers['accept-encoding'])) {
+      res.setHeader('Content-Encoding', 'gzip');
+      return void res.send(answer.gzip);
+    }
+    res.send(answer.json);
+  });
+
+  /**
+   * A run's answer as JSON text, made once per run (RunAnswers keeps it). A run of this analysis
+   * version: its report (tens of KB for a many-job file) goes out as the store wrote it
+   * (JSON.stringify output, so valid JSON); the (small) summary goes through its schema, so a
+   * stored summary that does not parse is a 500, never served. A run of an earlier version is
+   * analyzed again from its raw bytes (currentAnalysis).
+   */
+  async function runAnswerJson(ctx: AppContext, run: RunJson): Promise<string> {
     const base = baseUrl(ctx);
     const head: Omit<Run, 'report' | 'summary'> = {
       id: run.id,
@@ -289,20 +329,9 @@ export function runsRouter(ctx: AppContext): Router {
       labels: run.labels,
       fioVersion: run.fioVersion,
     };
-    // What the run says depends on the rules that analyze it: the representation is keyed on the
-    // analysis version (ETag), and caches revalidate (a cheap 304) instead of keeping a year-old
-    // analysis that today's web app no longer reads. The raw bytes stay immutable.
-    res.setHeader('Cache-Control', 'public, no-cache');
-    res.setHeader('ETag', `"analysis-${ANALYSIS_VERSION}"`);
-    if (req.fresh) return void res.status(304).end();
-    // A run of this analysis version: its report (tens of KB for a many-job file) goes out as the
-    // store wrote it (JSON.stringify output, so valid JSON): parsing and re-serializing it was most
-    // of this route's cost (bench P3); the (small) summary goes through its schema. A run of an
-    // earlier version is analyzed again from its raw bytes (currentAnalysis).
     const current = await currentAnalysis(ctx, run, run);
-    const body = `${JSON.stringify(head).slice(0, -1)},"report":${current.reportJson},"summary":${JSON.stringify(current.summary)}}`;
-    res.type('json').send(body);
-  });
+    return `${JSON.stringify(head).slice(0, -1)},"report":${current.reportJson},"summary":${JSON.stringify(current.summary)}}`;
+  }
 
   router.get('/api/runs/:id/raw', rateLimit(ctx.limiters.reads), findRun, async (req, res, next) => {
     const raw = await storeCall(() => ctx.store.getRunRaw(String(req.params.id)));

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   CreatedRunSchema,
   ErrorResponseSchema,
@@ -322,6 +322,37 @@ describe('GET /api/runs/:id and /raw', () => {
     );
     expect(raw.headers['content-security-policy']).toContain('sandbox');
     expect(raw.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it("an answer is encoded once: later reads skip the store and go out gzip'd where accepted, the same JSON", async () => {
+    const created = await request(t.app)
+      .post('/api/runs?name=answer-once&series=answers')
+      .set('Content-Type', 'application/json')
+      .serialize(asIs)
+      .send(mixed);
+    const path = `/api/runs/${created.body.id}`;
+    const reads = vi.spyOn(t.store, 'getRunJson');
+    try {
+      const first = await request(t.app).get(path).set('Accept-Encoding', 'identity');
+      expect(first.status).toBe(200);
+      expect(first.headers.vary).toBe('Accept-Encoding');
+      expect(first.headers['content-encoding']).toBeUndefined();
+      expect(RunSchema.parse(first.body).id).toBe(created.body.id);
+      // The gzip copy is made off the event loop after the first answer: identity until then.
+      let zipped = await request(t.app).get(path).set('Accept-Encoding', 'gzip');
+      for (let i = 0; i < 500 && zipped.headers['content-encoding'] !== 'gzip'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        zipped = await request(t.app).get(path).set('Accept-Encoding', 'gzip');
+      }
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(Number(zipped.headers['content-length'])).toBeLessThan(first.text.length / 3);
+      expect(zipped.text).toBe(first.text);
+      const again = await request(t.app).get(path).set('Accept-Encoding', 'identity');
+      expect(again.text).toBe(first.text);
+      expect(reads).toHaveBeenCalledTimes(1);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it.each(['put', 'patch', 'delete'] as const)('%s on a published run → 405 (immutable)', async (method) => {

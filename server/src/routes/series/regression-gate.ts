@@ -7,17 +7,22 @@ import {
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { RunLabelsSchema, type RunLabels } from '@blockwise/shared/records';
 import type { AppContext } from '../../context.ts';
+import type { ComparisonRun } from '@blockwise/shared/analysis';
+import type { AnalyzedDocuments } from '../../ingest/analyze-upload.ts';
 import {
-  buildPairComparison,
+  comparePair,
+  parseStoredRun,
   storedRunBytes,
   type BuiltComparison,
   type StoredRunText,
 } from '../../ingest/pair-comparison.ts';
+import { recentRunsOf } from '../../ingest/recent-runs.ts';
 import type { Reservation } from '../../ingest/parse-pool.ts';
 import { cursorForRun } from '../../store/cursor.ts';
 import {
   JsonObjectText,
   type PairComparisonRef,
+  type RunJson,
   type RunMeta,
   type SeriesSettings,
 } from '../../store/run-store.ts';
@@ -110,21 +115,57 @@ const storedRunText = (run: StoredRunText): StoredRunText => ({
   summaryJson: run.summaryJson,
 });
 
+/** A run of the pair: its parsed documents when they are at hand, else its stored JSON. */
+type PairSide =
+  | { id: string; parsed: ComparisonRun; text?: never }
+  | { id: string; parsed?: never; text: StoredRunText & Pick<RunMeta, 'labels'> };
+
 /**
  * Builds the comparison off the event loop unless the reports are small: parsing two stored
  * reports (up to ~11 MB of JSON each for a 7,000-job file) and comparing them would hold it for
  * hundreds of ms. Same threshold as an upload's analysis (largeBodyBytes); in the pool it holds
  * room like an upload — the upload's own, grown to the comparison's bytes, when it has one — and
  * a full pool is a 503 the client retries (the retried upload is idempotent and freezes again).
+ * A side already parsed (the upload just analyzed inline, a run in RecentRuns) is not parsed
+ * again; one parsed here is remembered for the next upload of its series.
  */
-function compare(
+async function compare(
   ctx: AppContext,
-  runs: StoredRunText[],
+  sides: readonly PairSide[],
   reservation: Reservation | null,
-): Promise<BuiltComparison> | BuiltComparison {
-  if (storedRunBytes(runs) <= ctx.config.largeBodyBytes) return buildPairComparison(runs);
-  return ctx.pool.compare(runs, reservation);
+): Promise<BuiltComparison> {
+  const texts = sides.flatMap((side) => (side.text ? [side.text] : []));
+  if (storedRunBytes(texts) > ctx.config.largeBodyBytes) {
+    // The worker takes stored JSON: a side parsed here already is read again (rare: a large
+    // baseline with a retried upload).
+    const all = await Promise.all(sides.map((side) => side.text ?? readStoredRun(ctx, side.id)));
+    return ctx.pool.compare(all.map(storedRunText), reservation);
+  }
+  const runs: ComparisonRun[] = [];
+  for (const side of sides) {
+    if (side.parsed) {
+      runs.push(side.parsed);
+      continue;
+    }
+    const read = parseStoredRun(storedRunText(side.text));
+    if (!read.ok) return read;
+    recentRunsOf(ctx.store).remember(read.value, storedRunBytes([side.text]));
+    runs.push(read.value);
+  }
+  return comparePair(runs);
 }
+
+async function readStoredRun(ctx: AppContext, id: string): Promise<RunJson> {
+  const run = await storeCall(() => ctx.store.getRunJson(id));
+  if (!run) throw new Error(`run ${id} vanished (runs are append-only)`);
+  return run;
+}
+
+/** What an upload hands the gate about the run it just stored: its JSON and, if analyzed inline, its documents. */
+export type JustStored = {
+  text: StoredRunText & Pick<RunMeta, 'labels'>;
+  documents: AnalyzedDocuments | null;
+};
 
 /**
  * After an upload with a series label: freezes the comparison of [latest baseline run, this run]
@@ -139,10 +180,17 @@ export async function freezeBaselineComparison(
   run: RunMeta,
   reservation: Reservation | null = null,
   /** The run's report and summary as just stored, when the caller has them (a new upload). */
-  justStored: StoredRunText | null = null,
+  justStored: JustStored | null = null,
 ): Promise<string | null> {
   const labels = storedLabels(run);
+  const recent = recentRunsOf(ctx.store);
+  // The documents of a new upload analyzed inline are what its stored JSON parses back to
+  // (analyze-upload.test.ts): the next upload of the series compares with them as they are.
+  const current: ComparisonRun | null = justStored?.documents
+    ? { id: run.id, labels, ...justStored.documents }
+    : recent.get(run.id);
   if (!labels.series) return null;
+  if (current && justStored?.documents) recent.remember(current, storedRunBytes([justStored.text]));
   const gate = await readGate(ctx, run, labels.series, 1);
   const latest = gate.baseline[0];
   if (!latest || !gate.pick.ok) return null;
@@ -150,20 +198,26 @@ export async function freezeBaselineComparison(
   // A retried upload: the pair is frozen already, nothing to compute.
   const existing = pickPairComparison(await storeCall(() => ctx.store.findPairComparisons(pair)));
   if (existing?.analysisVersion === ANALYSIS_VERSION) return existing.id;
-  // The reports as the store wrote them (JSON text): parsed only where the comparison is built.
-  // A new upload's own text is in hand; a retried one may have been stored by an older analysis.
-  const [baseline, current] = await Promise.all([
-    storeCall(() => ctx.store.getRunJson(latest.id)),
-    justStored ?? storeCall(() => ctx.store.getRunJson(run.id)),
+  // The reports as the store wrote them (JSON text), parsed only where the comparison is built,
+  // unless they are parsed already. A new upload's own text is in hand; a retried one may have
+  // been stored by an older analysis.
+  const cachedBaseline = recent.get(latest.id);
+  const sideOf = async (
+    id: string,
+    parsed: ComparisonRun | null,
+    text?: JustStored['text'],
+  ): Promise<PairSide> => (parsed ? { id, parsed } : { id, text: text ?? (await readStoredRun(ctx, id)) });
+  const [baseline, currentSide] = await Promise.all([
+    sideOf(latest.id, cachedBaseline),
+    sideOf(run.id, current, justStored?.text),
   ]);
-  if (!baseline || !current)
-    throw new Error(`a run of the pair ${pair.join(', ')} vanished (runs are append-only)`);
-  const result = await compare(ctx, [storedRunText(baseline), storedRunText(current)], reservation);
+  const result = await compare(ctx, [baseline, currentSide], reservation);
   if (!result.ok) {
     ctx.logger.warn({ runIds: pair, problem: result.error }, 'the baseline comparison could not be built');
     return null;
   }
-  const title = `${gate.series}: ${gate.pick.baseBranch}${shortCommit(storedLabels(baseline))} vs ${labels.branch ?? 'run'}${shortCommit(labels)}`;
+  const baselineLabels = baseline.parsed ? baseline.parsed.labels : storedLabels(baseline.text);
+  const title = `${gate.series}: ${gate.pick.baseBranch}${shortCommit(baselineLabels)} vs ${labels.branch ?? 'run'}${shortCommit(labels)}`;
   const stored = await storeCall(() =>
     ctx.store.ensurePairComparison({
       title: title.slice(0, 200),

@@ -1,0 +1,64 @@
+import type { ComparisonRun } from '@blockwise/shared/analysis';
+
+/** JSON bytes of parsed runs kept per store (report + summary text, a proxy for their heap). */
+export const RECENT_RUNS_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The parsed documents of runs this process stored or compared lately, by id, least recently
+ * used dropped first. The regression gate compares each CI upload with the run before it on the
+ * base branch, usually the previous upload: without this, every upload parsed that run's stored
+ * report and summary again through their schemas (~1 ms of a 104 KB upload's ~5 ms, bench P2).
+ *
+ * A cache of immutable facts only: runs are append-only and an id never names other documents,
+ * and an entry is what the stored JSON parses back to (the analysis' own objects, or the parse of
+ * the stored text). Another replica, or a restart, simply misses and reads the store.
+ */
+export class RecentRuns {
+  readonly #entries = new Map<string, { run: ComparisonRun; bytes: number }>();
+  #bytes = 0;
+
+  constructor(private readonly maxBytes = RECENT_RUNS_MAX_BYTES) {}
+
+  get(id: string): ComparisonRun | null {
+    const entry = this.#entries.get(id);
+    if (!entry) return null;
+    // Most recently used last: Map keeps insertion order.
+    this.#entries.delete(id);
+    this.#entries.set(id, entry);
+    return entry.run;
+  }
+
+  /** Keeps `run`, whose stored JSON takes `bytes`; a run larger than the whole budget is not kept. */
+  remember(run: ComparisonRun, bytes: number): void {
+    if (bytes > this.maxBytes) return;
+    const old = this.#entries.get(run.id);
+    if (old) {
+      this.#entries.delete(run.id);
+      this.#bytes -= old.bytes;
+    }
+    this.#entries.set(run.id, { run, bytes });
+    this.#bytes += bytes;
+    for (const [id, entry] of this.#entries) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#entries.delete(id);
+      this.#bytes -= entry.bytes;
+    }
+  }
+
+  /** Runs held (tests). */
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+const perStore = new WeakMap<object, RecentRuns>();
+
+/** The cache of one archive (ids are per archive): created with the first use of the store. */
+export function recentRunsOf(store: object): RecentRuns {
+  let cache = perStore.get(store);
+  if (!cache) {
+    cache = new RecentRuns();
+    perStore.set(store, cache);
+  }
+  return cache;
+}
