@@ -26,7 +26,7 @@ import { ResidencySchema, ViabilitySchema, assessViability, type Residency } fro
  * Bumped whenever a rule or formula changes what an analysis says. Stored with every archived run
  * and comparison: a share link shows the version (and price date) it was computed with.
  */
-export const ANALYSIS_VERSION = '2026.11.2';
+export const ANALYSIS_VERSION = '2026.11.3';
 
 export type PlanInput = {
   profile: IoProfile;

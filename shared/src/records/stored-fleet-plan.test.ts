@@ -28,18 +28,42 @@ describe('readStoredFleetPlan', () => {
     }
   });
 
+  it('keeps a 2026.11.2 plan as stored: what 2026.11.3 adds stays absent (not looked for), not made up', () => {
+    expect(stored.analysisVersion).toBe('2026.11.2');
+    expect(ANALYSIS_VERSION).not.toBe('2026.11.2');
+    const read = readStoredFleetPlan(storedJson, '2026.11.2');
+    if (!read.ok) throw new Error(read.error.message);
+    expect(read.value).toEqual({ value: stored.body, upgradedFrom: '2026.11.2' });
+    const plan = read.value.value;
+    expect([plan.instances, plan.complete, plan.incomplete, plan.ignoreRecurring]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    for (const v of plan.volumes) {
+      expect([v.alternatives, v.instanceFlag, v.censored, v.incomplete, v.observed?.peakIops]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
+    }
+  });
+
   it.each([
     [
       'a newer analysis version',
       storedJson,
       '2999.1.1',
-      /^analysisVersion: .*"2999\.1\.1", newer than this build's 2026\.11\.2/,
+      /^analysisVersion: .*"2999\.1\.1", newer than this build's 2026\.11\.3/,
     ],
     [
       'an older version without an upcaster',
       storedJson,
       '2026.11.1',
-      /^analysisVersion: .*"2026\.11\.1", not one this build reads \(2026\.11\.2\)$/,
+      /^analysisVersion: .*"2026\.11\.1", not one this build reads \(2026\.11\.2, 2026\.11\.3\)$/,
     ],
     ['a body that is not JSON', '{"region":', ANALYSIS_VERSION, /^body: not JSON/],
     ['a body that is not a plan', '{"region":null}', ANALYSIS_VERSION, /^body\.statistic: /],

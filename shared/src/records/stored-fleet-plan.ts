@@ -21,9 +21,18 @@ type FleetPlanUpcaster = (plan: unknown) => unknown;
 
 /**
  * Earlier analysis versions → what turns their stored plan into today's shape (before parsing
- * with FleetPlanSchema). Empty: fleet plans were first stored under 2026.11.2.
+ * with FleetPlanSchema). Fleet plans were first stored under 2026.11.2.
+ *
+ * 2026.11.2 → 2026.11.3: the identity. What 2026.11.3 added to a plan is optional in
+ * FleetPlanSchema and absent means "not looked for", which is what a 2026.11.2 plan is and how
+ * every reader takes it (`?? []`, `complete === false`): per volume `alternatives`, `instanceFlag`,
+ * `censored`, `incomplete` and `observed.peakIops` / `peakMibps` / `resolutionSeconds` / `source`;
+ * per plan `instances`, `complete`, `incomplete`, `ignoreRecurring`. Filling them would claim a
+ * check the plan never made (`complete: true`, no cheaper type, no instance bound).
  */
-const FLEET_PLAN_UPCASTERS: Readonly<Record<string, FleetPlanUpcaster>> = {};
+const FLEET_PLAN_UPCASTERS: Readonly<Record<string, FleetPlanUpcaster>> = {
+  '2026.11.2': (plan) => plan,
+};
 
 /** The analysis versions whose stored fleet plans this build reads. */
 export const READABLE_FLEET_PLAN_VERSIONS: readonly string[] = [
@@ -31,7 +40,7 @@ export const READABLE_FLEET_PLAN_VERSIONS: readonly string[] = [
   ANALYSIS_VERSION,
 ];
 
-/** Dotted numeric versions (2026.11.2) in order; a non-numeric part compares as 0. */
+/** Dotted numeric versions (2026.11.3) in order; a non-numeric part compares as 0. */
 function compareVersions(a: string, b: string): number {
   const as = a.split('.').map(Number);
   const bs = b.split('.').map(Number);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summarizeRun } from '../aws/catalog.ts';
+import { jobSettingsOf } from '../compare/compare-jobs.ts';
 import { parseFio } from '../fio/index.ts';
 import { bottleneckStateOf } from '../plan/limits.ts';
 import { ANALYSIS_VERSION } from '../plan/plan.ts';
@@ -19,6 +20,14 @@ const stored = JSON.parse(readFileSync(resolve(FIXTURES, 'stored/run-summary-202
   summary: unknown;
 };
 const storedJson = JSON.stringify(stored.summary);
+
+/** The same upload's summary as analysis version 2026.11.2 stored it (fixtures/stored/README.md). */
+const stored2 = JSON.parse(readFileSync(resolve(FIXTURES, 'stored/run-summary-2026.11.2.json'), 'utf8')) as {
+  analysisVersion: string;
+  file: string;
+  labels: RunLabels;
+  summary: RunSummary;
+};
 
 /** Today's summary of the same upload. */
 function summaryToday(): RunSummary {
@@ -155,5 +164,78 @@ describe('readStoredComparisonResult', () => {
     expect(read.value.runs[0]?.summary.plan?.bottleneck?.state).toBe('impossible');
     expect(read.value.plans[0]?.plan.profile.access?.origin).toBe('assumed');
     expect(read.value.rates).toEqual(result.rates);
+  });
+});
+
+describe('readStoredSummary: a run summary stored by analysis version 2026.11.2', () => {
+  it('is the previous version, of the same upload as the 2026.11.1 one', () => {
+    expect(stored2.analysisVersion).toBe('2026.11.2');
+    expect(stored2.summary.analysisVersion).toBe('2026.11.2');
+    expect(ANALYSIS_VERSION).not.toBe('2026.11.2');
+    expect([stored2.file, stored2.labels]).toEqual([stored.file, stored.labels]);
+  });
+
+  it('comes back as stored, marked as upgraded, with every key today’s analysis of the same upload has', () => {
+    const { value, upgradedFrom } = readOk(JSON.stringify(stored2.summary), '2026.11.2');
+    expect(upgradedFrom).toBe('2026.11.2');
+    // The numbers stay the ones of 2026.11.2: only the shape is today's.
+    expect(value).toEqual(stored2.summary);
+    const today = keyPaths(summaryToday());
+    const read = keyPaths(value);
+    const missing = [...today.keys].filter((path) => !read.keys.has(path) && read.filled.has(parentOf(path)));
+    expect(missing).toEqual([]);
+    // When a later version changes the shape, this fails until 2026.11.2 has a real upcaster.
+    // (The summary and its plan each carry the version they were made by.)
+    const versionless = (x: unknown): unknown =>
+      JSON.parse(JSON.stringify(x).replaceAll(/"analysisVersion":"[^"]*"/g, '"analysisVersion":"-"'));
+    expect(versionless(value)).toEqual(versionless(summaryToday()));
+  });
+
+  it('keeps a warning whose code this version no longer emits (aggregated_to_5_minutes, coarse_period)', () => {
+    const removed = [
+      { code: 'aggregated_to_5_minutes', message: '60 s points averaged to 5-minute means before sizing' },
+      { code: 'coarse_period', message: 'points 3,600 s apart: a burst shorter than that is averaged away' },
+    ];
+    const old = { ...stored2.summary, warnings: [...stored2.summary.warnings, ...removed] };
+    old.plan = { ...old.plan!, warnings: [...old.plan!.warnings, ...removed] };
+    const { value } = readOk(JSON.stringify(old), '2026.11.2');
+    expect(value.warnings.slice(-2)).toEqual(removed);
+    expect(value.plan?.warnings.slice(-2)).toEqual(removed);
+  });
+});
+
+describe('readStoredComparisonResult: a comparison frozen under 2026.11.2', () => {
+  it('reads its runs and plans as frozen: job settings without the option settings 2026.11.3 compares', () => {
+    const old = stored2.summary;
+    // The settings 2026.11.2 froze for this upload: today's, less the option settings it did not read.
+    const parsed = parseFio(readFileSync(resolve(FIXTURES, stored2.file)));
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const jobSettings = jobSettingsOf(parsed.report).map(({ optionSettings: _, ...settings }) => settings);
+    const result = {
+      runs: [
+        {
+          id: 'AAAAAAAAAAAAAAAAAAAAAA',
+          labels: stored2.labels,
+          fioVersion: old.fioVersion,
+          summary: old,
+          jobSettings,
+        },
+      ],
+      plans: [
+        {
+          title: 'gp3',
+          plan: { ...old.plan!, warnings: [{ code: 'coarse_period', message: 'hourly points' }] },
+        },
+      ],
+      latency: null,
+      nvmeVsEbs: null,
+      warnings: [],
+      rates: { region: 'us-east-1', source: 'AWS Price List', date: '2022-02-10' },
+    };
+    const read = readStoredComparisonResult(JSON.stringify(result));
+    if (!read.ok) throw new Error(read.error.message);
+    expect(read.value).toEqual(result);
+    expect(read.value.runs[0]?.jobSettings?.[0]?.optionSettings).toBeUndefined();
+    expect(read.value.plans[0]?.plan.warnings).toEqual([{ code: 'coarse_period', message: 'hourly points' }]);
   });
 });

@@ -28,6 +28,17 @@ import { RunSummarySchema, type RunSummary } from './run.ts';
  *     `usdPerMonthUsEast1` = hourly price × 730 h, rounded to cents, as right-size.ts computes it.
  * It leaves absent what it cannot know: `instanceStore` (needs the catalog), and `iopsUnmerged` /
  * `demandUnmerged` (only present when I/O merging changed a number; 2026.11.1 did not merge).
+ *
+ * 2026.11.2 → 2026.11.3 (gp2 throughput = baseline IOPS × 256 KiB, io2 on Xen instances planned at
+ * 32,000 IOPS / 500 MiB/s with `io2_not_nitro`, more fio settings compared, right-sizing reasons
+ * for stripes, gp3 beside io2 and throttled peaks; demand at the native resolution with recurring
+ * peaks): the numbers changed, the shape did not — so the upcaster is the identity, and the
+ * document keeps the numbers of its day (`analysisVersion` says which). What it cannot know stays
+ * absent, as today's readers take it: a frozen comparison's `jobSettings[].optionSettings` (rate
+ * caps, think time, fsync…: read from the fio options, which the comparison did not keep — absent,
+ * its runs cannot be shown to differ in them), and the new reasons and warnings (strings in arrays
+ * that were already there). Warning codes are free text (`WarningSchema`), so one this version no
+ * longer emits (`aggregated_to_5_minutes`, `coarse_period`) still parses and is kept as stored.
  */
 
 /** Which analysis version the reader found and whether it upgraded the document. */
@@ -91,6 +102,7 @@ const UPCASTERS: Readonly<Record<string, Upcaster>> = {
     plan: planFrom2026_11_1,
     summary: (s) => ({ ...s, plan: s.plan && planFrom2026_11_1(s.plan) }),
   },
+  '2026.11.2': { plan: (p) => p, summary: (s) => s },
 };
 
 /** The analysis versions whose stored documents this build reads into today's shape. */
