@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32, gunzipSync, gzipSync } from 'node:zlib';
-import { FLEET_REQUEST_LIMITS } from '@blockwise/shared/fleet';
+import { FLEET_REQUEST_LIMITS, type FleetPlan } from '@blockwise/shared/fleet';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
@@ -11,10 +11,12 @@ import {
   FLEET_VOLUMES,
   fleetInstancesJson,
   fleetMetricsJson,
+  fleetPlanInsert,
   fleetPlanOfInputs,
   fleetVolumesJson,
 } from '../../store/testing/fleet-inputs.ts';
-import { makeTestApp, type TestApp } from '../../testing/test-app.ts';
+import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
+import { fleetPlanIdempotencyKey } from '../../store/fleet-plan-document.ts';
 import { crc32Combine } from './fleet-response.ts';
 import { ParsePool } from '../../ingest/parse-pool.ts';
 import { CreatedFleetPlanSchema, StoredFleetPlanResponseSchema } from '@blockwise/shared/api';
@@ -242,6 +244,40 @@ describe('POST /api/fleet/plans: bounded work, one plan per request (issue 24)',
       .send(body({ headroom: 0.45 }));
     expect(other.status).toBe(201);
     expect(other.body.id).not.toBe(first.body.id);
+  });
+
+  it('a body posted again after an analysis version bump is a new plan; the one stored before is still served as stored', async () => {
+    // The 2026.11.2 plan of a body, stored under the key 2026.11.2 gave it (what the archive holds
+    // after an upgrade): the key includes the version, so today's POST does not replay it.
+    const stored = JSON.parse(fixture('stored/fleet-plan-2026.11.2.json').toString('utf8')) as {
+      analysisVersion: string;
+      body: FleetPlan;
+    };
+    expect(stored.analysisVersion).not.toBe(ANALYSIS_VERSION);
+    const same = body({ headroom: 0.35 });
+    const key = fleetPlanIdempotencyKey(
+      Buffer.from(JSON.stringify(same)),
+      stored.analysisVersion,
+      stored.body.priceDate,
+    );
+    const old = await t.ctx.store.insertFleetPlan(
+      fleetPlanInsert(stored.body, { analysisVersion: stored.analysisVersion, key }),
+    );
+    expect(old.created).toBe(true);
+    const posted = await request(t.app).post('/api/fleet/plans').send(same);
+    expect(posted.status, JSON.stringify(posted.body)).toBe(201);
+    expect(posted.body.id).not.toBe(old.plan.id);
+    expect(posted.body.analysisVersion).toBe(ANALYSIS_VERSION);
+    // Today's key for the same bytes replays today's plan, not the old one.
+    const again = await request(t.app).post('/api/fleet/plans').send(same);
+    expect([again.status, again.body.id]).toEqual([200, posted.body.id]);
+    const read = await request(t.app).get(`/api/fleet/plans/${old.plan.id}`);
+    expect(read.status).toBe(200);
+    expect(StoredFleetPlanResponseSchema.parse(read.body)).toMatchObject({
+      id: old.plan.id,
+      analysisVersion: stored.analysisVersion,
+      plan: stored.body,
+    });
   });
 
   it.each([

@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { CreatedRunSchema, RunRegressionSchema } from '@blockwise/shared/api';
+import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { buildPairComparison } from '../../ingest/pair-comparison.ts';
 import { ParsePool } from '../../ingest/parse-pool.ts';
 import type { RunStore } from '../../store/run-store.ts';
 import { openSqliteStore } from '../../store/sqlite-store.ts';
 import { fixture, makeTestApp } from '../../testing/test-app.ts';
+import { pickPairComparison } from './regression-gate.ts';
 
 /**
  * The comparison the regression check links is frozen at upload: of the two stored reports, which
@@ -145,5 +147,27 @@ describe('freezing the baseline comparison at upload', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('pickPairComparison: which frozen comparison of a pair the regression check links, across analysis versions', () => {
+  // findPairComparisons answers newest first; one comparison per pair and analysis version.
+  const today = { id: 'today', createdAt: 3, analysisVersion: ANALYSIS_VERSION };
+  const previous = { id: 'previous', createdAt: 2, analysisVersion: '2026.11.2' };
+  const older = { id: 'older', createdAt: 1, analysisVersion: '2026.11.1' };
+  it.each([
+    ['none frozen yet', [], null],
+    [
+      'only one frozen by 2026.11.2 (uploaded before the bump): that one, never recomputed on read',
+      [previous, older],
+      'previous',
+    ],
+    [
+      'one of today’s version beside older ones (a retried upload after the bump froze it again)',
+      [previous, today, older],
+      'today',
+    ],
+  ])('%s', (_what, refs, id) => {
+    expect(pickPairComparison(refs)?.id ?? null).toBe(id);
   });
 });
