@@ -80,6 +80,7 @@ const FORMATS = ['text', 'markdown', 'json'] as const;
 const DEMAND_NOTE_CODES = new Set([
   'recurring_peak',
   'recurring_peak_ignored',
+  'peak_left_out',
   'coarse_resolution',
   'demand_censored',
 ]);

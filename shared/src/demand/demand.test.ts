@@ -37,6 +37,18 @@ describe('resolution: peaks at the native step, never averaged up', () => {
     expect(p.read.iops + p.write.iops).toBeCloseTo(10_500, 6);
   });
 
+  it('p95 of the same file leaves the 15-minute burst out (4 % of the points) and says so, naming max and when', () => {
+    const d = value(demandFromSeries(series, { statistic: 'p95' }));
+    expect(d.combined.iops.recurring).toEqual([]);
+    expect(d.combined.iops.value).toBeLessThan(1_300);
+    const left = d.warnings.find((w) => w.code === 'peak_left_out' && w.subject === 'iops');
+    expect(left?.message).toMatch(
+      /^Peak left out: max 10,500 IOPS at 2026-11-24 10:04 UTC; p95 = 1,2\d\d IOPS/,
+    );
+    // Sized on max, nothing is left out, so nothing is said.
+    expect(codes(value(demandFromSeries(series)))).not.toContain('peak_left_out');
+  });
+
   it('5-minute CloudWatch Sums: says what they can hide (5× in 60 s) and asks for 1-minute or VolumeAvgIOPS Maximum', () => {
     const d = value(demandFromSeries(load('gmd_nightly_batch_14d.json')));
     expect(d.resolutionSec).toBe(300);

@@ -151,6 +151,19 @@ export function describeRecurrence(r: RecurringPeak, unit: 'IOPS' | 'MiB/s'): st
     : `max ${v} on ${weekdayName(r.weekday!)}s at ${when}, ${r.occurrences} of ${r.outOf} weeks`;
 }
 
+/**
+ * A percentile that leaves out a peak well above it (1.2 × the statistic) found on no daily or
+ * weekly schedule is still said, never silent: a burst that comes back every few minutes (a
+ * checkpoint every 15 minutes is 4 % of the points) is below p95's cut, and what is provisioned
+ * for the percentile throttles it each time.
+ */
+function peakLeftOut(q: QuantityDemand, statistic: SizingStatistic, unit: 'IOPS' | 'MiB/s'): string | null {
+  if (statistic === 'max' || q.max <= q.statisticValue * PEAK_OVER_STATISTIC) return null;
+  const fmt = (x: number) => (unit === 'IOPS' ? `${n0(x)} IOPS` : `${(x / MiB).toFixed(1)} MiB/s`);
+  const at = q.maxAtMs === null ? '' : ` at ${iso(q.maxAtMs)}`;
+  return `Peak left out: max ${fmt(q.max)}${at}; ${statistic} = ${fmt(q.statisticValue)} leaves out the points above it (no daily or weekly schedule found among them, so none is kept). What is provisioned for the ${statistic} throttles those peaks whenever they come back: size on max unless they are known to be one-offs.`;
+}
+
 function recurrenceWarnings(
   combined: DemandEvidence['combined'],
   statistic: SizingStatistic,
@@ -163,7 +176,11 @@ function recurrenceWarnings(
   ] as const;
   for (const [subject, unit, q] of pairs) {
     const r = q.recurring[0];
-    if (!r || r.value <= q.statisticValue) continue;
+    if (!r || r.value <= q.statisticValue) {
+      const left = peakLeftOut(q, statistic, unit);
+      if (left) out.push({ code: 'peak_left_out', message: left, subject });
+      continue;
+    }
     const stat =
       unit === 'IOPS' ? `${n0(q.statisticValue)} IOPS` : `${(q.statisticValue / MiB).toFixed(1)} MiB/s`;
     const kept = q.basis === 'recurring-peak' ? q.value : r.value;
