@@ -140,18 +140,24 @@ for (const { label, width, height } of WIDTHS) {
     await shoot(page, `fleet-demand-recurring-${label}`);
 
     await ignore.check();
-    await expect(page.getByText(/Risk: a peak that recurs .* throttled to what the p99 provisions/)).toBeVisible();
+    await expect(
+      page.getByText(/Risk: a peak that recurs .* throttled to what the p99 provisions/),
+    ).toBeVisible();
     await expect(recurring).toContainText(
       'ignored as asked: the p99 sizes below them, and they will be throttled every time they recur',
     );
-    await expect(recurring).toContainText(/ignored as asked \(--ignore-recurring\): those peaks will be throttled/);
+    await expect(recurring).toContainText(
+      /ignored as asked \(--ignore-recurring\): those peaks will be throttled/,
+    );
     await expect(nightlyRow).not.toContainText('10,250');
     await ignore.uncheck();
 
     // (c) Only the first page of the nightly answer: the plan says it is incomplete, before any number.
     await expect(page.getByTestId('fleet-incomplete')).toHaveCount(0);
     await page.getByRole('button', { name: 'Remove gmd_nightly_batch_14d.json' }).click();
-    await page.getByLabel('Choose files').setInputFiles([fixtureFile('demand/gmd_nightly_batch_first_page.json')]);
+    await page
+      .getByLabel('Choose files')
+      .setInputFiles([fixtureFile('demand/gmd_nightly_batch_first_page.json')]);
     const banner = page.getByTestId('fleet-incomplete');
     await expect(banner).toBeVisible();
     await expect(banner).toHaveAttribute('role', 'alert');
@@ -163,11 +169,27 @@ for (const { label, width, height } of WIDTHS) {
     await expect(recurring).toContainText(/on 9 of 9 days/);
     await expect(row.getByRole('cell').nth(1)).toHaveText('5,000');
 
-    // No horizontal page scroll at either width.
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(overflow).toBeLessThanOrEqual(0);
+    // No horizontal page scroll at either width (as layout-360.spec.ts measures it).
+    const { scrollWidth, innerWidth, culprits } = await page.evaluate(() => {
+      const w = window.innerWidth;
+      const out = [...document.querySelectorAll('body *')]
+        .filter((el) => el.getBoundingClientRect().right > w + 0.5)
+        .filter((el) => {
+          for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
+            if (getComputedStyle(a).overflowX !== 'visible') return false;
+          return true;
+        })
+        .slice(0, 5)
+        .map(
+          (el) =>
+            `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}: ${(el.textContent ?? '').slice(0, 60)}`,
+        );
+      return { scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: w, culprits: out };
+    });
+    expect(
+      scrollWidth,
+      `page wider than the viewport; sticking out: ${culprits.join(' | ')}`,
+    ).toBeLessThanOrEqual(innerWidth);
     await page.evaluate(() => window.scrollTo(0, 0));
     await shoot(page, `fleet-demand-incomplete-${label}`);
   });

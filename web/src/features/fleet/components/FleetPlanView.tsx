@@ -145,7 +145,7 @@ export function FleetPlanView({ plan, createdAt = null }: { plan: FleetPlan; cre
     <>
       {plan.complete === false ? (
         // Before any number: a plan from part of the data must never read as a whole one.
-        <div className="callout callout--concern" role="alert" data-testid="fleet-incomplete">
+        <div className="callout callout--concern fleet-wrap" role="alert" data-testid="fleet-incomplete">
           <p>
             <strong>Incomplete data for {fmtInt(incomplete.length)} volume(s):</strong> the plan for them is
             from part of their CloudWatch data. Fetch every page and plan again.
@@ -162,7 +162,7 @@ export function FleetPlanView({ plan, createdAt = null }: { plan: FleetPlan; cre
       {recurring.length > 0 ? (
         // A percentile drops a peak that recurs: said before the savings, as the CLI's report does.
         <div
-          className={`callout ${plan.ignoreRecurring ? 'callout--concern' : 'callout--info'}`}
+          className={`callout fleet-wrap ${plan.ignoreRecurring ? 'callout--concern' : 'callout--info'}`}
           role="status"
           data-testid="fleet-recurring"
         >
@@ -252,7 +252,7 @@ export function FleetPlanView({ plan, createdAt = null }: { plan: FleetPlan; cre
         description="Current and recommended configuration per volume, the observed peaks, which limit binds, and the saving or risk. Open a row's commands for the AWS CLI change, its rollback and the Terraform diff."
       >
         <FleetTable plan={plan} />
-        <p className="cell-note">{plan.modificationRule}</p>
+        <p className="cell-note fleet-wrap">{plan.modificationRule}</p>
       </Region>
       {(plan.instances?.length ?? 0) > 0 ||
       plan.volumes.some((v) => v.alternatives?.length || v.instanceFlag) ? (
