@@ -97,3 +97,30 @@ test('iostat without -t asks for the interval; a Prometheus answer reads as such
   await expect(promRegion.getByText('Prometheus query_range JSON', { exact: true })).toBeVisible();
   await expect(promRegion.getByText('vda, the busiest of 2 devices (vda, zram0)')).toBeVisible();
 });
+
+test('a CloudWatch export in the planning session: the coarse-resolution and recurring-peak notes of the demand model', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  // 14 days of 5-minute Sums at ~1,300 IOPS, 8,200 IOPS daily 01:30–01:40 UTC (fixtures/demand/README.md).
+  const file = 'demand/gmd_nightly_batch_14d.json';
+  await gotoPlan(page);
+  await addMetricsFile(page, file);
+  const region = page.getByRole('region', { name: `Production metrics: ${basename(file)}` });
+  // 5-minute points can hide a 1-minute burst: said, with what reveals it.
+  await expect(region.locator('[data-code="coarse_resolution"]').first()).toContainText(
+    /The points are 5-minute averages: a point of [\d,]+ IOPS can hold a 60-second burst of up to [\d,]+ IOPS \(5×\)/,
+  );
+  await expect(region.locator('[data-code="recurring_peak"]')).toHaveCount(0);
+  await region.getByRole('radio', { name: /^P99 of the points/ }).check();
+  const recurring = region.locator('[data-code="recurring_peak"]');
+  await expect(recurring.first()).toContainText(
+    /Recurring peak: max 8,200 IOPS at 01:30–01:40 UTC on 14 of 14 days; p99 = [\d,]+ IOPS ignores it, so it is sized on 8,200 IOPS/,
+  );
+  // Sized on the batch, not the p99: the table's p99 column asks for the batch.
+  await expect(
+    region
+      .getByRole('table', { name: /each sizing statistic side by side/ })
+      .getByRole('row', { name: /^Write IOPS/ }),
+  ).toContainText('4,100');
+});

@@ -20,6 +20,11 @@ export const CreateFleetPlanBodySchema = z.strictObject({
   /** Headroom over the observed peak: 0.25 = 25 % (FLEET_DEFAULTS.headroom when absent; FLEET_HEADROOM_BOUNDS). */
   headroom: FleetHeadroomSchema.optional(),
   statistic: FleetStatisticSchema.optional(),
+  /**
+   * Size p99/p95 on the percentile even where a peak recurs (`--ignore-recurring`): those peaks are
+   * then throttled every time they recur, and the plan says so per volume. Default false.
+   */
+  ignoreRecurring: z.boolean().optional(),
   /** The region whose prices apply (default FLEET_DEFAULTS.region, us-east-1). */
   region: z
     .string()

@@ -4,7 +4,13 @@ import { importMetrics } from '../timeseries/import-metrics.ts';
 import type { IoSeries, SeriesImportOptions } from '../timeseries/series.schema.ts';
 import { profileFromSeries } from '../timeseries/sizing.ts';
 import { censoringOf } from './censoring.ts';
-import { demandFromSeries, demandTarget, peaksOf, type DemandEvidence } from './demand.ts';
+import {
+  censoringWarningsOf,
+  demandFromSeries,
+  demandTarget,
+  peaksOf,
+  type DemandEvidence,
+} from './demand.ts';
 import { findRecurringPeaks } from './recurrence.ts';
 
 const DIR = new URL('../../../fixtures/demand/', import.meta.url);
@@ -145,6 +151,16 @@ describe('censoring: delivered at the limit means demand at least the limit', ()
     expect(d.warnings.find((w) => w.code === 'demand_censored')!.message).toMatch(
       /^Pinned at the limit \d+\.\d % of the time .*: demand unknown above 1,300 IOPS\. Raise the limit and measure again; this volume is not right-sized/,
     );
+  });
+
+  it('censoringWarningsOf gives the same note as the whole demand, alone (the planning page asks it per named volume)', () => {
+    const series = load('gmd_nightly_batch_14d.json');
+    const whole = value(demandFromSeries(series, { limits: { iops: 1_300 } }));
+    expect(censoringWarningsOf(series, { iops: 1_300 })).toEqual(
+      whole.warnings.filter((w) => w.code === 'demand_censored'),
+    );
+    // The scenario's gp3 at 12,000 IOPS and 500 MiB/s is never near its limits.
+    expect(censoringWarningsOf(series, { iops: 12_000, bytesPerSec: 500 * 1024 * 1024 })).toEqual([]);
   });
 });
 

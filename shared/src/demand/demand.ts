@@ -284,6 +284,27 @@ function censoringWarnings(censoring: readonly Censoring[]): Warning[] {
 const addSeries = (a: readonly (number | null)[], b: readonly (number | null)[]) =>
   a.map((v, i) => (v === null || b[i] === null || b[i] === undefined ? null : v + b[i]!));
 
+/**
+ * The censoring notes of a series against the limits it was served under (a volume's provisioned
+ * IOPS and throughput, bytes/s), without the rest of the demand: the planning page asks again
+ * whenever the volume the user names changes, and the points are not sorted for it.
+ */
+export function censoringWarningsOf(
+  series: IoSeries,
+  limits: { iops?: number | null; bytesPerSec?: number | null },
+): Warning[] {
+  return censoringWarnings(
+    [
+      censoringOf(addSeries(series.readIops, series.writeIops), limits.iops, 'iops'),
+      censoringOf(
+        addSeries(series.readBytesPerSec, series.writeBytesPerSec),
+        limits.bytesPerSec,
+        'throughput',
+      ),
+    ].filter((c) => c !== null),
+  );
+}
+
 /** The demand of a production series (see the rules above). */
 export function demandFromSeries(series: IoSeries, options: DemandOptions = {}): Result<DemandEvidence> {
   return demandBySummary(series, series.timeMs.length === 0 ? null : summarizeSeries(series), options);

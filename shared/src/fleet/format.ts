@@ -211,6 +211,16 @@ export function fleetPlanToMarkdown(plan: FleetPlan): string {
 const pad = (s: string, w: number) => (s.length >= w ? s : s + ' '.repeat(w - s.length));
 
 /** The terminal table (the CLI's default output). */
+/**
+ * The recurring-peak notes of a plan's volumes (demand/fleet.ts writes them, kept or ignored as
+ * asked), one per volume and metric: the text report and the web Fleet page list the same ones.
+ */
+export function recurringPeakNotes(plan: FleetPlan): { volumeId: string; note: string }[] {
+  return plan.volumes.flatMap((v) =>
+    v.notes.filter((n) => n.includes('recurring peak')).map((note) => ({ volumeId: v.volumeId, note })),
+  );
+}
+
 export function fleetPlanToText(plan: FleetPlan): string {
   const head = [
     'VOLUME',
@@ -270,9 +280,7 @@ export function fleetPlanToText(plan: FleetPlan): string {
       ...extras.flatMap((v) => volumeExtras(v).map((e) => `  ${v.volumeId}: ${e}`)),
     );
   // The demand model's findings a reader must not miss (demand/fleet.ts): beside the savings.
-  const recurring = plan.volumes.flatMap((v) =>
-    v.notes.filter((n) => n.includes('recurring peak')).map((n) => `  ${v.volumeId}: ${n}`),
-  );
+  const recurring = recurringPeakNotes(plan).map((r) => `  ${r.volumeId}: ${r.note}`);
   if (recurring.length > 0) out.push('', 'Recurring peaks:', ...recurring);
   if (plan.complete === false)
     out.push(

@@ -125,6 +125,52 @@ describe('POST /api/fleet/plans → GET: an immutable fleet plan link', () => {
   });
 });
 
+describe('POST /api/fleet/plans: ignoreRecurring, as `fleet plan --ignore-recurring`', () => {
+  // fixtures/demand: 14 days of 5-minute Sums at ~1,300 IOPS, 8,200 IOPS daily 01:30–01:40 UTC.
+  const nightly = (extra: Record<string, unknown>) => ({
+    volumes: JSON.parse(fixture('demand/volumes_nightly.json').toString('utf8')) as unknown,
+    metrics: [JSON.parse(fixture('demand/gmd_nightly_batch_14d.json').toString('utf8')) as unknown],
+    headroom: 0.25,
+    statistic: 'p99',
+    ...extra,
+  });
+  const planOf = async (extra: Record<string, unknown>) => {
+    const res = await request(t.app).post('/api/fleet/plans').send(nightly(extra));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return CreatedFleetPlanSchema.parse(res.body).plan;
+  };
+
+  it('absent or false: p99 keeps the nightly batch (≥ 8,200 × 1.25) and says it recurs', async () => {
+    for (const extra of [{}, { ignoreRecurring: false }]) {
+      const plan = await planOf(extra);
+      const [v] = plan.volumes;
+      expect(v?.target?.iops).toBeGreaterThanOrEqual(8_200 * 1.25);
+      expect(v?.notes.join('\n')).toMatch(
+        /recurring peak, max 4,100 IOPS at 01:30–01:40 UTC on 14 of 14 days/,
+      );
+      expect(plan.ignoreRecurring).not.toBe(true);
+    }
+  });
+
+  it('true: sizes on p99 and states the risk next to it', async () => {
+    const plan = await planOf({ ignoreRecurring: true });
+    expect(plan.ignoreRecurring).toBe(true);
+    const [v] = plan.volumes;
+    expect(v?.target?.iops).toBeLessThan(1_800);
+    expect(v?.notes.join('\n')).toMatch(
+      /ignored as asked \(--ignore-recurring\): those peaks will be throttled/,
+    );
+  });
+
+  it('refuses a value that is not a boolean (422 body_invalid, naming the field)', async () => {
+    const res = await request(t.app)
+      .post('/api/fleet/plans')
+      .send(nightly({ ignoreRecurring: 'yes' }));
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 'body_invalid', path: 'ignoreRecurring' });
+  });
+});
+
 describe('POST /api/fleet/plans: bad input is a 4xx with a stable code naming the field', () => {
   const badVolumes = { Volumes: [{ VolumeId: 'vol-1', Size: 'big', VolumeType: 'gp3', State: 'in-use' }] };
   const badLabel = {

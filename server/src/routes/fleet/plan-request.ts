@@ -80,6 +80,7 @@ function planFromBody(body: CreateFleetPlanBody): FleetPlan {
     headroom: body.headroom ?? FLEET_DEFAULTS.headroom,
     statistic: body.statistic ?? FLEET_DEFAULTS.statistic,
     region: catalog.value.rateCard.region,
+    ...(body.ignoreRecurring === true ? { ignoreRecurring: true } : {}),
   });
 }
 

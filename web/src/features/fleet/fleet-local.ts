@@ -22,10 +22,16 @@ import type { FleetInputs } from './fleet-files.ts';
  * both give the same numbers). Nothing is uploaded until the user saves.
  */
 
-export type FleetOptions = { headroom: number; statistic: FleetStatistic; region: string };
+export type FleetOptions = {
+  headroom: number;
+  statistic: FleetStatistic;
+  region: string;
+  /** Size p99/p95 on the percentile even where a peak recurs (`--ignore-recurring`, API `ignoreRecurring`). */
+  ignoreRecurring: boolean;
+};
 
 /** The planner's defaults, as the CLI and the HTTP route apply them. */
-export const DEFAULT_OPTIONS: FleetOptions = { ...FLEET_DEFAULTS };
+export const DEFAULT_OPTIONS: FleetOptions = { ...FLEET_DEFAULTS, ignoreRecurring: false };
 
 const fail = (code: string, message: string, path?: string): { ok: false; error: Problem } => ({
   ok: false,
@@ -70,7 +76,7 @@ export function readDroppedFleet(inputs: FleetInputs): Result<ReadFleet> | null 
   return { ok: true, value: { volumes: volumes.value, instances, metrics } };
 }
 
-/** The plan of files already read, for one choice of statistic, headroom and region (cheap). */
+/** The plan of files already read, for one choice of statistic, headroom, region and recurrence (cheap). */
 export function planReadFleet(read: ReadFleet, options: FleetOptions, catalog: Catalog): Result<FleetPlan> {
   const fleetCatalog = catalog.fleetCatalogFor(options.region);
   if (!fleetCatalog.ok) return fleetCatalog;
@@ -84,6 +90,7 @@ export function planReadFleet(read: ReadFleet, options: FleetOptions, catalog: C
       headroom: options.headroom,
       statistic: options.statistic,
       region: options.region,
+      ...(options.ignoreRecurring ? { ignoreRecurring: true } : {}),
     }),
   };
 }

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { MAX_CHART_POINTS } from '../../lib/downsample.ts';
 import { metricsFixture } from './metrics-fixtures.ts';
 import { readMetrics, type ImportedSeries } from './metrics-reader.ts';
+import { censoringWarningsOf } from '@blockwise/shared/demand';
 import {
+  candidateLimits,
   chartData,
   comparisonRows,
   demandRows,
@@ -124,6 +126,36 @@ describe('statistics of console_volume_sum_5min.csv (the planted 12,000 read IOP
       ['2026-11-17', 30, 'above'],
       ['2026-11-18', 35, 'above'],
       ['2026-11-19', 30, 'above'],
+    ]);
+  });
+
+  it('censoring is checked against the candidate volume the user names, never a recommended one', () => {
+    const none = context();
+    const noneOptions = statisticOptions(s.profiles!, none);
+    const drawn = limitLines(noneOptions[0]!.profile, volumeToDraw(none, noneOptions[0]), none.instance);
+    expect(candidateLimits(none, drawn)).toBeNull();
+
+    // The io2 the nightly batch exceeds 30–35 minutes a day (above): its points there sit at the
+    // limit if the series was measured on it — demand at least 6,000, not 6,000.
+    const ctx = context({ candidate: { type: 'io2', sizeGiB: 500, iops: 6000, count: 1 } });
+    const options = statisticOptions(s.profiles!, ctx);
+    const lines = limitLines(options[0]!.profile, volumeToDraw(ctx, options[0]), ctx.instance);
+    const limits = candidateLimits(ctx, lines);
+    expect(limits?.iops).toBe(6000);
+    const notes = censoringWarningsOf(s.series, limits!);
+    const combined = s.series.readIops.map((r, i) => (r ?? 0) + (s.series.writeIops[i] ?? 0));
+    const pinned = combined.filter((v) => v >= 6000 * 0.95).length;
+    expect(pinned / combined.length).toBeGreaterThan(0.01);
+    expect(notes).toEqual([
+      {
+        code: 'demand_censored',
+        subject: 'iops',
+        message: expect.stringMatching(
+          new RegExp(
+            `^Pinned at the limit ${((pinned / combined.length) * 100).toFixed(1)} % of the time \\(${pinned} of ${combined.length} points within 5 % of 6,000 IOPS\\): demand unknown above 6,000 IOPS\\.`,
+          ),
+        ),
+      },
     ]);
   });
 });

@@ -289,6 +289,27 @@ export function volumeToDraw(
   return { volume: volumeOfRecommendation(r), source: 'recommended' };
 }
 
+/**
+ * The limits the series may have been served under, for the demand model's censoring note
+ * (censoringWarningsOf): the session's candidate volume's own IOPS and throughput lines — the one
+ * the user names, most often the volume in use today. Never a recommended volume: the series was
+ * not measured on it.
+ */
+export function candidateLimits(
+  ctx: PlanContext | null,
+  lines: readonly LimitLine[],
+): { iops: number | null; bytesPerSec: number | null } | null {
+  if (!ctx?.candidate) return null;
+  let iops: number | null = null;
+  let bytesPerSec: number | null = null;
+  for (const l of lines) {
+    if (l.kind !== 'volume') continue;
+    if ('iops' in l.capacity) iops = l.capacity.iops;
+    else bytesPerSec = l.capacity.bytesPerSec;
+  }
+  return iops === null && bytesPerSec === null ? null : { iops, bytesPerSec };
+}
+
 /** The volume's and the instance's IOPS and throughput ceilings (computeLimits) as chart lines. */
 export function limitLines(
   profile: IoProfile,

@@ -17,6 +17,9 @@ import instancesText from '../../../../../fixtures/fleet/instances.json?raw';
 import metrics1Text from '../../../../../fixtures/fleet/metrics-1.json?raw';
 import metrics2Text from '../../../../../fixtures/fleet/metrics-2.json?raw';
 import volumesText from '../../../../../fixtures/fleet/volumes.json?raw';
+// 14 days of 5-minute Sums, ~1,300 IOPS except 8,200 IOPS daily 01:30–01:40 UTC (fixtures/demand/README.md).
+import nightlyMetricsText from '../../../../../fixtures/demand/gmd_nightly_batch_14d.json?raw';
+import nightlyVolumesText from '../../../../../fixtures/demand/volumes_nightly.json?raw';
 import FleetPage from '../../../app/routes/FleetPage.tsx';
 import { fmtUsd } from '../../../lib/format.ts';
 import { FleetPlanView } from './FleetPlanView.tsx';
@@ -334,5 +337,48 @@ describe('Fleet page: drop the AWS CLI outputs → the plan', () => {
     expect(banner.getAttribute('role')).toBe('alert');
     expect(banner.textContent).toContain('Incomplete data for 1 volume(s)');
     expect(banner.textContent).toContain('vol-0over: metrics-1.json has a NextToken (more pages exist)');
+  });
+
+  it('p99 keeps a recurring peak and says so; "Ignore recurring peaks" sizes on p99, states the risk and is saved', async () => {
+    const posted: unknown[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        if (String(input).endsWith('/api/fleet/plans') && init?.method === 'POST') {
+          posted.push(JSON.parse(String(init.body)));
+          return Response.json({ id: ID, url: `/fleet/${ID}`, plan: expectedPlan() }, { status: 201 });
+        }
+        return new Response(null, { status: 404 });
+      }),
+    );
+    const user = userEvent.setup();
+    render(<FleetPage />);
+    await user.upload(screen.getByLabelText('Choose files'), [
+      new File([nightlyVolumesText], 'volumes_nightly.json', { type: 'application/json' }),
+      new File([nightlyMetricsText], 'gmd_nightly_batch_14d.json', { type: 'application/json' }),
+    ]);
+    await screen.findByRole('table', { name: /Volumes of the fleet/ });
+    const ignore = screen.getByRole('checkbox', { name: /Ignore recurring peaks/ });
+    // The maximum keeps every peak: nothing to ignore.
+    expect((ignore as HTMLInputElement).disabled).toBe(true);
+    expect(screen.queryByTestId('fleet-recurring')).toBeNull();
+
+    await user.selectOptions(screen.getByLabelText('Statistic'), 'p99');
+    const kept = await screen.findByTestId('fleet-recurring');
+    expect(kept.textContent).toContain('kept: the p99 alone would drop them');
+    expect(kept.textContent).toMatch(/recurring peak, max 4,100 IOPS at 01:30–01:40 UTC on 14 of 14 days/);
+
+    await user.click(ignore);
+    expect(
+      screen.getByText(/Risk: a peak that recurs .* is throttled to what the p99 provisions/),
+    ).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.getByTestId('fleet-recurring').textContent).toContain(
+        'ignored as asked: the p99 sizes below them, and they will be throttled every time they recur',
+      ),
+    );
+    await user.click(screen.getByRole('button', { name: 'Save & share' }));
+    await screen.findByRole('link', { name: new RegExp(`/fleet/${ID}$`) });
+    expect(posted).toEqual([expect.objectContaining({ statistic: 'p99', ignoreRecurring: true })]);
   });
 });

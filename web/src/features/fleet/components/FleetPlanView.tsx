@@ -1,4 +1,4 @@
-import { fleetPlanToCsv, type FleetPlan } from '@blockwise/shared/fleet';
+import { fleetPlanToCsv, recurringPeakNotes, type FleetPlan } from '@blockwise/shared/fleet';
 import { type ReactNode } from 'react';
 import { lazyChart } from '../../../components/lazy-chart.ts';
 import { ChartFrame, barChartHeight } from '../../../components/ChartFrame.tsx';
@@ -140,11 +140,12 @@ export function FleetPlanView({ plan, createdAt = null }: { plan: FleetPlan; cre
   const exportCsv = () =>
     downloadText(fleetPlanToCsv(plan), exportFileName(plan, createdAt, 'csv'), 'text/csv');
   const incomplete = plan.incomplete ?? [];
+  const recurring = recurringPeakNotes(plan);
   return (
     <>
       {plan.complete === false ? (
         // Before any number: a plan from part of the data must never read as a whole one.
-        <div className="callout callout--concern" role="alert" data-testid="fleet-incomplete">
+        <div className="callout callout--concern fleet-wrap" role="alert" data-testid="fleet-incomplete">
           <p>
             <strong>Incomplete data for {fmtInt(incomplete.length)} volume(s):</strong> the plan for them is
             from part of their CloudWatch data. Fetch every page and plan again.
@@ -153,6 +154,28 @@ export function FleetPlanView({ plan, createdAt = null }: { plan: FleetPlan; cre
             {incomplete.map((i) => (
               <li key={i.volumeId}>
                 <code>{i.volumeId}</code>: {i.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {recurring.length > 0 ? (
+        // A percentile drops a peak that recurs: said before the savings, as the CLI's report does.
+        <div
+          className={`callout fleet-wrap ${plan.ignoreRecurring ? 'callout--concern' : 'callout--info'}`}
+          role="status"
+          data-testid="fleet-recurring"
+        >
+          <p>
+            <strong>Recurring peaks</strong>{' '}
+            {plan.ignoreRecurring
+              ? `ignored as asked: the ${plan.statistic} sizes below them, and they will be throttled every time they recur.`
+              : `kept: the ${plan.statistic} alone would drop them, so these volumes are sized on them.`}
+          </p>
+          <ul>
+            {recurring.map((r) => (
+              <li key={`${r.volumeId}:${r.note}`}>
+                <code>{r.volumeId}</code>: {r.note}
               </li>
             ))}
           </ul>
@@ -229,7 +252,7 @@ export function FleetPlanView({ plan, createdAt = null }: { plan: FleetPlan; cre
         description="Current and recommended configuration per volume, the observed peaks, which limit binds, and the saving or risk. Open a row's commands for the AWS CLI change, its rollback and the Terraform diff."
       >
         <FleetTable plan={plan} />
-        <p className="cell-note">{plan.modificationRule}</p>
+        <p className="cell-note fleet-wrap">{plan.modificationRule}</p>
       </Region>
       {(plan.instances?.length ?? 0) > 0 ||
       plan.volumes.some((v) => v.alternatives?.length || v.instanceFlag) ? (

@@ -96,6 +96,7 @@ export function FleetWorkbench() {
   const [choices, setChoices] = useState<Omit<FleetOptions, 'headroom'>>({
     statistic: DEFAULT_OPTIONS.statistic,
     region: DEFAULT_OPTIONS.region,
+    ignoreRecurring: DEFAULT_OPTIONS.ignoreRecurring,
   });
   const [headroomText, setHeadroomText] = useState(String(DEFAULT_OPTIONS.headroom * PERCENT));
   const [save, setSave] = useState<SaveState>('idle');
@@ -105,14 +106,20 @@ export function FleetWorkbench() {
   // redone, cheaply, when an option changes.
   const read = useMemo(() => readDroppedFleet(inputs), [inputs]);
   const { statistic, region } = choices;
+  // The maximum keeps every peak: the choice applies to p99/p95 only (kept if the user comes back).
+  const ignoreRecurring = choices.ignoreRecurring && statistic !== 'max';
   const result = useMemo(
     () =>
       read?.ok && catalog.catalog && headroom.headroom !== null
-        ? planReadFleet(read.value, { statistic, region, headroom: headroom.headroom }, catalog.catalog)
+        ? planReadFleet(
+            read.value,
+            { statistic, region, ignoreRecurring, headroom: headroom.headroom },
+            catalog.catalog,
+          )
         : read?.ok === false
           ? read
           : null,
-    [read, statistic, region, headroom.headroom, catalog.catalog],
+    [read, statistic, region, ignoreRecurring, headroom.headroom, catalog.catalog],
   );
 
   const onFiles = async (files: File[]) => {
@@ -143,6 +150,7 @@ export function FleetWorkbench() {
         ...(inputs.instances ? { instances: inputs.instances.json } : {}),
         headroom: headroom.headroom,
         statistic,
+        ...(ignoreRecurring ? { ignoreRecurring: true } : {}),
         region,
       });
       setSave(created);
@@ -202,6 +210,25 @@ export function FleetWorkbench() {
             <option value="p99">p99</option>
             <option value="p95">p95</option>
           </SelectField>
+          <div className="fleet-options__recurring">
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={ignoreRecurring}
+                disabled={statistic === 'max'}
+                aria-describedby="fleet-ignore-recurring-hint"
+                onChange={(e) => update({ ignoreRecurring: e.target.checked })}
+              />
+              Ignore recurring peaks (size on the {statistic === 'max' ? 'percentile' : statistic})
+            </label>
+            <p className="field__hint" id="fleet-ignore-recurring-hint">
+              {statistic === 'max'
+                ? 'Only for p99 or p95: the maximum keeps every peak.'
+                : ignoreRecurring
+                  ? `Risk: a peak that recurs (a nightly batch, a checkpoint) is throttled to what the ${statistic} provisions, every time it recurs.`
+                  : `Off: a peak that recurs (same time most days, or weekly) is kept, though the ${statistic} would drop it; on, it is throttled every time it recurs.`}
+            </p>
+          </div>
           <TextField
             label="Headroom (% above the peak)"
             inputMode="decimal"

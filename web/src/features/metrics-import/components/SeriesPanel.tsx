@@ -5,6 +5,7 @@ import {
   type SeriesImportOptions,
   type SizingStatistic,
 } from '@blockwise/shared/timeseries';
+import { censoringWarningsOf } from '@blockwise/shared/demand';
 import { useId, useMemo, useState } from 'react';
 import { lazyChart } from '../../../components/lazy-chart.ts';
 import { ChartFrame } from '../../../components/ChartFrame.tsx';
@@ -18,6 +19,7 @@ import { adjustQuestions, browserTimeZone } from '../choice-form.ts';
 import type { ImportedSeries } from '../metrics-reader.ts';
 import '../metrics-import.css';
 import {
+  candidateLimits,
   chartData,
   comparisonRows,
   deviceText,
@@ -163,6 +165,11 @@ export default function SeriesPanel({
     () => (lines.length > 0 ? minutesAboveTable(series, lines) : null),
     [series, lines],
   );
+  // Pinned at the named volume's limit: demand is at least that, not equal to it (demand model).
+  const censored = useMemo(() => {
+    const limits = candidateLimits(plan, lines);
+    return limits ? censoringWarningsOf(series, limits) : [];
+  }, [plan, lines, series]);
   const compare = comparisonRows(choices, plan?.nodes ?? 1);
   const seriesWarnings = new Set(series.warnings.map((w) => `${w.code}|${w.message}`));
   const q = series.quality;
@@ -393,6 +400,15 @@ export default function SeriesPanel({
                 )}
                 compact
               />
+            ) : null}
+            {censored.length > 0 && plan?.candidate ? (
+              <div className="series-panel__censored" data-testid="series-censored">
+                <p className="field__hint">
+                  Against the session’s candidate volume ({plan.candidate.type}), if this series was measured
+                  on it:
+                </p>
+                <Warnings warnings={censored} compact />
+              </div>
             ) : null}
           </>
         )}
