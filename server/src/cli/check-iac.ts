@@ -17,7 +17,7 @@ import {
   type ManifestObject,
 } from '@blockwise/shared/iac';
 import { profileFromFio, type IoProfile } from '@blockwise/shared/profile';
-import { profileFromSeries } from '@blockwise/shared/timeseries';
+import { profileFromSeries, type IoSeries } from '@blockwise/shared/timeseries';
 import { findInstanceType } from '@blockwise/shared/catalog';
 import { parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
@@ -307,7 +307,8 @@ export const checkIacCommand: Command = {
     volumes.push(...k8s.volumes);
     findings.push(...k8s.findings);
 
-    let demand: { profile: IoProfile; source: string } | null = null;
+    // The metrics series, when that is the demand: checked for censoring against each volume's own limits.
+    let demand: { profile: IoProfile; source: string; series?: IoSeries } | null = null;
     try {
       if (values.fio !== undefined)
         demand = {
@@ -320,7 +321,7 @@ export const checkIacCommand: Command = {
         const ignoreRecurring = values['ignore-recurring'] === true;
         const profile = profileFromSeries(series, { statistic, ignoreRecurring });
         if (!profile.ok) throw new InputError(values.metrics, profile.error);
-        demand = { profile: profile.value, source: `${statistic} of metrics ${values.metrics}` };
+        demand = { profile: profile.value, source: `${statistic} of metrics ${values.metrics}`, series };
       } else if (values.series !== undefined)
         demand = await seriesProfile(
           values.series,
@@ -343,6 +344,7 @@ export const checkIacCommand: Command = {
       volumes,
       profile: demand?.profile ?? null,
       ...(demand ? { demandSource: demand.source } : {}),
+      ...(demand?.series ? { deliveredSeries: demand.series } : {}),
       headroom,
       rateCard,
       findInstance: findInstanceType,

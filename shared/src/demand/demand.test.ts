@@ -4,7 +4,7 @@ import { importMetrics } from '../timeseries/import-metrics.ts';
 import type { IoSeries, SeriesImportOptions } from '../timeseries/series.schema.ts';
 import { profileFromSeries } from '../timeseries/sizing.ts';
 import { censoringOf } from './censoring.ts';
-import { demandFromSeries, demandTarget, peaksOf, type DemandEvidence } from './demand.ts';
+import { censoringOfSeries, demandFromSeries, demandTarget, peaksOf, type DemandEvidence } from './demand.ts';
 import { findRecurringPeaks } from './recurrence.ts';
 
 const DIR = new URL('../../../fixtures/demand/', import.meta.url);
@@ -133,6 +133,28 @@ describe('censoring: delivered at the limit means demand at least the limit', ()
     expect(d.warnings.find((w) => w.code === 'demand_censored')!.message).toMatch(
       /^Pinned at the limit \d+\.\d % of the time .*: demand unknown above 1,300 IOPS\. Raise the limit and measure again; this volume is not right-sized/,
     );
+  });
+});
+
+describe('censoring of one series under several volumes (check-iac judges each against its own limits)', () => {
+  // iostat every 10 s for 2 h, every point at 2,950–3,000 IOPS of 16 KiB (~47 MiB/s).
+  const pinned = load('iostat_10s_pinned_3000.txt');
+
+  it.each([
+    // volume limits (IOPS, MiB/s)         → censored quantities
+    { volume: 'gp3 3,000 IOPS / 125 MiB/s', iops: 3_000, mibps: 125, censored: ['iops'] },
+    { volume: 'gp3 3,100 IOPS / 125 MiB/s', iops: 3_100, mibps: 125, censored: ['iops'] }, // 95 % = 2,945
+    { volume: 'gp3 16,000 IOPS / 250 MiB/s', iops: 16_000, mibps: 250, censored: [] },
+    { volume: 'gp3 3,000 IOPS / 48 MiB/s', iops: 3_000, mibps: 48, censored: ['iops', 'throughput'] },
+  ])('$volume → $censored', ({ iops, mibps, censored }) => {
+    const c = censoringOfSeries(pinned, { iops, bytesPerSec: mibps * 1024 * 1024 });
+    expect(c.map((x) => x.quantity)).toEqual(censored);
+    for (const x of c) expect(x).toMatchObject({ pointsAtLimit: 720, points: 720, share: 1 });
+  });
+
+  it('is what demandFromSeries finds with the same limits', () => {
+    const limits = { iops: 3_000, bytesPerSec: 125 * 1024 * 1024 };
+    expect(value(demandFromSeries(pinned, { limits })).censoring).toEqual(censoringOfSeries(pinned, limits));
   });
 });
 

@@ -267,6 +267,34 @@ function censoringWarnings(censoring: readonly Censoring[]): Warning[] {
 const addSeries = (a: readonly (number | null)[], b: readonly (number | null)[]) =>
   a.map((v, i) => (v === null || b[i] === null || b[i] === undefined ? null : v + b[i]!));
 
+function censoringOfCombined(
+  combinedIops: readonly (number | null)[],
+  combinedBytes: readonly (number | null)[],
+  limits: DemandOptions['limits'],
+): Censoring[] {
+  return [
+    censoringOf(combinedIops, limits?.iops, 'iops'),
+    censoringOf(combinedBytes, limits?.bytesPerSec, 'throughput'),
+  ].filter((c) => c !== null);
+}
+
+/**
+ * Censoring of a series against limits it was delivered under (rule 3), without the rest of the
+ * demand: `check-iac` judges one metrics series against each volume of the code, each with its own
+ * provisioned IOPS and throughput (a 3,000-IOPS gp3 flat at 2,950–3,000 is pinned; the same points
+ * under a 16,000-IOPS gp3 are not).
+ */
+export function censoringOfSeries(
+  series: IoSeries,
+  limits: NonNullable<DemandOptions['limits']>,
+): Censoring[] {
+  return censoringOfCombined(
+    addSeries(series.readIops, series.writeIops),
+    addSeries(series.readBytesPerSec, series.writeBytesPerSec),
+    limits,
+  );
+}
+
 /** The demand of a production series (see the rules above). */
 export function demandFromSeries(series: IoSeries, options: DemandOptions = {}): Result<DemandEvidence> {
   return demandBySummary(series, series.timeMs.length === 0 ? null : summarizeSeries(series), options);
@@ -297,10 +325,7 @@ export function demandBySummary(
     iops: q(combinedIops, summary.combined.iops),
     bytesPerSec: q(combinedBytes, summary.combined.bytesPerSec),
   };
-  const censoring = [
-    censoringOf(combinedIops, options.limits?.iops, 'iops'),
-    censoringOf(combinedBytes, options.limits?.bytesPerSec, 'throughput'),
-  ].filter((c) => c !== null);
+  const censoring = censoringOfCombined(combinedIops, combinedBytes, options.limits);
   const completeness = completenessOf(series);
   const warnings: Warning[] = [
     ...resolutionWarnings(series, combined.iops),
