@@ -54,7 +54,9 @@ const usage = `Usage: blockwise check-iac FILE... [--series S --server URL [--br
                             branch; --token or BLOCKWISE_TOKEN when the server asks for one)
   --metrics F               a metrics export (the inputs of \`blockwise metrics\`), sized by --statistic
                             (max, default; p99; p95) over the points at their own step; p99/p95 keep a
-                            recurring peak unless --ignore-recurring (the risk is then stated)
+                            recurring peak unless --ignore-recurring (the risk is then stated);
+                            a volume whose series sits within 5 % of its own provisioned IOPS or
+                            throughput is censored (demand_censored, under): demand unknown above it
   --fio F                   a fio result file (--group N for one group of several)
 
   --headroom   fraction above the peak to provision for (default 0.25)
