@@ -147,14 +147,14 @@ describe('censoring of one series under several volumes (check-iac judges each a
     { volume: 'gp3 16,000 IOPS / 250 MiB/s', iops: 16_000, mibps: 250, censored: [] },
     { volume: 'gp3 3,000 IOPS / 48 MiB/s', iops: 3_000, mibps: 48, censored: ['iops', 'throughput'] },
   ])('$volume → $censored', ({ iops, mibps, censored }) => {
-    const c = censoringOfSeries(pinned, { iops, bytesPerSec: mibps * 1024 * 1024 });
+    const c = censoringOfSeries(pinned)({ iops, bytesPerSec: mibps * 1024 * 1024 });
     expect(c.map((x) => x.quantity)).toEqual(censored);
     for (const x of c) expect(x).toMatchObject({ pointsAtLimit: 720, points: 720, share: 1 });
   });
 
   it('is what demandFromSeries finds with the same limits', () => {
     const limits = { iops: 3_000, bytesPerSec: 125 * 1024 * 1024 };
-    expect(value(demandFromSeries(pinned, { limits })).censoring).toEqual(censoringOfSeries(pinned, limits));
+    expect(value(demandFromSeries(pinned, { limits })).censoring).toEqual(censoringOfSeries(pinned)(limits));
   });
 });
 

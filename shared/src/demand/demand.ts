@@ -280,19 +280,17 @@ function censoringOfCombined(
 
 /**
  * Censoring of a series against limits it was delivered under (rule 3), without the rest of the
- * demand: `check-iac` judges one metrics series against each volume of the code, each with its own
- * provisioned IOPS and throughput (a 3,000-IOPS gp3 flat at 2,950–3,000 is pinned; the same points
- * under a 16,000-IOPS gp3 are not).
+ * demand: `check-iac` judges one metrics series against each volume of the code, each under its
+ * own provisioned IOPS and throughput (a 3,000-IOPS gp3 flat at 2,950–3,000 is pinned; the same
+ * points under a 16,000-IOPS gp3 are not). read + write is summed once; the function it returns
+ * checks any number of volumes' limits against those sums.
  */
 export function censoringOfSeries(
   series: IoSeries,
-  limits: NonNullable<DemandOptions['limits']>,
-): Censoring[] {
-  return censoringOfCombined(
-    addSeries(series.readIops, series.writeIops),
-    addSeries(series.readBytesPerSec, series.writeBytesPerSec),
-    limits,
-  );
+): (limits: NonNullable<DemandOptions['limits']>) => Censoring[] {
+  const iops = addSeries(series.readIops, series.writeIops);
+  const bytes = addSeries(series.readBytesPerSec, series.writeBytesPerSec);
+  return (limits) => censoringOfCombined(iops, bytes, limits);
 }
 
 /** The demand of a production series (see the rules above). */

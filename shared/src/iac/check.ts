@@ -158,12 +158,15 @@ function describeTarget(rs: RightSizeResult): string {
   return `${n0(rs.target.iops)} IOPS / ${n0(rs.target.throughputMiBps)} MiB/s (peak + ${pct(rs.target.headroom)} headroom)`;
 }
 
+type CensoringAt = ReturnType<typeof censoringOfSeries>;
+
 /** One volume: rules, the instance cap, then demand. */
 function checkVolume(
   v: IacVolume,
   input: IacCheckInput,
   gen: Gp3Generation,
   findings: IacFinding[],
+  censoringAt: CensoringAt | null,
 ): IacVolumeResult {
   const emit: Emit = (kind, code, message, waste) =>
     findings.push({ kind, code, file: v.file, subject: v.subject, message, wasteUsdPerMonth: waste ?? null });
@@ -229,9 +232,7 @@ function checkVolume(
     gp3Generation: gen,
   });
   const limits = computeLimits(profile, { kind: 'ebs', volume: config }, instance);
-  const censoring = input.deliveredSeries
-    ? censoringOfSeries(input.deliveredSeries, deliveredLimitsOf(config, instance))
-    : [];
+  const censoring = censoringAt ? censoringAt(deliveredLimitsOf(config, instance)) : [];
   if (censoring.length > 0)
     emit(
       'under',
@@ -355,7 +356,9 @@ function demandSummary(input: IacCheckInput): IacReport['demand'] {
 export function checkIac(input: IacCheckInput): IacReport {
   const gen = input.gp3Generation ?? 'current';
   const findings: IacFinding[] = [];
-  const volumes = input.volumes.map((v) => checkVolume(v, input, gen, findings));
+  // read + write of the metrics summed once, then checked under each volume's limits.
+  const censoringAt = input.deliveredSeries ? censoringOfSeries(input.deliveredSeries) : null;
+  const volumes = input.volumes.map((v) => checkVolume(v, input, gen, findings, censoringAt));
   // Volumes of one instance in the code share its caps: checked together too (instance-groups.ts).
   findings.push(
     ...checkInstanceGroups({
