@@ -388,4 +388,30 @@ describe('blockwise check-iac: demand at its own resolution (issue 25)', () => {
       /\| \*\*under-provisioned\*\* `demand_censored` \| aws\\_ebs\\_volume\.pg\\_legacy \| io1 500 GiB, 3,000 IOPS: pinned at the limit 100\.0 % of the time/,
     );
   });
+
+  it("a plan that raises the pinned gp3 to 16,000 IOPS: censored under today's 3,000 (the plan's before), a note, never over: --fail-on over and under exit 0", async () => {
+    const args = [
+      demandFixture('pinned-3000-raised-to-16000.plan.json'),
+      '--metrics',
+      demandFixture('iostat_10s_pinned_3000.txt'),
+      '--format',
+      'json',
+    ];
+    for (const failOn of ['over', 'under']) {
+      const r = await run([...args, '--fail-on', failOn]);
+      expect(r.code, r.stderr).toBe(0);
+      const report = json(r.stdout);
+      expect(report.volumes[0]).toMatchObject({
+        volume: { iops: 16_000 },
+        current: { iops: 3_000 },
+        rightSized: null,
+      });
+      const [f] = report.findings.filter((x) => x.code === 'demand_censored');
+      expect(f!.kind).toBe('note');
+      expect(f!.message).toContain(
+        'measured as gp3 500 GiB, 3,000 IOPS, 125 MiB/s (this plan makes it gp3 500 GiB, 16,000 IOPS, 250 MiB/s): pinned at the limit 100.0 % of the time; demand unknown above 3,000 IOPS',
+      );
+      expect(f!.message).toContain('this plan raises the limit: measure again once it is applied');
+    }
+  });
 });

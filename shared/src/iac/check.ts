@@ -232,13 +232,26 @@ function checkVolume(
     gp3Generation: gen,
   });
   const limits = computeLimits(profile, { kind: 'ebs', volume: config }, instance);
-  const censoring = censoringAt ? censoringAt(deliveredLimitsOf(config, instance)) : [];
-  if (censoring.length > 0)
+  // The metrics were delivered under the volume as it is today: the plan's `before` when it
+  // changes the volume, else what the code provisions.
+  const delivered = v.current ? volumeWithSettings(v.current) : config;
+  const censoring = censoringAt ? censoringAt(deliveredLimitsOf(delivered, instance)) : [];
+  if (censoring.length > 0) {
+    const raised = v.current ? raisedLimits(censoring, config, instance) : false;
     emit(
-      'under',
+      // A change that raises every pinned limit does what the finding asks: a note, not a failure.
+      raised ? 'note' : 'under',
       'demand_censored',
-      censoredMessage(config, censoring, input.deliveredSeries!.periodSec, rs),
+      censoredMessage(
+        config,
+        v.current ? delivered : null,
+        raised,
+        censoring,
+        input.deliveredSeries!.periodSec,
+        rs,
+      ),
     );
+  }
   const volumeShort = overrun(limits, 'volume', factor);
   const instanceShort = overrun(limits, 'instance', factor);
   for (const l of volumeShort)
@@ -284,8 +297,16 @@ function deliveredLimitsOf(config: VolumeConfig, instance: InstanceSpec | null) 
   return { iops: caps.iops, bytesPerSec: caps.throughputMiBps * MiB };
 }
 
+/** Whether the code provisions more than each pinned limit the metrics were delivered under. */
+function raisedLimits(censoring: readonly Censoring[], config: VolumeConfig, instance: InstanceSpec | null) {
+  const planned = deliveredLimitsOf(config, instance);
+  return censoring.every((c) => (c.quantity === 'iops' ? planned.iops : planned.bytesPerSec) > c.limit);
+}
+
 function censoredMessage(
   config: VolumeConfig,
+  current: VolumeConfig | null,
+  raised: boolean,
   censoring: readonly Censoring[],
   stepSec: number,
   rs: RightSizeResult,
@@ -296,7 +317,13 @@ function censoredMessage(
         `${describeCensoring(c)} (${n0(c.pointsAtLimit)} of ${n0(c.points)} points of ${n0(stepSec)} s within 5 % of the limit)`,
     )
     .join('; ');
-  return `${describeVolume(config, { performance: true })}: ${how}: raise the limit and measure again — the target ${describeTarget(rs)} is only a lower bound. Neither right-sized nor over-provisioned on this evidence`;
+  const volume = current
+    ? `measured as ${describeVolume(current, { performance: true })} (this plan makes it ${describeVolume(config, { performance: true })})`
+    : describeVolume(config, { performance: true });
+  const ask = raised
+    ? 'this plan raises the limit: measure again once it is applied'
+    : 'raise the limit and measure again';
+  return `${volume}: ${how}: ${ask} — the target ${describeTarget(rs)} is only a lower bound. Neither right-sized nor over-provisioned on this evidence`;
 }
 
 /**

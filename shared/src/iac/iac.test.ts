@@ -1061,3 +1061,29 @@ describe('censored demand (issue 25 item 4): metrics flat at the limit the code 
     expect(r.findings.map((f) => f.code)).toContain('under_provisioned');
   });
 });
+
+describe('a plan that changes a volume: `current` is what the metrics were delivered under', () => {
+  const plan = JSON.parse(
+    readFileSync(resolve(FIXTURES, '../demand/pinned-3000-raised-to-16000.plan.json'), 'utf8'),
+  ) as { resource_changes: { change: { actions: string[] } }[] };
+
+  it('an update from gp3 3,000 IOPS / 125 MiB/s to 16,000 / 250 keeps the before as current', () => {
+    const tf = extractTerraformVolumes(plan, 'plan.json');
+    if (!tf.ok) throw new Error(tf.error.message);
+    expect(tf.value.volumes[0]).toMatchObject({
+      volume: { type: 'gp3', sizeGiB: 500, iops: 16_000, throughputMiBps: 250 },
+      current: { type: 'gp3', sizeGiB: 500, iops: 3_000, throughputMiBps: 125 },
+    });
+  });
+
+  it('a create (no before) or an unchanged volume has none', () => {
+    const created = structuredClone(plan);
+    created.resource_changes[0]!.change.actions = ['create'];
+    const tf = extractTerraformVolumes(created, 'plan.json');
+    if (!tf.ok) throw new Error(tf.error.message);
+    expect(tf.value.volumes[0]!.current).toBeUndefined();
+    const same = extractTerraformVolumes(readPlan('over-provisioned-gp3.plan.json'), 'plan.json');
+    if (!same.ok) throw new Error(same.error.message);
+    expect(same.value.volumes.every((v) => v.current === undefined)).toBe(true);
+  });
+});
