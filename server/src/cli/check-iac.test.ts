@@ -344,4 +344,74 @@ describe('blockwise check-iac: demand at its own resolution (issue 25)', () => {
     const ignored = await run([...args, '--ignore-recurring']);
     expect(ignored.stdout).toContain('[recurring_peak_ignored]');
   });
+
+  it("iostat flat at a gp3's 3,000 IOPS: that volume is censored (--fail-on under exits 1), never over; under a 16,000-IOPS gp3 the same file is not", async () => {
+    // One metrics file against three volumes, each judged under its own limits: pg_data gp3
+    // 3,000 IOPS and pg_legacy io1 3,000 IOPS are pinned (720 of 720 10-second points at
+    // 2,950–3,000); pg_next gp3 16,000 IOPS is not, and is over-provisioned for 3,000 × 1.25.
+    const args = [
+      demandFixture('pinned-3000-and-16000-iops.plan.json'),
+      '--metrics',
+      demandFixture('iostat_10s_pinned_3000.txt'),
+    ];
+    const j = await run([...args, '--format', 'json', '--fail-on', 'under']);
+    expect(j.code, j.stderr).toBe(1);
+    const report = json(j.stdout);
+    const censored = report.findings.filter((f) => f.code === 'demand_censored');
+    expect(censored.map((f) => [f.kind, f.subject])).toEqual([
+      ['under', 'aws_ebs_volume.pg_data'],
+      ['under', 'aws_ebs_volume.pg_legacy'],
+    ]);
+    expect(report.findings.filter((f) => f.kind === 'over').map((f) => f.subject)).toEqual([
+      'aws_ebs_volume.pg_next',
+    ]);
+    expect(report.volumes.map((v) => [v.subject, v.rightSized === null])).toEqual([
+      ['aws_ebs_volume.pg_data', true],
+      ['aws_ebs_volume.pg_next', false],
+      ['aws_ebs_volume.pg_legacy', true],
+    ]);
+    // --headroom 0, the case that called the pinned io1 over-provisioned: --fail-on over now fails only pg_next.
+    const over = await run([...args, '--headroom', '0', '--fail-on', 'over', '--format', 'json']);
+    expect(
+      json(over.stdout)
+        .findings.filter((f) => f.kind === 'over')
+        .map((f) => f.subject),
+    ).toEqual(['aws_ebs_volume.pg_next']);
+    const text = await run(args);
+    expect(text.stdout).toContain(
+      'under-provisioned [demand_censored] aws_ebs_volume.pg_data (' +
+        demandFixture('pinned-3000-and-16000-iops.plan.json') +
+        '): gp3 500 GiB, 3,000 IOPS, 125 MiB/s: pinned at the limit 100.0 % of the time; demand unknown above 3,000 IOPS (720 of 720 points of 10 s within 5 % of the limit): raise the limit and measure again',
+    );
+    const md = await run([...args, '--format', 'markdown']);
+    expect(md.stdout).toMatch(
+      /\| \*\*under-provisioned\*\* `demand_censored` \| aws\\_ebs\\_volume\.pg\\_legacy \| io1 500 GiB, 3,000 IOPS: pinned at the limit 100\.0 % of the time/,
+    );
+  });
+
+  it("a plan that raises the pinned gp3 to 16,000 IOPS: censored under today's 3,000 (the plan's before), a note, never over: --fail-on over and under exit 0", async () => {
+    const args = [
+      demandFixture('pinned-3000-raised-to-16000.plan.json'),
+      '--metrics',
+      demandFixture('iostat_10s_pinned_3000.txt'),
+      '--format',
+      'json',
+    ];
+    for (const failOn of ['over', 'under']) {
+      const r = await run([...args, '--fail-on', failOn]);
+      expect(r.code, r.stderr).toBe(0);
+      const report = json(r.stdout);
+      expect(report.volumes[0]).toMatchObject({
+        volume: { iops: 16_000 },
+        current: { iops: 3_000 },
+        rightSized: null,
+      });
+      const [f] = report.findings.filter((x) => x.code === 'demand_censored');
+      expect(f!.kind).toBe('note');
+      expect(f!.message).toContain(
+        'measured as gp3 500 GiB, 3,000 IOPS, 125 MiB/s (this plan makes it gp3 500 GiB, 16,000 IOPS, 250 MiB/s): pinned at the limit 100.0 % of the time; demand unknown above 3,000 IOPS',
+      );
+      expect(f!.message).toContain('this plan raises the limit: measure again once it is applied');
+    }
+  });
 });

@@ -17,7 +17,7 @@ import {
   type ManifestObject,
 } from '@blockwise/shared/iac';
 import { profileFromFio, type IoProfile } from '@blockwise/shared/profile';
-import { profileFromSeries } from '@blockwise/shared/timeseries';
+import { profileFromSeries, type IoSeries } from '@blockwise/shared/timeseries';
 import { findInstanceType } from '@blockwise/shared/catalog';
 import { parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
@@ -54,7 +54,9 @@ const usage = `Usage: blockwise check-iac FILE... [--series S --server URL [--br
                             branch; --token or BLOCKWISE_TOKEN when the server asks for one)
   --metrics F               a metrics export (the inputs of \`blockwise metrics\`), sized by --statistic
                             (max, default; p99; p95) over the points at their own step; p99/p95 keep a
-                            recurring peak unless --ignore-recurring (the risk is then stated)
+                            recurring peak unless --ignore-recurring (the risk is then stated);
+                            a volume whose series sits within 5 % of its own provisioned IOPS or
+                            throughput is censored (demand_censored, under): demand unknown above it
   --fio F                   a fio result file (--group N for one group of several)
 
   --headroom   fraction above the peak to provision for (default 0.25)
@@ -308,7 +310,8 @@ export const checkIacCommand: Command = {
     volumes.push(...k8s.volumes);
     findings.push(...k8s.findings);
 
-    let demand: { profile: IoProfile; source: string } | null = null;
+    // The metrics series, when that is the demand: checked for censoring against each volume's own limits.
+    let demand: { profile: IoProfile; source: string; series?: IoSeries } | null = null;
     try {
       if (values.fio !== undefined)
         demand = {
@@ -321,7 +324,7 @@ export const checkIacCommand: Command = {
         const ignoreRecurring = values['ignore-recurring'] === true;
         const profile = profileFromSeries(series, { statistic, ignoreRecurring });
         if (!profile.ok) throw new InputError(values.metrics, profile.error);
-        demand = { profile: profile.value, source: `${statistic} of metrics ${values.metrics}` };
+        demand = { profile: profile.value, source: `${statistic} of metrics ${values.metrics}`, series };
       } else if (values.series !== undefined)
         demand = await seriesProfile(
           values.series,
@@ -344,6 +347,7 @@ export const checkIacCommand: Command = {
       volumes,
       profile: demand?.profile ?? null,
       ...(demand ? { demandSource: demand.source } : {}),
+      ...(demand?.series ? { deliveredSeries: demand.series } : {}),
       headroom,
       rateCard,
       findInstance: findInstanceType,

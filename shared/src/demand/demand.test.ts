@@ -5,6 +5,7 @@ import type { IoSeries, SeriesImportOptions } from '../timeseries/series.schema.
 import { profileFromSeries } from '../timeseries/sizing.ts';
 import { censoringOf } from './censoring.ts';
 import {
+  censoringOfSeries,
   censoringWarningsOf,
   demandFromSeries,
   demandTarget,
@@ -161,6 +162,28 @@ describe('censoring: delivered at the limit means demand at least the limit', ()
     );
     // The scenario's gp3 at 12,000 IOPS and 500 MiB/s is never near its limits.
     expect(censoringWarningsOf(series, { iops: 12_000, bytesPerSec: 500 * 1024 * 1024 })).toEqual([]);
+  });
+});
+
+describe('censoring of one series under several volumes (check-iac judges each against its own limits)', () => {
+  // iostat every 10 s for 2 h, every point at 2,950–3,000 IOPS of 16 KiB (~47 MiB/s).
+  const pinned = load('iostat_10s_pinned_3000.txt');
+
+  it.each([
+    // volume limits (IOPS, MiB/s)         → censored quantities
+    { volume: 'gp3 3,000 IOPS / 125 MiB/s', iops: 3_000, mibps: 125, censored: ['iops'] },
+    { volume: 'gp3 3,100 IOPS / 125 MiB/s', iops: 3_100, mibps: 125, censored: ['iops'] }, // 95 % = 2,945
+    { volume: 'gp3 16,000 IOPS / 250 MiB/s', iops: 16_000, mibps: 250, censored: [] },
+    { volume: 'gp3 3,000 IOPS / 48 MiB/s', iops: 3_000, mibps: 48, censored: ['iops', 'throughput'] },
+  ])('$volume → $censored', ({ iops, mibps, censored }) => {
+    const c = censoringOfSeries(pinned)({ iops, bytesPerSec: mibps * 1024 * 1024 });
+    expect(c.map((x) => x.quantity)).toEqual(censored);
+    for (const x of c) expect(x).toMatchObject({ pointsAtLimit: 720, points: 720, share: 1 });
+  });
+
+  it('is what demandFromSeries finds with the same limits', () => {
+    const limits = { iops: 3_000, bytesPerSec: 125 * 1024 * 1024 };
+    expect(value(demandFromSeries(pinned, { limits })).censoring).toEqual(censoringOfSeries(pinned)(limits));
   });
 });
 

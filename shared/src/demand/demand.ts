@@ -284,25 +284,42 @@ function censoringWarnings(censoring: readonly Censoring[]): Warning[] {
 const addSeries = (a: readonly (number | null)[], b: readonly (number | null)[]) =>
   a.map((v, i) => (v === null || b[i] === null || b[i] === undefined ? null : v + b[i]!));
 
+function censoringOfCombined(
+  combinedIops: readonly (number | null)[],
+  combinedBytes: readonly (number | null)[],
+  limits: DemandOptions['limits'],
+): Censoring[] {
+  return [
+    censoringOf(combinedIops, limits?.iops, 'iops'),
+    censoringOf(combinedBytes, limits?.bytesPerSec, 'throughput'),
+  ].filter((c) => c !== null);
+}
+
+/**
+ * Censoring of a series against limits it was delivered under (rule 3), without the rest of the
+ * demand: `check-iac` judges one metrics series against each volume of the code, each under its
+ * own provisioned IOPS and throughput (a 3,000-IOPS gp3 flat at 2,950–3,000 is pinned; the same
+ * points under a 16,000-IOPS gp3 are not). read + write is summed once; the function it returns
+ * checks any number of volumes' limits against those sums.
+ */
+export function censoringOfSeries(
+  series: IoSeries,
+): (limits: NonNullable<DemandOptions['limits']>) => Censoring[] {
+  const iops = addSeries(series.readIops, series.writeIops);
+  const bytes = addSeries(series.readBytesPerSec, series.writeBytesPerSec);
+  return (limits) => censoringOfCombined(iops, bytes, limits);
+}
+
 /**
  * The censoring notes of a series against the limits it was served under (a volume's provisioned
  * IOPS and throughput, bytes/s), without the rest of the demand: the planning page asks again
- * whenever the volume the user names changes, and the points are not sorted for it.
+ * whenever the volume the user names changes.
  */
 export function censoringWarningsOf(
   series: IoSeries,
   limits: { iops?: number | null; bytesPerSec?: number | null },
 ): Warning[] {
-  return censoringWarnings(
-    [
-      censoringOf(addSeries(series.readIops, series.writeIops), limits.iops, 'iops'),
-      censoringOf(
-        addSeries(series.readBytesPerSec, series.writeBytesPerSec),
-        limits.bytesPerSec,
-        'throughput',
-      ),
-    ].filter((c) => c !== null),
-  );
+  return censoringWarnings(censoringOfSeries(series)(limits));
 }
 
 /** The demand of a production series (see the rules above). */
@@ -335,10 +352,7 @@ export function demandBySummary(
     iops: q(combinedIops, summary.combined.iops),
     bytesPerSec: q(combinedBytes, summary.combined.bytesPerSec),
   };
-  const censoring = [
-    censoringOf(combinedIops, options.limits?.iops, 'iops'),
-    censoringOf(combinedBytes, options.limits?.bytesPerSec, 'throughput'),
-  ].filter((c) => c !== null);
+  const censoring = censoringOfCombined(combinedIops, combinedBytes, options.limits);
   const completeness = completenessOf(series);
   const warnings: Warning[] = [
     ...resolutionWarnings(series, combined.iops),

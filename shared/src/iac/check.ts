@@ -21,6 +21,10 @@ import {
   type VolumeConfig,
 } from '../plan/volume.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
+import { censoringOfSeries } from '../demand/demand.ts';
+import { describeCensoring } from '../demand/fleet.ts';
+import type { Censoring } from '../demand/censoring.ts';
+import type { IoSeries } from '../timeseries/series.schema.ts';
 import {
   bytesPerSec,
   bytesPerSecToMiBps,
@@ -29,6 +33,7 @@ import {
   formatUsd,
   mbps,
   mbpsToMiBps,
+  MiB,
 } from '../units.ts';
 import { checkInstanceGroups } from './instance-groups.ts';
 import type { IacFinding, IacReport, IacVolume, IacVolumeResult } from './schema.ts';
@@ -44,6 +49,13 @@ export type IacCheckInput = {
   volumes: readonly IacVolume[];
   /** Measured demand; null: only the rules that need none are applied. */
   profile: IoProfile | null;
+  /**
+   * The production series the demand was measured from (`--metrics`), when it was one: it was
+   * delivered under each judged volume's own provisioned IOPS and throughput, so points pinned at
+   * them make that volume's demand censored (demand/censoring.ts). Absent for fio runs (`--fio`,
+   * `--series`): what a benchmark delivered on some other storage says nothing of these limits.
+   */
+  deliveredSeries?: IoSeries | null;
   /** Where the demand comes from, for people ("fio result run.json", "series pg-ci, run 01H…"). */
   demandSource?: string;
   /** Fraction above the peak to provision for (0.25 = 25%). */
@@ -146,12 +158,15 @@ function describeTarget(rs: RightSizeResult): string {
   return `${n0(rs.target.iops)} IOPS / ${n0(rs.target.throughputMiBps)} MiB/s (peak + ${pct(rs.target.headroom)} headroom)`;
 }
 
+type CensoringAt = ReturnType<typeof censoringOfSeries>;
+
 /** One volume: rules, the instance cap, then demand. */
 function checkVolume(
   v: IacVolume,
   input: IacCheckInput,
   gen: Gp3Generation,
   findings: IacFinding[],
+  censoringAt: CensoringAt | null,
 ): IacVolumeResult {
   const emit: Emit = (kind, code, message, waste) =>
     findings.push({ kind, code, file: v.file, subject: v.subject, message, wasteUsdPerMonth: waste ?? null });
@@ -217,6 +232,26 @@ function checkVolume(
     gp3Generation: gen,
   });
   const limits = computeLimits(profile, { kind: 'ebs', volume: config }, instance);
+  // The metrics were delivered under the volume as it is today: the plan's `before` when it
+  // changes the volume, else what the code provisions.
+  const delivered = v.current ? volumeWithSettings(v.current) : config;
+  const censoring = censoringAt ? censoringAt(deliveredLimitsOf(delivered, instance)) : [];
+  if (censoring.length > 0) {
+    const raised = v.current ? raisedLimits(censoring, config, instance) : false;
+    emit(
+      // A change that raises every pinned limit does what the finding asks: a note, not a failure.
+      raised ? 'note' : 'under',
+      'demand_censored',
+      censoredMessage(
+        config,
+        v.current ? delivered : null,
+        raised,
+        censoring,
+        input.deliveredSeries!.periodSec,
+        rs,
+      ),
+    );
+  }
   const volumeShort = overrun(limits, 'volume', factor);
   const instanceShort = overrun(limits, 'instance', factor);
   for (const l of volumeShort)
@@ -232,7 +267,8 @@ function checkVolume(
       `${l.label} will bind before any volume setting helps: demand ${n1(l.demand)} ${l.unit} + ${pct(input.headroom)} headroom = ${n1(l.demand * factor)} ${l.unit}. ${rs.instanceAdvice?.message ?? l.explanation}`,
     );
   const best = rs.recommendations.find(isUsable);
-  if (best) {
+  // Censored: the demand is at least the limit, unknown above it — never right-sized, never over.
+  if (best && censoring.length === 0) {
     const volume = volumeOfRecommendation(best);
     result.rightSized = { type: best.type, volume, monthlyUsd: best.monthlyUsd };
     if (volumeShort.length === 0 && cost) {
@@ -249,6 +285,45 @@ function checkVolume(
   // Demand that found nothing cheaper still leaves gp2 → gp3 at equal performance.
   if (!findings.some((f) => f.subject === v.subject && f.file === v.file && f.kind === 'over')) hint();
   return result;
+}
+
+/**
+ * The limits a volume's metrics were delivered under: what the code provisions, as the planner
+ * models it (volumeCapabilities: gp2's baseline, io1/io2 as the instance delivers them) — the same
+ * limits `plan --metrics` passes for censoring.
+ */
+function deliveredLimitsOf(config: VolumeConfig, instance: InstanceSpec | null) {
+  const caps = volumeCapabilities(config, attachContextOf(instance));
+  return { iops: caps.iops, bytesPerSec: caps.throughputMiBps * MiB };
+}
+
+/** Whether the code provisions more than each pinned limit the metrics were delivered under. */
+function raisedLimits(censoring: readonly Censoring[], config: VolumeConfig, instance: InstanceSpec | null) {
+  const planned = deliveredLimitsOf(config, instance);
+  return censoring.every((c) => (c.quantity === 'iops' ? planned.iops : planned.bytesPerSec) > c.limit);
+}
+
+function censoredMessage(
+  config: VolumeConfig,
+  current: VolumeConfig | null,
+  raised: boolean,
+  censoring: readonly Censoring[],
+  stepSec: number,
+  rs: RightSizeResult,
+): string {
+  const how = censoring
+    .map(
+      (c) =>
+        `${describeCensoring(c)} (${n0(c.pointsAtLimit)} of ${n0(c.points)} points of ${n0(stepSec)} s within 5 % of the limit)`,
+    )
+    .join('; ');
+  const volume = current
+    ? `measured as ${describeVolume(current, { performance: true })} (this plan makes it ${describeVolume(config, { performance: true })})`
+    : describeVolume(config, { performance: true });
+  const ask = raised
+    ? 'this plan raises the limit: measure again once it is applied'
+    : 'raise the limit and measure again';
+  return `${volume}: ${how}: ${ask} — the target ${describeTarget(rs)} is only a lower bound. Neither right-sized nor over-provisioned on this evidence`;
 }
 
 /**
@@ -308,7 +383,9 @@ function demandSummary(input: IacCheckInput): IacReport['demand'] {
 export function checkIac(input: IacCheckInput): IacReport {
   const gen = input.gp3Generation ?? 'current';
   const findings: IacFinding[] = [];
-  const volumes = input.volumes.map((v) => checkVolume(v, input, gen, findings));
+  // read + write of the metrics summed once, then checked under each volume's limits.
+  const censoringAt = input.deliveredSeries ? censoringOfSeries(input.deliveredSeries) : null;
+  const volumes = input.volumes.map((v) => checkVolume(v, input, gen, findings, censoringAt));
   // Volumes of one instance in the code share its caps: checked together too (instance-groups.ts).
   findings.push(
     ...checkInstanceGroups({

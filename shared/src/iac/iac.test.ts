@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { findInstanceType, regionRateCardFor } from '../aws/catalog.ts';
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { publishedProfile } from '../test-support/profiles.ts';
+import { importMetrics } from '../timeseries/import-metrics.ts';
+import { profileFromSeries } from '../timeseries/sizing.ts';
 import { checkIac, failingFindings, type IacFailOn } from './check.ts';
 import { formatUsd } from '../units.ts';
 import { DEFAULT_CSI_DRIVER_VERSION, csiIopsRuleOf, parseCsiDriverVersion } from './csi-driver.ts';
@@ -991,5 +993,97 @@ describe('io2 on an instance not built on Nitro: what is and is not promised', (
     // On a Nitro r6i.16xlarge no such note (its 2,384.2 MiB/s EBS cap binds before the volume's 4,000).
     const nitro = check([vol({ type: 'io2', sizeGiB: 1000, iops: 20_000 }, 'r6i.16xlarge')]);
     expect(codes(nitro.findings)).toEqual(['instance_cap_below_volume']);
+  });
+});
+
+describe('censored demand (issue 25 item 4): metrics flat at the limit the code provisions', () => {
+  // iostat every 10 s for 2 h on a gp3 at its included 3,000 IOPS: every point at 2,950–3,000
+  // IOPS, 16 KiB (~47 MiB/s). The metrics were delivered under each volume's own limits.
+  const series = (() => {
+    const r = importMetrics(readFileSync(resolve(FIXTURES, '../demand/iostat_10s_pinned_3000.txt')));
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value;
+  })();
+  const profile = (() => {
+    const p = profileFromSeries(series);
+    if (!p.ok) throw new Error(p.error.message);
+    return p.value;
+  })();
+  const gp3At3000 = vol({ type: 'gp3', sizeGiB: 500, iops: 3_000, throughputMiBps: 125 });
+  const gp3At16000 = {
+    ...vol({ type: 'gp3', sizeGiB: 500, iops: 16_000, throughputMiBps: 250 }),
+    subject: 'aws_ebs_volume.next',
+  };
+  const io1At3000 = { ...vol({ type: 'io1', sizeGiB: 500, iops: 3_000 }), subject: 'aws_ebs_volume.legacy' };
+  const censored = (findings: readonly IacFinding[], subject: string) =>
+    findings.filter((f) => f.code === 'demand_censored' && f.subject === subject);
+
+  it('without the series (the bug): io1 pinned at 3,000 is "over-provisioned", the gp3 at 3,000 right-sized (headroom 0)', () => {
+    const r = check([gp3At3000, io1At3000], { profile, headroom: 0 });
+    expect(r.findings.filter((f) => f.kind === 'over').map((f) => f.subject)).toEqual([
+      'aws_ebs_volume.legacy',
+    ]);
+    expect(r.volumes[0]!.rightSized).toMatchObject({ volume: { iops: 3_000 } });
+  });
+
+  it.each([0, 0.25])(
+    'with it: each pinned volume is under (censored), never over or right-sized (headroom %s)',
+    (headroom) => {
+      const r = check([gp3At3000, gp3At16000, io1At3000], { profile, deliveredSeries: series, headroom });
+      for (const subject of ['aws_ebs_volume.x', 'aws_ebs_volume.legacy']) {
+        const [f] = censored(r.findings, subject);
+        expect(f).toMatchObject({ kind: 'under' });
+        expect(f!.message).toMatch(
+          /: pinned at the limit 100\.0 % of the time; demand unknown above 3,000 IOPS \(720 of 720 points of 10 s within 5 % of the limit\): raise the limit and measure again/,
+        );
+        expect(r.findings.filter((x) => x.subject === subject && x.kind === 'over')).toEqual([]);
+      }
+      expect(r.volumes.map((v) => v.rightSized === null)).toEqual([true, false, true]);
+      // The same points under a 16,000-IOPS gp3 are not pinned: 3,000 × (1 + headroom) is judged as demand.
+      expect(censored(r.findings, 'aws_ebs_volume.next')).toEqual([]);
+      expect(
+        r.findings.filter((f) => f.subject === 'aws_ebs_volume.next' && f.kind === 'over'),
+      ).toMatchObject([{ code: 'over_provisioned' }]);
+      expect(failingFindings(r.findings, 'under').filter((f) => f.code === 'demand_censored')).toHaveLength(
+        2,
+      );
+      expect(failingFindings(r.findings, 'over').map((f) => f.subject)).toEqual(['aws_ebs_volume.next']);
+      expect(formatIacMarkdown(r)).toContain('`demand_censored`');
+    },
+  );
+
+  it('a volume with more IOPS than the points reach by over 5 % is not pinned: 3,200 IOPS (95 % = 3,040)', () => {
+    const r = check([vol({ type: 'gp3', sizeGiB: 500, iops: 3_200, throughputMiBps: 125 })], {
+      profile,
+      deliveredSeries: series,
+    });
+    expect(censored(r.findings, 'aws_ebs_volume.x')).toEqual([]);
+    expect(r.findings.map((f) => f.code)).toContain('under_provisioned');
+  });
+});
+
+describe('a plan that changes a volume: `current` is what the metrics were delivered under', () => {
+  const plan = JSON.parse(
+    readFileSync(resolve(FIXTURES, '../demand/pinned-3000-raised-to-16000.plan.json'), 'utf8'),
+  ) as { resource_changes: { change: { actions: string[] } }[] };
+
+  it('an update from gp3 3,000 IOPS / 125 MiB/s to 16,000 / 250 keeps the before as current', () => {
+    const tf = extractTerraformVolumes(plan, 'plan.json');
+    if (!tf.ok) throw new Error(tf.error.message);
+    expect(tf.value.volumes[0]).toMatchObject({
+      volume: { type: 'gp3', sizeGiB: 500, iops: 16_000, throughputMiBps: 250 },
+      current: { type: 'gp3', sizeGiB: 500, iops: 3_000, throughputMiBps: 125 },
+    });
+  });
+
+  it('a create (no before) or an unchanged volume has none', () => {
+    const created = structuredClone(plan);
+    created.resource_changes[0]!.change.actions = ['create'];
+    const tf = extractTerraformVolumes(created, 'plan.json');
+    if (!tf.ok) throw new Error(tf.error.message);
+    expect(tf.value.volumes[0]!.current).toBeUndefined();
+    const same = extractTerraformVolumes(readPlan('over-provisioned-gp3.plan.json'), 'plan.json');
+    if (!same.ok) throw new Error(same.error.message);
+    expect(same.value.volumes.every((v) => v.current === undefined)).toBe(true);
   });
 });

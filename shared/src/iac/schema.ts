@@ -67,6 +67,7 @@ const ResourceChangeSchema = z.looseObject({
   type: z.string(),
   change: z.looseObject({
     actions: z.array(z.string()),
+    before: z.record(z.string(), z.unknown()).nullable().optional(),
     after: z.record(z.string(), z.unknown()).nullable().optional(),
   }),
 });
@@ -175,6 +176,12 @@ export const IacVolumeSchema = z.object({
    * volumes of one share its EBS caps and are checked together (iac/instance-groups.ts).
    */
   instance: z.string().nullable().optional(),
+  /**
+   * What the volume is today, when the plan changes it (Terraform `resource_changes[].change.before`
+   * differing from what the plan provisions): metrics were delivered under these limits, so
+   * censoring is judged against them (iac/check.ts).
+   */
+  current: VolumeConfigSchema.optional(),
 });
 export type IacVolume = z.infer<typeof IacVolumeSchema>;
 

@@ -7,6 +7,7 @@ import {
   TerraformLaunchTemplateSchema,
   TerraformPlanSchema,
   type IacFinding,
+  type TerraformPlan,
   type IacVolume,
   type TerraformModule,
   type TerraformResource,
@@ -221,6 +222,40 @@ function rawVolumesOf(r: TerraformResource): IacRawVolume[] {
   }
 }
 
+/**
+ * What the volumes a plan updates are today (`resource_changes[].change.before` of an update),
+ * by subject: metrics were measured under those limits. Unreadable ones are left out (no finding:
+ * the plan's own values are what is judged).
+ */
+function currentVolumesOf(plan: TerraformPlan, file: string): Map<string, IacVolume['volume']> {
+  const out = new Map<string, IacVolume['volume']>();
+  for (const c of plan.resource_changes ?? []) {
+    if (!c.change.actions.includes('update') || !c.change.before || c.mode === 'data') continue;
+    const parsed = (() => {
+      try {
+        return rawVolumesOf({ address: c.address, type: c.type, values: c.change.before });
+      } catch {
+        return [];
+      }
+    })();
+    for (const raw of parsed) {
+      const resolved = resolveRawVolume(raw, file, 'terraform');
+      if (!('kind' in resolved)) out.set(resolved.subject, resolved.volume);
+    }
+  }
+  return out;
+}
+
+const sameVolume = (a: IacVolume['volume'], b: IacVolume['volume']) =>
+  a.type === b.type &&
+  a.sizeGiB === b.sizeGiB &&
+  a.iops === b.iops &&
+  a.throughputMiBps === b.throughputMiBps;
+
+function withCurrent(v: IacVolume, current: IacVolume['volume'] | undefined): IacVolume {
+  return current && !sameVolume(current, v.volume) ? { ...v, current } : v;
+}
+
 /** Every EBS volume a Terraform plan provisions, with notes for those it cannot check. */
 export function extractTerraformVolumes(doc: unknown, file: string): Result<IacExtracted> {
   const parsed = TerraformPlanSchema.safeParse(doc);
@@ -234,12 +269,13 @@ export function extractTerraformVolumes(doc: unknown, file: string): Result<IacE
   }
   const volumes: IacVolume[] = [];
   const findings: IacFinding[] = [];
+  const current = currentVolumesOf(parsed.data, file);
   for (const r of resourcesOf(parsed.data)) {
     if (r.mode === 'data') continue;
     for (const raw of rawVolumesOf(r)) {
       const resolved = resolveRawVolume(raw, file, 'terraform');
       if ('kind' in resolved) findings.push(resolved);
-      else volumes.push(resolved);
+      else volumes.push(withCurrent(resolved, current.get(resolved.subject)));
     }
   }
   return ok({ volumes, findings });
