@@ -13,6 +13,8 @@ import { z } from 'zod';
  *   a peak on at least 2 weeks and more than half of the weeks covering that weekday;
  * - and that window holds at least half of all the peaks: noise above p95 scattered over the day
  *   puts ~4 % of its peaks in any one hour, a scheduled job nearly all of them.
+ * A daily window may cross midnight and counts a run once, on the day it starts; a weekday's
+ * window ends at midnight.
  * Up to 3 recurrences are reported, the largest first (each found after removing the previous).
  */
 
