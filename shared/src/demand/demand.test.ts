@@ -227,3 +227,84 @@ describe('completeness: incomplete data is never silent', () => {
     expect(value(demandFromSeries(series)).completeness).toEqual({ complete: true, issues: [] });
   });
 });
+
+describe('the recurring-peak note names the number the profile is sized on', () => {
+  const series = load('gmd_nightly_batch_14d.json');
+  const sizedOn = (d: DemandEvidence) =>
+    /so it is sized on ([\d,]+) IOPS/.exec(d.warnings.find((w) => w.code === 'recurring_peak')!.message)![1]!;
+
+  it('nightly batch, p99: the note says 8,200 IOPS = read + write of the profile', () => {
+    const d = value(demandFromSeries(series, { statistic: 'p99' }));
+    const p = value(profileFromSeries(series, { statistic: 'p99' }));
+    expect(sizedOn(d)).toBe('8,200');
+    expect(p.read.iops + p.write.iops).toBe(8_200);
+  });
+
+  it('reads recur at 01:00 (5,000), writes at 03:00 (4,000): sized on 9,000, the note says 9,000 (not the combined 5,600)', () => {
+    const minute = (t: number) => Math.floor((t % 86_400_000) / 60_000);
+    const shifted: IoSeries = {
+      ...series,
+      readIops: series.timeMs.map((t) => (minute(t) === 60 ? 5_000 : 700)),
+      writeIops: series.timeMs.map((t) => (minute(t) === 180 ? 4_000 : 600)),
+    };
+    const d = value(demandFromSeries(shifted, { statistic: 'p99' }));
+    expect(d.combined.iops.recurring[0]).toMatchObject({ fromMinute: 60, value: 5_600 });
+    const p = value(profileFromSeries(shifted, { statistic: 'p99' }));
+    expect(p.read.iops + p.write.iops).toBe(9_000);
+    expect(sizedOn(d)).toBe('9,000');
+  });
+});
+
+describe('recurrence across midnight', () => {
+  const t0 = Date.parse('2026-11-02T12:00:00Z');
+  const t = Array.from({ length: 14 * 288 }, (_, i) => t0 + i * 300_000);
+  const nightOf = (at: number) => Math.floor((at - 12 * 3_600_000) / 86_400_000); // the evening a run starts
+  const minute = (at: number) => Math.floor((at % 86_400_000) / 60_000);
+  const job = (runs: (night: number) => boolean) =>
+    t.map((at) => {
+      const m = minute(at);
+      return (m === 1435 || m === 0) && runs(nightOf(at - (m === 0 ? 300_000 : 0))) ? 9_000 : 1_000;
+    });
+  const night0 = nightOf(t0);
+
+  it('a 23:55–00:05 job every other night over 14 days is not daily (7 runs, not 14 calendar days)', () => {
+    expect(
+      findRecurringPeaks(
+        t,
+        job((n) => (n - night0) % 2 === 0),
+        300,
+        1_000,
+      ),
+    ).toEqual([]);
+  });
+
+  it('the same job on 14 of 14 nights is daily, 14 occurrences (one per run, not 15 calendar days)', () => {
+    const [r] = findRecurringPeaks(
+      t,
+      job(() => true),
+      300,
+      1_000,
+    );
+    // outOf: the calendar days the series touches (12:00 on day 0 to 11:55 on day 14).
+    expect(r).toMatchObject({ cadence: 'daily', occurrences: 14, outOf: 15, fromMinute: 1435, toMinute: 5 });
+  });
+
+  it('weekly: 23:50 and 00:10 of the same Sunday are 23 hours apart, two windows, not one', () => {
+    const sundays = Array.from(
+      { length: 14 * 288 },
+      (_, i) => Date.parse('2026-11-02T00:00:00Z') + i * 300_000,
+    );
+    const v = sundays.map((at) => {
+      const sunday = new Date(at).getUTCDay() === 0;
+      const m = minute(at);
+      return sunday && (m === 10 || m === 1430) ? 9_000 : 1_000;
+    });
+    const found = findRecurringPeaks(sundays, v, 300, 1_000);
+    expect(found.map((r) => [r.cadence, r.fromMinute, r.peakPoints])).toEqual(
+      expect.arrayContaining([
+        ['weekly', 10, 2],
+        ['weekly', 1430, 2],
+      ]),
+    );
+  });
+});

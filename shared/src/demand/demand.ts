@@ -3,6 +3,7 @@ import { fail, ok, WarningSchema, type Result, type Warning } from '../problem.t
 import { SERIES_FORMAT_LABELS, type IoSeries } from '../timeseries/series.schema.ts';
 import { summarizeSeries, type RateSummary, type SeriesSummary } from '../timeseries/stats.ts';
 import { formatInt, MiB } from '../units.ts';
+import { formatRate as fmt, stepText, utcMinute as iso } from './format.ts';
 import { CensoringSchema, censoringOf, type Censoring } from './censoring.ts';
 import {
   clockOf,
@@ -102,8 +103,6 @@ export type DemandOptions = {
 };
 
 const n0 = formatInt;
-const iso = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
-const stepText = (s: number) => (s % 60 === 0 ? `${s / 60}-minute` : `${s}-second`);
 
 /** The statistic's value of a summary (0 without points). */
 export function statisticValueOf(s: RateSummary, statistic: SizingStatistic): number {
@@ -143,8 +142,8 @@ function quantityDemand(
 
 /** "max 8,200 IOPS at 01:30–01:40 UTC on 14 of 14 days" */
 export function describeRecurrence(r: RecurringPeak, unit: 'IOPS' | 'MiB/s'): string {
-  const fmt = (x: number) => (unit === 'IOPS' ? `${n0(x)} IOPS` : `${(x / MiB).toFixed(1)} MiB/s`);
-  const v = r.max > r.value ? `${fmt(r.max)} (${fmt(r.value)} on most occurrences)` : fmt(r.value);
+  const v =
+    r.max > r.value ? `${fmt(r.max, unit)} (${fmt(r.value, unit)} on most occurrences)` : fmt(r.value, unit);
   const when = `${clockOf(r.fromMinute)}–${clockOf(r.toMinute)} UTC`;
   return r.cadence === 'daily'
     ? `max ${v} at ${when} on ${r.occurrences} of ${r.outOf} days`
@@ -159,37 +158,44 @@ export function describeRecurrence(r: RecurringPeak, unit: 'IOPS' | 'MiB/s'): st
  */
 function peakLeftOut(q: QuantityDemand, statistic: SizingStatistic, unit: 'IOPS' | 'MiB/s'): string | null {
   if (statistic === 'max' || q.max <= q.statisticValue * PEAK_OVER_STATISTIC) return null;
-  const fmt = (x: number) => (unit === 'IOPS' ? `${n0(x)} IOPS` : `${(x / MiB).toFixed(1)} MiB/s`);
   const at = q.maxAtMs === null ? '' : ` at ${iso(q.maxAtMs)}`;
-  return `Peak left out: max ${fmt(q.max)}${at}; ${statistic} = ${fmt(q.statisticValue)} leaves out the points above it (no daily or weekly schedule found among them, so none is kept). What is provisioned for the ${statistic} throttles those peaks whenever they come back: size on max unless they are known to be one-offs.`;
+  return `Peak left out: max ${fmt(q.max, unit)}${at}; ${statistic} = ${fmt(q.statisticValue, unit)} leaves out the points above it (no daily or weekly schedule found among them, so none is kept). What is provisioned for the ${statistic} throttles those peaks whenever they come back: size on max unless they are known to be one-offs.`;
 }
 
+/**
+ * The recurring-peak notes. A recurrence is looked for in read + write at each point (`combined`):
+ * EBS applies its IOPS and throughput limits to reads and writes together, so a nightly job is
+ * one peak however it splits. But the profile — and every target — is sized on read + write of
+ * each direction's own demand (`sized`: read.value + write.value, each with its own recurrence
+ * search; timeseries/sizing.ts), which is never less than the combined one and is the safe side
+ * when the directions peak at different times. The note names that sized number, so what it says
+ * is sized on is what is provisioned.
+ */
 function recurrenceWarnings(
   combined: DemandEvidence['combined'],
+  sized: { iops: number; bytesPerSec: number },
   statistic: SizingStatistic,
   ignoreRecurring: boolean,
 ): Warning[] {
   const out: Warning[] = [];
   const pairs = [
-    ['iops', 'IOPS', combined.iops],
-    ['bytesPerSec', 'MiB/s', combined.bytesPerSec],
+    ['iops', 'IOPS', combined.iops, sized.iops],
+    ['bytesPerSec', 'MiB/s', combined.bytesPerSec, sized.bytesPerSec],
   ] as const;
-  for (const [subject, unit, q] of pairs) {
+  for (const [subject, unit, q, sizedOn] of pairs) {
     const r = q.recurring[0];
     if (!r || r.value <= q.statisticValue) {
       const left = peakLeftOut(q, statistic, unit);
       if (left) out.push({ code: 'peak_left_out', message: left, subject });
       continue;
     }
-    const stat =
-      unit === 'IOPS' ? `${n0(q.statisticValue)} IOPS` : `${(q.statisticValue / MiB).toFixed(1)} MiB/s`;
-    const kept = q.basis === 'recurring-peak' ? q.value : r.value;
-    const peak = unit === 'IOPS' ? `${n0(kept)} IOPS` : `${(kept / MiB).toFixed(1)} MiB/s`;
+    const stat = fmt(q.statisticValue, unit);
+    const peak = fmt(sizedOn, unit);
     out.push(
       ignoreRecurring
         ? {
             code: 'recurring_peak_ignored',
-            message: `Recurring peak: ${describeRecurrence(r, unit)}; ${statistic} = ${stat} ignores it, as asked (--ignore-recurring). The risk: those peaks will be throttled to what is provisioned for ${stat}, every time they recur.`,
+            message: `Recurring peak: ${describeRecurrence(r, unit)}; ${statistic} = ${stat} ignores it, as asked (--ignore-recurring). The risk: those peaks will be throttled to what is provisioned for ${peak}, every time they recur.`,
             subject,
           }
         : {
@@ -221,7 +227,7 @@ function resolutionWarnings(series: IoSeries, combinedIops: QuantityDemand): War
   ];
 }
 
-/** Spans with no point (gaps over 1.5 steps), at most `limit` of them named. */
+/** Spans with no point (gaps over 1.5 steps), all of them (completenessOf names the first 5). */
 export function missingSpans(
   timeMs: readonly number[],
   periodSec: number,
@@ -272,7 +278,7 @@ function completenessOf(series: IoSeries): Completeness {
 
 function censoringWarnings(censoring: readonly Censoring[]): Warning[] {
   return censoring.map((c) => {
-    const limit = c.quantity === 'iops' ? `${n0(c.limit)} IOPS` : `${(c.limit / MiB).toFixed(1)} MiB/s`;
+    const limit = fmt(c.limit, c.quantity === 'iops' ? 'IOPS' : 'MiB/s');
     return {
       code: 'demand_censored',
       message: `Pinned at the limit ${(c.share * 100).toFixed(1)} % of the time (${n0(c.pointsAtLimit)} of ${n0(c.points)} points within 5 % of ${limit}): demand unknown above ${limit}. Raise the limit and measure again; this volume is not right-sized on this evidence.`,
@@ -352,11 +358,23 @@ export function demandBySummary(
     iops: q(combinedIops, summary.combined.iops),
     bytesPerSec: q(combinedBytes, summary.combined.bytesPerSec),
   };
+  const read = {
+    iops: q(series.readIops, summary.read.iops),
+    bytesPerSec: q(series.readBytesPerSec, summary.read.bytesPerSec),
+  };
+  const write = {
+    iops: q(series.writeIops, summary.write.iops),
+    bytesPerSec: q(series.writeBytesPerSec, summary.write.bytesPerSec),
+  };
+  const sized = {
+    iops: read.iops.value + write.iops.value,
+    bytesPerSec: read.bytesPerSec.value + write.bytesPerSec.value,
+  };
   const censoring = censoringOfCombined(combinedIops, combinedBytes, options.limits);
   const completeness = completenessOf(series);
   const warnings: Warning[] = [
     ...resolutionWarnings(series, combined.iops),
-    ...recurrenceWarnings(combined, statistic, ignoreRecurring),
+    ...recurrenceWarnings(combined, sized, statistic, ignoreRecurring),
     ...censoringWarnings(censoring),
     ...completeness.issues.map((i) => ({ code: 'incomplete_data', message: i.message, subject: 'time' })),
   ];
@@ -369,14 +387,8 @@ export function demandBySummary(
     startMs: summary.startMs,
     endMs: summary.endMs,
     ignoreRecurring,
-    read: {
-      iops: q(series.readIops, summary.read.iops),
-      bytesPerSec: q(series.readBytesPerSec, summary.read.bytesPerSec),
-    },
-    write: {
-      iops: q(series.writeIops, summary.write.iops),
-      bytesPerSec: q(series.writeBytesPerSec, summary.write.bytesPerSec),
-    },
+    read,
+    write,
     combined,
     censoring,
     completeness,

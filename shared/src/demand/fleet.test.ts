@@ -186,6 +186,21 @@ describe('fleet plan: the busiest minute and censored demand', () => {
     );
   });
 
+  it('Sums only, reads at 490 MiB/s on a 500-MiB/s gp3: throughput censored as IOPS is (a lower bound), under', () => {
+    const r = JSON.parse(response(0)) as { MetricDataResults: { Id: string; Values: number[] }[] };
+    r.MetricDataResults = r.MetricDataResults.filter((m) => m.Id !== 'v0_m_iops');
+    const reads = r.MetricDataResults.find((m) => m.Id === 'v0_r_bytes')!;
+    reads.Values = reads.Values.map(() => 490 * 1024 * 1024 * 300);
+    const metrics = createFleetMetrics();
+    unwrap(addMetricDataText(metrics, JSON.stringify(r), { fileName: 'm.json' }));
+    const v = plan([], 'max', { metrics }).volumes[0]!;
+    expect(v.censored).toBe(true);
+    expect(v.status).toBe('under');
+    expect(v.risk).toMatch(
+      /^pinned at the limit at least \d+\.\d % of the time; demand unknown above 500\.0 MiB\/s: raise the limit/,
+    );
+  });
+
   it('the same responses through parseMetricData (JSON.parse path) and the scanner plan the same', () => {
     const viaScan = createFleetMetrics();
     unwrap(addMetricDataText(viaScan, text('gmd_nightly_batch_14d.json'), { fileName: 'x' }));

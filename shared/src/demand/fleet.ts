@@ -3,6 +3,7 @@ import type { FleetObserved, FleetSeriesSummary, FleetStatistic, MetricName } fr
 import { formatInt, MiB } from '../units.ts';
 import { AT_LIMIT_FRACTION, isCensored, type Censoring } from './censoring.ts';
 import { describeRecurrence, FINE_RESOLUTION_SEC } from './demand.ts';
+import { formatRate } from './format.ts';
 import { findRecurringPeaks, PEAK_OVER_STATISTIC, type RecurringPeak } from './recurrence.ts';
 
 /**
@@ -15,10 +16,10 @@ import { findRecurringPeaks, PEAK_OVER_STATISTIC, type RecurringPeak } from './r
  *   the Sums (÷ period) are sized on and a note says what a coarse period can hide.
  * - Recurrence: under p99/p95, peaks above 1.2 × the statistic that recur (recurrence.ts) are
  *   kept unless `ignoreRecurring`; their times come with the kept values.
- * - Censoring: points within 5 % of the volume's limit. With VolumeAvgIOPS (read + write) the
- *   share is counted among the kept values (a lower bound past 5 %); with the Sums only, a
- *   direction at the limit on its own is counted (a lower bound: read + write per point is not
- *   kept).
+ * - Censoring: points within 5 % of the volume's limits (IOPS and throughput alike). With
+ *   VolumeAvgIOPS / VolumeAvgThroughput (read + write) the share is counted among the kept values
+ *   (a lower bound past 5 %); with the Sums only, a direction at the limit on its own is counted
+ *   (a lower bound: read + write per point is not kept).
  */
 
 export type VolumeSeries = Partial<Record<MetricName, FleetSeriesSummary>>;
@@ -193,9 +194,17 @@ export function demandFromFleetSeries(
       });
   }
   const limitMibps = o.limits?.mibps ?? null;
-  if (limitMibps !== null && limitMibps > 0 && minuteTput) {
-    const from = atLimit(series.VolumeAvgThroughput, limitMibps * MiB);
-    const count = series.VolumeAvgThroughput!.count;
+  if (limitMibps !== null && limitMibps > 0) {
+    // As for IOPS: VolumeAvgThroughput (read + write per minute) when present, else a lower bound
+    // from each direction's bytes per period alone.
+    const from = minuteTput
+      ? atLimit(series.VolumeAvgThroughput, limitMibps * MiB)
+      : (() => {
+          const r = atLimit(series.VolumeReadBytes, limitMibps * MiB * period);
+          const w = atLimit(series.VolumeWriteBytes, limitMibps * MiB * period);
+          return { n: Math.max(r.n, w.n), exact: false };
+        })();
+    const count = minuteTput ? series.VolumeAvgThroughput!.count : points;
     if (isCensored(from.n, count))
       censoring.push({
         quantity: 'throughput',
@@ -232,6 +241,6 @@ export function demandFromFleetSeries(
 
 /** "pinned at the limit 100.0 % of the time; demand unknown above 3,000 IOPS" */
 export function describeCensoring(c: Censoring): string {
-  const limit = c.quantity === 'iops' ? `${n0(c.limit)} IOPS` : `${n0(c.limit / MiB)} MiB/s`;
+  const limit = formatRate(c.limit, c.quantity === 'iops' ? 'IOPS' : 'MiB/s');
   return `pinned at the limit ${c.exact ? '' : 'at least '}${(c.share * 100).toFixed(1)} % of the time; demand unknown above ${limit}`;
 }

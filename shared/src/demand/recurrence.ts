@@ -13,6 +13,8 @@ import { z } from 'zod';
  *   a peak on at least 2 weeks and more than half of the weeks covering that weekday;
  * - and that window holds at least half of all the peaks: noise above p95 scattered over the day
  *   puts ~4 % of its peaks in any one hour, a scheduled job nearly all of them.
+ * A daily window may cross midnight and counts a run once, on the day it starts; a weekday's
+ * window ends at midnight.
  * Up to 3 recurrences are reported, the largest first (each found after removing the previous).
  */
 
@@ -73,22 +75,29 @@ const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frida
 export const weekdayName = (d: number) => WEEKDAYS[d]!;
 
 /**
- * The best window of `peaks` (time of day, circular) by the number of distinct groups (days or
- * weeks) it holds a peak in. Windows start at each peak's minute, so the answer is exact; a
- * two-pointer sweep over the peaks sorted by minute (the list doubled for midnight) keeps it
- * O(n log n) — a million-point series can have tens of thousands of points above p95.
+ * The best window of `peaks` (time of day) by the number of distinct groups (days or weeks) it
+ * holds a peak in. Windows start at each peak's minute, so the answer is exact; a two-pointer
+ * sweep over the peaks sorted by minute keeps it O(n log n) — a million-point series can have
+ * tens of thousands of points above p95.
+ *
+ * `wrap` (daily): a window may cross midnight (the list is doubled), and a point after midnight
+ * then belongs to the run that started the day before — a 23:55–00:05 job is one occurrence a
+ * night, not two calendar days, so a job every other night never passes for "most days".
+ * Without `wrap` (weekly, one weekday's points) a window ends at midnight: 23:50 and 00:10 of the
+ * same weekday are 23 hours apart.
  */
-function bestWindow(peaks: readonly Peak[], groupOf: (t: number) => number) {
+function bestWindow(peaks: readonly Peak[], groupOf: (t: number) => number, wrap: boolean) {
   const n = peaks.length;
   if (n === 0) return null;
   const sorted = [...peaks].sort((a, b) => minuteOfDay(a.t) - minuteOfDay(b.t));
   const minute = (k: number) => minuteOfDay(sorted[k % n]!.t) + (k >= n ? 1440 : 0);
-  const group = (k: number) => groupOf(sorted[k % n]!.t);
+  const group = (k: number) => groupOf(sorted[k % n]!.t - (k >= n ? DAY_MS : 0));
+  const stop = wrap ? 2 * n : n;
   const counts = new Map<number, number>();
   let best: { from: number; to: number; groups: number } | null = null;
   let end = 0;
   for (let start = 0; start < n; start++) {
-    while (end < start + n && minute(end) - minute(start) < RECURRENCE_WINDOW_MINUTES) {
+    while (end < start + n && end < stop && minute(end) - minute(start) < RECURRENCE_WINDOW_MINUTES) {
       const g = group(end);
       counts.set(g, (counts.get(g) ?? 0) + 1);
       end++;
@@ -106,8 +115,17 @@ function bestWindow(peaks: readonly Peak[], groupOf: (t: number) => number) {
     else counts.set(g, c);
   }
   const inside: Peak[] = [];
-  for (let k = best!.from; k < best!.to; k++) inside.push(sorted[k % n]!);
-  return { start: minuteOfDay(sorted[best!.from % n]!.t), inside, groups: best!.groups };
+  const groups: number[] = [];
+  for (let k = best!.from; k < best!.to; k++) {
+    inside.push(sorted[k % n]!);
+    groups.push(group(k));
+  }
+  return {
+    start: minuteOfDay(sorted[best!.from % n]!.t),
+    inside,
+    insideGroups: groups,
+    groups: best!.groups,
+  };
 }
 
 function describeWindow(inside: readonly Peak[], periodSec: number, start: number) {
@@ -118,9 +136,13 @@ function describeWindow(inside: readonly Peak[], periodSec: number, start: numbe
   return { fromMinute: (start + first) % 1440, toMinute: (start + last) % 1440 };
 }
 
-function perGroupMaxima(inside: readonly Peak[], groupOf: (t: number) => number): number[] {
+/** The largest peak of each occurrence (groups as bestWindow counted them). */
+function perGroupMaxima(w: { inside: readonly Peak[]; insideGroups: readonly number[] }): number[] {
   const byGroup = new Map<number, number>();
-  for (const p of inside) byGroup.set(groupOf(p.t), Math.max(byGroup.get(groupOf(p.t)) ?? -Infinity, p.v));
+  w.inside.forEach((p, i) => {
+    const g = w.insideGroups[i]!;
+    byGroup.set(g, Math.max(byGroup.get(g) ?? -Infinity, p.v));
+  });
   return [...byGroup.values()];
 }
 
@@ -132,14 +154,14 @@ function findOne(
   periodSec: number,
 ): { peak: RecurringPeak; used: Set<Peak> } | null {
   if (peaks.length === 0) return null;
-  const daily = bestWindow(peaks, dayOf);
+  const daily = bestWindow(peaks, dayOf, true);
   if (
     daily &&
     daily.groups >= MIN_DAYS &&
     daily.groups * 2 > coveredDays.size &&
     daily.inside.length * 2 >= allPeaks
   ) {
-    const maxima = perGroupMaxima(daily.inside, dayOf);
+    const maxima = perGroupMaxima(daily);
     return {
       peak: {
         cadence: 'daily',
@@ -160,9 +182,9 @@ function findOne(
   for (let wd = 0; wd < 7; wd++) {
     const onDay = peaks.filter((p) => weekdayOf(p.t) === wd);
     const weeks = coveredWeeksByWeekday.get(wd)?.size ?? 0;
-    const w = bestWindow(onDay, weekOf);
+    const w = bestWindow(onDay, weekOf, false);
     if (!w || w.groups < MIN_WEEKS || w.groups * 2 <= weeks || w.inside.length * 2 < allPeaks) continue;
-    const maxima = perGroupMaxima(w.inside, weekOf);
+    const maxima = perGroupMaxima(w);
     if (weekly && weekly.peak.occurrences >= w.groups) continue;
     weekly = {
       peak: {

@@ -114,10 +114,13 @@ describe('sizing profiles (console_volume_sum_5min.csv)', () => {
     expect(p99.read.iops).toBe(6300);
     expect(p99.warnings.map((w) => w.code)).not.toContain('recurring_peak');
     expect(p95.read.iops).toBe(6300);
+    expect(Math.round(p95.read.iops + p95.write.iops)).toBe(7090);
     const recurring = p95.warnings.find((w) => w.code === 'recurring_peak');
     expect(recurring?.message).toBe(
       // read + write at each point: 12,000 + 294 at 02:15 on 19 Nov.
-      'Recurring peak: max 12,294 IOPS (6,819 IOPS on most occurrences) at 02:00–02:30 UTC on 3 of 3 days; p95 = 2,783 IOPS ignores it, so it is sized on 6,622 IOPS (--ignore-recurring sizes on the p95 and accepts the throttling).',
+      // Sized on read + write of the profile (6,300 + 789.7), each with its own recurrence — not the
+      // combined series' own level (6,622), which no target provisions.
+      'Recurring peak: max 12,294 IOPS (6,819 IOPS on most occurrences) at 02:00–02:30 UTC on 3 of 3 days; p95 = 2,783 IOPS ignores it, so it is sized on 7,090 IOPS (--ignore-recurring sizes on the p95 and accepts the throttling).',
     );
   });
 

@@ -1,3 +1,4 @@
+import { stepText, utcMinute as when } from '../demand/format.ts';
 import {
   demandBySummary,
   demandFromSeries,
@@ -36,8 +37,6 @@ export const RECOMMENDED_HISTORY_DAYS = 14;
 
 export type SeriesProfileOptions = DemandOptions & { label?: string | null };
 
-const when = (ms: number | null) =>
-  ms === null ? 'n/a' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 const n0 = formatInt;
 
 function load(iops: number, bytesPerSec: number): DirectionLoad {
@@ -48,8 +47,6 @@ function load(iops: number, bytesPerSec: number): DirectionLoad {
     latency: null,
   };
 }
-
-const stepText = (s: number) => (s % 60 === 0 ? `${s / 60}-minute` : `${s}-second`);
 
 /** The profile the planner takes, from the demand evidence (its warnings travel with it). */
 export function profileFromDemand(series: IoSeries, d: DemandEvidence, label: string | null): IoProfile {
@@ -126,6 +123,8 @@ export function profilesByStatistic(
 export function sizingSummary(series: IoSeries): Result<SeriesSummary> {
   if (series.timeMs.length === 0) return fail('no_data_points', 'the series has no points to size with');
   const summary = summarizeSeries(series);
-  const d = demandBySummary(series, summary);
-  return d.ok ? ok(summary) : d;
+  // demandBySummary's own check, without building the demand (two full-series sums) to discard it.
+  if (summary.read.iops.points === 0 && summary.write.iops.points === 0)
+    return fail('no_operations', 'the series has no read or write operation counts to size with');
+  return ok(summary);
 }
