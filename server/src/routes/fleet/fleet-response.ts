@@ -2,6 +2,7 @@ import { constants, crc32, createGunzip, deflateRawSync } from 'node:zlib';
 import type { Request, Response } from 'express';
 import { GZIP_HEADER, deflateOpen, gzipTrailer, spliceableParts } from '../../store/fleet-plan-document.ts';
 import type { StoredFleetPlanDocument } from '../../store/run-store.ts';
+import { acceptsGzip } from '../../http/compressed-assets.ts';
 
 /**
  * Serving a stored fleet plan without parsing or serializing it on the event loop (issue 24: a
@@ -104,8 +105,9 @@ export function sendFleetPlan(
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Vary', 'Accept-Encoding');
   const start = headBytes(head);
-  const spliced =
-    req.acceptsEncodings('gzip') === 'gzip' ? splicedGzip(start, body.gzip, body.bytes, TAIL) : null;
+  const spliced = acceptsGzip(req.headers['accept-encoding'])
+    ? splicedGzip(start, body.gzip, body.bytes, TAIL)
+    : null;
   if (spliced) {
     res.setHeader('Content-Encoding', 'gzip');
     res.setHeader(

@@ -446,18 +446,25 @@ describe('GET /api/fleet/plans/:id: the stored bytes, not a parse and re-seriali
     });
   });
 
-  it('to a client that does not: the stored gzip inflated as a stream, with its exact length', async () => {
-    const created = await request(t.app)
-      .post('/api/fleet/plans')
-      .send(body({ headroom: 0.7 }));
-    const { id, plan } = CreatedFleetPlanSchema.parse(created.body);
-    const { res, bytes } = await getRaw(id, 'identity');
-    expect(res.status).toBe(200);
-    expect(res.headers['content-encoding']).toBeUndefined();
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(Number(res.headers['content-length'])).toBe(bytes.length);
-    expect(JSON.parse(bytes.toString('utf8'))).toMatchObject({ id, analysisVersion: ANALYSIS_VERSION, plan });
-  });
+  it.each(['identity', 'gzip;q=0', 'gzip;q=0, *'])(
+    'to a client that does not (Accept-Encoding: %s): the stored gzip inflated as a stream, with its exact length',
+    async (accept) => {
+      const created = await request(t.app)
+        .post('/api/fleet/plans')
+        .send(body({ headroom: 0.7 }));
+      const { id, plan } = CreatedFleetPlanSchema.parse(created.body);
+      const { res, bytes } = await getRaw(id, accept);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(Number(res.headers['content-length'])).toBe(bytes.length);
+      expect(JSON.parse(bytes.toString('utf8'))).toMatchObject({
+        id,
+        analysisVersion: ANALYSIS_VERSION,
+        plan,
+      });
+    },
+  );
 });
 
 describe('crc32Combine (zlib crc32_combine)', () => {
