@@ -33,8 +33,8 @@ const ENCODINGS = [
 type Encoding = (typeof ENCODINGS)[number][0];
 
 /**
- * Whether Accept-Encoding allows `coding`: listed with q > 0, or not listed and `*` is (RFC 9110
- * §12.5.3: `gzip;q=0, *` refuses gzip). The one test of it for every route that answers gzip.
+ * Whether Accept-Encoding allows `coding`: listed with q > 0, or not listed and `*` is
+ * (RFC 9110 §12.5.3: `gzip;q=0, *` refuses gzip). The one test of it for every route that answers gzip.
  */
 export function acceptsEncoding(header: string | undefined, coding: Encoding): boolean {
   if (!header) return false;
