@@ -138,6 +138,7 @@ describe('BLOCKWISE_ALLOWED_HOSTS', () => {
       ' Blockwise.Internal:8080 , 10.0.0.5,[fd00::1]:8080',
       ['blockwise.internal:8080', '10.0.0.5', '[fd00::1]:8080'],
     ],
+    ['x.example:80, x.example:443', ['x.example:80', 'x.example:443']],
     ['', []],
     [undefined, []],
   ])('%j is %j', (raw, expected) => {

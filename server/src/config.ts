@@ -151,7 +151,14 @@ export function parseAllowedHosts(raw: string | undefined): string[] {
     const text = entry.trim().toLowerCase();
     const url =
       text && !text.includes('*') && URL.canParse(`http://${text}`) ? new URL(`http://${text}`) : null;
-    if (!url || url.host !== text || url.pathname !== '/' || url.username || url.password)
+    // `x:80` is read as `x` by the http parser (80 is its default port); the port stays as written.
+    if (
+      !url ||
+      (url.host !== text && `${url.host}:80` !== text) ||
+      url.pathname !== '/' ||
+      url.username ||
+      url.password
+    )
       throw new ConfigError(
         `BLOCKWISE_ALLOWED_HOSTS: "${entry.trim()}" is not a host name with an optional port (expected e.g. blockwise.internal or 10.0.0.5:8080, comma-separated)`,
       );

@@ -201,13 +201,32 @@ export async function readLocalText(
     try {
       const info = await handle.stat();
       if (info.size > maxBytes) throw new CatalogInputError(shown, null, tooBigMessage(info.size));
-      return { text: await handle.readFile('utf8'), mtime: info.mtime };
+      const text = await readAtMost(handle, maxBytes);
+      if (text === null) throw new CatalogInputError(shown, null, tooBigMessage(maxBytes + 1));
+      return { text, mtime: info.mtime };
     } finally {
       await handle.close();
     }
   } catch (error) {
     if (error instanceof CatalogInputError) throw error;
     throw cannotRead(shown, error);
+  }
+}
+
+/**
+ * The file's text, or null past `maxBytes`: at most `maxBytes` + 1 bytes are read, whatever its
+ * size said when it was opened (a file still being written grows past it; readFile reads to EOF).
+ */
+async function readAtMost(handle: FileHandle, maxBytes: number): Promise<string | null> {
+  const buffer = Buffer.alloc(Math.min(maxBytes + 1, 64 * 1024));
+  const parts: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, maxBytes + 1 - total), null);
+    if (bytesRead === 0) return Buffer.concat(parts, total).toString('utf8');
+    parts.push(Buffer.from(buffer.subarray(0, bytesRead)));
+    total += bytesRead;
+    if (total > maxBytes) return null;
   }
 }
 
@@ -230,7 +249,15 @@ async function readSmall(
     try {
       if (bytes > MAX_INDEX_BYTES)
         throw new CatalogInputError(shown, null, `${bytes} bytes; a region index is far smaller`);
-      return await handle.readFile('utf8');
+      // The size was the file's when it was opened: one that grows since is read only this far.
+      const text = await readAtMost(handle, MAX_INDEX_BYTES);
+      if (text === null)
+        throw new CatalogInputError(
+          shown,
+          null,
+          `over ${MAX_INDEX_BYTES} bytes; a region index is far smaller`,
+        );
+      return text;
     } catch (error) {
       if (error instanceof CatalogInputError) throw error;
       throw cannotRead(shown, error);

@@ -122,7 +122,7 @@ function readInfraFile(
   const objects: ManifestObject[] = [];
   for (const doc of list) {
     const error = doc.errors[0];
-    if (error && /Maximum call stack size exceeded/.test(error.message))
+    if (error && isStackOverflow(error))
       throw boundError(file, {
         code: 'input_too_deep',
         message: 'nested too deep for the YAML parser',

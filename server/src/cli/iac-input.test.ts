@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../testing/run-cli.ts';
-import { IAC_INPUT_LIMITS, jsonTooDeep, scanYaml } from './iac-input.ts';
+import { parseAllDocuments } from 'yaml';
+import { IAC_INPUT_LIMITS, isStackOverflow, jsonTooDeep, scanYaml } from './iac-input.ts';
 
 /**
  * check-iac's input bounds (issue 24): what the scan counts on real manifests, and where it stops
@@ -81,5 +82,21 @@ describe('jsonTooDeep', () => {
       message:
         'nested deeper than 256 levels (at character 257); real plans and manifests nest a few dozen at most',
     });
+  });
+});
+
+describe('isStackOverflow', () => {
+  const deepYamlError = () => {
+    const docs = parseAllDocuments(`${'['.repeat(20_000)}${']'.repeat(20_000)}`);
+    return (Array.isArray(docs) ? docs : [docs])[0]!.errors[0];
+  };
+  it.each([
+    ['a RangeError V8 throws on overflow', () => new RangeError('Maximum call stack size exceeded'), true],
+    ['the yaml parser reporting an overflow among its errors', deepYamlError, true],
+    ['another RangeError', () => new RangeError('Invalid array length'), false],
+    ['a plain YAML syntax error', () => parseAllDocuments('a: [')[0]?.errors?.[0], false],
+    ['no error', () => undefined, false],
+  ])('%s', (_, error, expected) => {
+    expect(isStackOverflow(error())).toBe(expected);
   });
 });

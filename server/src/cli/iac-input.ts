@@ -149,7 +149,11 @@ export function scanYaml(text: string, limits: InputLimits = IAC_INPUT_LIMITS): 
   return { ok: true, nodes, aliases, maxDepth };
 }
 
-/** Whether `error` is V8's stack overflow: a document nested past what a recursive reader can hold. */
+/**
+ * Whether `error` is V8's stack overflow: a document nested past what a recursive reader can hold.
+ * Thrown (a RangeError) or reported by the yaml parser among a document's errors (a YAMLParseError
+ * whose message starts with V8's).
+ */
 export function isStackOverflow(error: unknown): boolean {
-  return error instanceof RangeError && /Maximum call stack size exceeded/.test(error.message);
+  return error instanceof Error && error.message.startsWith('Maximum call stack size exceeded');
 }

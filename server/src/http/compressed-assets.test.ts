@@ -5,7 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } from '
 import express from 'express';
 import { listen, send } from '../reliability/testing/http-client.ts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compressedAssets } from './compressed-assets.ts';
+import { acceptsEncoding, compressedAssets } from './compressed-assets.ts';
 
 const dist = mkdtempSync(join(tmpdir(), 'bw-dist-'));
 mkdirSync(join(dist, 'assets'));
@@ -64,6 +64,7 @@ describe('precompressed assets (P11)', () => {
   it.each([
     ['no Accept-Encoding', '/assets/index-AbC123.js', undefined],
     ['gzip refused (q=0)', '/assets/index-AbC123.js', 'gzip;q=0, identity'],
+    ['gzip and br refused by name beside a wildcard', '/assets/index-AbC123.js', 'gzip;q=0, br;q=0, *'],
     ['a type it does not compress', '/assets/logo.png', 'gzip'],
     ['a file outside assets/', '/secret.txt', 'gzip'],
     ['a path that climbs out', '/assets/..%2Fsecret.txt', 'gzip'],
@@ -92,5 +93,24 @@ describe('precompressed assets (P11)', () => {
     expect(res.status).toBe(404);
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.headers.vary).toBe('Accept-Encoding');
+  });
+});
+
+describe('acceptsEncoding', () => {
+  it.each([
+    [undefined, false],
+    ['gzip', true],
+    ['GZIP', true],
+    ['gzip;q=0', false],
+    ['gzip; q=0.0', false],
+    ['gzip;q=0, *', false],
+    ['*;q=0, gzip', true],
+    ['*', true],
+    ['*;q=0', false],
+    ['deflate, br', false],
+    ['gzip;q=0.001', true],
+    ['gzip;q=nonsense', false],
+  ])('%s → %s', (header, expected) => {
+    expect(acceptsEncoding(header, 'gzip')).toBe(expected);
   });
 });

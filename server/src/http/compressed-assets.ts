@@ -32,15 +32,22 @@ const ENCODINGS = [
 ] as const;
 type Encoding = (typeof ENCODINGS)[number][0];
 
-/** Whether Accept-Encoding allows `coding` (listed, or `*`, without q=0). */
+/**
+ * Whether Accept-Encoding allows `coding`: listed with q > 0, or not listed and `*` is
+ * (RFC 9110 §12.5.3: `gzip;q=0, *` refuses gzip). The one test of it for every route that answers gzip.
+ */
 export function acceptsEncoding(header: string | undefined, coding: Encoding): boolean {
   if (!header) return false;
-  return header.split(',').some((part) => {
+  let listed: number | undefined;
+  let star: number | undefined;
+  for (const part of header.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (name !== coding && name !== '*') return false;
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return !q || Number(q.slice(2)) > 0;
-  });
+    const weight = q ? Number(q.slice(2)) || 0 : 1;
+    if (name === coding) listed = Math.max(listed ?? 0, weight);
+    else if (name === '*') star = Math.max(star ?? 0, weight);
+  }
+  return (listed ?? star ?? 0) > 0;
 }
 
 export function acceptsGzip(header: string | undefined): boolean {

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from './auth.ts';
 import { fixture, makeTestApp, type TestApp } from '../testing/test-app.ts';
+import { parseAllowedHosts } from '../config.ts';
 
 const body = fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json');
 const asIs = (b: unknown) => b as string;
@@ -177,7 +178,7 @@ describe('names configured with BLOCKWISE_PUBLIC_URL and BLOCKWISE_ALLOWED_HOSTS
     t = await makeTestApp({
       config: {
         publicUrl: 'https://blockwise.example.com',
-        allowedHosts: ['blockwise.internal', '10.0.0.5:8080'],
+        allowedHosts: parseAllowedHosts('blockwise.internal, 10.0.0.5:8080, web.internal:80'),
       },
     });
   });
@@ -191,6 +192,15 @@ describe('names configured with BLOCKWISE_PUBLIC_URL and BLOCKWISE_ALLOWED_HOSTS
     ['10.0.0.5:8080', 'http://10.0.0.5:8080', 201, 'allowed-with-port'],
     ['10.0.0.5:9090', 'http://10.0.0.5:9090', 403, 'allowed-other-port'],
     ['blockwise.example.net', 'http://blockwise.example.net', 403, 'unlisted'],
+    // Default ports, written or not, on either side: the same origin.
+    ['blockwise.internal:80', 'http://blockwise.internal', 201, 'host-default-port-http'],
+    ['blockwise.internal:443', 'https://blockwise.internal', 201, 'host-default-port-https'],
+    ['blockwise.internal', 'http://blockwise.internal:80', 201, 'origin-default-port'],
+    ['blockwise.internal', 'http://blockwise.internal:8080', 403, 'origin-other-port'],
+    ['blockwise.internal:443', 'http://blockwise.internal', 403, 'https-port-http-origin'],
+    ['web.internal', 'http://web.internal', 201, 'allowed-port-80-no-host-port'],
+    ['web.internal:80', 'http://web.internal', 201, 'allowed-port-80'],
+    ['web.internal:8080', 'http://web.internal:8080', 403, 'allowed-port-80-other-port'],
   ])('Host %s, Origin %s: %i', async (host, origin, status, name) => {
     const res = await browserPost(t, host, { 'Sec-Fetch-Site': 'same-origin', Origin: origin }, name);
     expect(res.status, JSON.stringify(res.body)).toBe(status);

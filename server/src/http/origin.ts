@@ -15,14 +15,28 @@ export type OriginPolicy = {
   allowedHosts: readonly string[];
 };
 
-/** `host[:port]` as the URL parser reads it (lowercase, IPv6 in brackets), or null. */
-function parseHost(host: string): { hostname: string; host: string } | null {
+/**
+ * `host[:port]` as the URL parser reads it (lowercase, IPv6 in brackets), or null; `port` is ''
+ * when none is written. Parsed as http, whose parser drops a written `:80`: it is put back, so
+ * `x:80` is port 80, not "any port".
+ */
+function parseHost(host: string): { hostname: string; port: string } | null {
   if (!URL.canParse(`http://${host}`)) return null;
   const url = new URL(`http://${host}`);
-  return url.pathname === '/' && !url.username && !url.password && !url.search && !url.hash
-    ? { hostname: url.hostname, host: url.host }
-    : null;
+  if (url.pathname !== '/' || url.username || url.password || url.search || url.hash) return null;
+  return { hostname: url.hostname, port: url.port || (/:0*80$/.test(host) ? '80' : '') };
 }
+
+/** The default port of a scheme: 443 for https, 80 for http. */
+const defaultPort = (protocol: string) => (protocol === 'https:' ? '443' : '80');
+
+/**
+ * Whether an allowed `port` admits the Host header's `port`: the same, or a Host without one
+ * (the default port of the scheme the browser used, which the Host header does not say) where
+ * the allowed port is a default port (80 for http, 443 for https).
+ */
+const portAdmits = (allowed: string, host: string) =>
+  host === allowed || (host === '' && (allowed === '80' || allowed === '443'));
 
 /** Names that resolve to this machine by definition (RFC 6761 `localhost`, 127/8, ::1): no DNS can rebind them. */
 function isLoopback(hostname: string): boolean {
@@ -48,11 +62,9 @@ function isConfiguredHost(header: string | undefined, policy: OriginPolicy): boo
   if (policy.publicUrl !== null && new URL(policy.publicUrl).hostname === host.hostname) return true;
   return policy.allowedHosts.some((entry) => {
     const allowed = parseHost(entry);
-    if (!allowed) return false;
-    // With a port, that port only; without one, any.
-    return allowed.host === allowed.hostname
-      ? allowed.hostname === host.hostname
-      : allowed.host === host.host;
+    if (!allowed || allowed.hostname !== host.hostname) return false;
+    // With a port, that port only (a Host without one is at a default port); without one, any.
+    return allowed.port === '' || portAdmits(allowed.port, host.port);
   });
 }
 
@@ -80,7 +92,15 @@ export function foreignOrigin(req: Request, policy: OriginPolicy): string | null
     if (!URL.canParse(origin)) return "Origin is not this server's";
     const url = new URL(origin);
     if (policy.publicUrl !== null && url.origin === new URL(policy.publicUrl).origin) return null;
-    if (url.host !== req.get('host')?.toLowerCase()) return "Origin is not this server's";
+    // The same name and port, each at its scheme's default when not written (Origin http://h is
+    // Host h:80; the Host header has no scheme: the Origin's is the one the browser used).
+    const addressed = parseHost(req.get('host') ?? '');
+    if (
+      !addressed ||
+      addressed.hostname !== url.hostname ||
+      (addressed.port || defaultPort(url.protocol)) !== (url.port || defaultPort(url.protocol))
+    )
+      return "Origin is not this server's";
   }
   if (isConfiguredHost(req.get('host'), policy)) return null;
   return 'the name it addressed this server by is neither a loopback name nor BLOCKWISE_PUBLIC_URL’s nor in BLOCKWISE_ALLOWED_HOSTS; if browsers reach this server under that name, add it there';

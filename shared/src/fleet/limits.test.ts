@@ -119,6 +119,17 @@ describe('checkFleetRequestSize: the caps of one request, counted before parsing
     expect(r).toMatchObject({ ok: false, error: { code, path } });
   });
 
+  it('refuses no point the metrics reader accepts: a day-long Sum of 2e15 bytes (23 GB/s, under 100 GiB/s)', () => {
+    const day = { MetricDataResults: [{ Values: [2e15] }] };
+    expect(checkFleetRequestSize(body({ metrics: [day] })).ok).toBe(true);
+  });
+
+  it('refuses a point past 100 GiB/s over 455 days, with that ceiling in the message', () => {
+    const r = checkFleetRequestSize(body({ metrics: [{ MetricDataResults: [{ Values: [5e18] }] }] }));
+    expect(r).toMatchObject({ ok: false, error: { code: 'metrics_invalid' } });
+    expect(!r.ok && r.error.message).toContain('expected 0 to 4.22e+18: 100 GiB/s over 455 days');
+  });
+
   it('takes exactly the cap of volumes', () => {
     expect(checkFleetRequestSize(body({ volumes: volumes(FLEET_REQUEST_LIMITS.maxVolumes) })).ok).toBe(true);
   });

@@ -1,5 +1,17 @@
 import { GP2, GP3, HDD, IO1, IO2 } from '../aws/volume-types.ts';
 import { fail, ok, type Result } from '../problem.ts';
+import { MiB } from '../units.ts';
+
+/**
+ * Physical ceilings of one point (a Sum over one period), per second: 10 × the largest EBS volume
+ * (io2 Block Express, 256,000 IOPS: aws/volume-types.ts) and 100 GiB/s of bytes (no EC2 instance
+ * reaches that EBS bandwidth). A Sum above them is not a reading of an EBS volume; the metrics
+ * reader (metrics.ts, checkValues) holds each point to them times its period.
+ */
+export const IMPLAUSIBLE_IOPS = 10 * IO2.iops.max.value;
+export const IMPLAUSIBLE_BYTES_PER_SEC = 100 * 1024 * MiB;
+/** A one-point result shows no spacing: its Sum is bounded over the longest history CloudWatch keeps (455 days). */
+export const LONGEST_PERIOD_SECONDS = 455 * 86_400;
 
 /**
  * What one `POST /api/fleet/plans` may ask for (docs/fleet.md §7, "Share links"). The body's byte limit
@@ -20,11 +32,12 @@ export const FLEET_REQUEST_LIMITS = {
    */
   maxMetricPoints: 2_000_000,
   /**
-   * The largest value of one point (a CloudWatch Sum over its Period). The fastest volume type
-   * (io2 Block Express, 4,000 MiB/s) moves 3.6e14 bytes in a day-long Period; 1e15 leaves room
-   * and keeps every rate, target and cost derived from it finite.
+   * The largest value of one point (a CloudWatch Sum over its Period), before the metric and its
+   * Period are known: the loosest ceiling the metrics reader applies (100 GiB/s of bytes over the
+   * longest Period, 455 days ≈ 4.2e18), so no point it would accept is refused here. Finite, it
+   * keeps every rate, target and cost derived from it finite (1e308 IOPS once became a 500).
    */
-  maxMetricValue: 1e15,
+  maxMetricValue: IMPLAUSIBLE_BYTES_PER_SEC * LONGEST_PERIOD_SECONDS,
 } as const;
 
 /**
@@ -140,7 +153,7 @@ export function checkFleetRequestSize(body: {
           const path = `metrics.${f}.MetricDataResults.${r}.Values.${i}`;
           return fail(
             'metrics_invalid',
-            `${path}: ${value} is no CloudWatch Sum of an EBS volume (expected 0 to ${L.maxMetricValue})`,
+            `${path}: ${value} is no CloudWatch Sum of an EBS volume (expected 0 to ${L.maxMetricValue.toExponential(2)}: 100 GiB/s over 455 days)`,
             path,
           );
         }

@@ -1,6 +1,4 @@
 import { fail, ok, type Result } from '../problem.ts';
-import { IO2 } from '../aws/volume-types.ts';
-import { MiB } from '../units.ts';
 import { z } from 'zod';
 import { GetMetricDataOutputSchema, MetricDataResultSchema } from './aws-outputs.ts';
 import {
@@ -10,6 +8,7 @@ import {
   mergeConcurrency,
   type PointTimes,
 } from './concurrent.ts';
+import { IMPLAUSIBLE_BYTES_PER_SEC, IMPLAUSIBLE_IOPS, LONGEST_PERIOD_SECONDS } from './limits.ts';
 import { problemOf } from './parse.ts';
 import { parseLabel } from './queries.ts';
 import { STAMP_SAMPLE, scanMetricDataText } from './scan.ts';
@@ -56,16 +55,6 @@ export function gcdMs(a: number, b: number): number {
   while (b > 0) [a, b] = [b, a % b];
   return a;
 }
-
-/**
- * Physical ceilings of one point (a Sum over one period), per second: 10 × the largest EBS volume
- * (io2 Block Express, 256,000 IOPS: aws/volume-types.ts) and 100 GiB/s of bytes (no EC2 instance
- * reaches that EBS bandwidth). A Sum above them is not a reading of an EBS volume.
- */
-export const IMPLAUSIBLE_IOPS = 10 * IO2.iops.max.value;
-export const IMPLAUSIBLE_BYTES_PER_SEC = 100 * 1024 * MiB;
-/** A one-point result shows no spacing: its Sum is bounded over the longest history CloudWatch keeps (455 days). */
-const LONGEST_PERIOD_SECONDS = 455 * 86_400;
 
 /** Options of the readers: the file name for messages, the volume order of the queries, the Period given. */
 export type MetricDataOptions = {

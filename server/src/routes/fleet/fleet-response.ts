@@ -1,7 +1,9 @@
 import { constants, crc32, createGunzip, deflateRawSync } from 'node:zlib';
+import { Transform } from 'node:stream';
 import type { Request, Response } from 'express';
 import { GZIP_HEADER, deflateOpen, gzipTrailer, spliceableParts } from '../../store/fleet-plan-document.ts';
 import type { StoredFleetPlanDocument } from '../../store/run-store.ts';
+import { acceptsGzip } from '../../http/compressed-assets.ts';
 
 /**
  * Serving a stored fleet plan without parsing or serializing it on the event loop (issue 24: a
@@ -104,8 +106,9 @@ export function sendFleetPlan(
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Vary', 'Accept-Encoding');
   const start = headBytes(head);
-  const spliced =
-    req.acceptsEncodings('gzip') === 'gzip' ? splicedGzip(start, body.gzip, body.bytes, TAIL) : null;
+  const spliced = acceptsGzip(req.headers['accept-encoding'])
+    ? splicedGzip(start, body.gzip, body.bytes, TAIL)
+    : null;
   if (spliced) {
     res.setHeader('Content-Encoding', 'gzip');
     res.setHeader(
@@ -125,17 +128,41 @@ export function sendFleetPlan(
   res.write(start);
   // 256 KiB chunks: a 100 MiB plan is 400 writes, not 6,400 of the default 16 KiB.
   const gunzip = createGunzip({ chunkSize: 256 * 1024 });
+  // Content-Length was sent from the stored body_size: a stored gzip that inflates to another
+  // length ends the connection before a byte past it (the client sees a truncated transfer, never
+  // a well-framed wrong body), and the error goes to the log.
+  const lengthChecked = checkLength(body.bytes);
   return new Promise((resolve, reject) => {
-    res.on('close', () => {
-      gunzip.destroy();
-      resolve();
-    });
-    gunzip.on('error', (error) => {
+    const fail = (error: Error) => {
       res.destroy(error);
       reject(error);
+    };
+    res.on('close', () => {
+      gunzip.destroy();
+      lengthChecked.destroy();
+      resolve();
     });
-    gunzip.on('end', () => res.end(TAIL));
-    gunzip.pipe(res, { end: false });
+    gunzip.on('error', fail);
+    lengthChecked.on('error', fail);
+    lengthChecked.on('end', () => res.end(TAIL));
+    gunzip.pipe(lengthChecked).pipe(res, { end: false });
     gunzip.end(body.gzip);
+  });
+}
+
+/** A pass-through that fails as soon as more than `bytes`, or at its end anything but `bytes`, went through. */
+function checkLength(bytes: number): Transform {
+  let seen = 0;
+  const mismatch = (what: string) =>
+    new Error(`stored fleet plan inflates to ${what} bytes, not its stored body_size of ${bytes}`);
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > bytes) done(mismatch(`at least ${seen}`));
+      else done(null, chunk);
+    },
+    flush(done) {
+      done(seen === bytes ? null : mismatch(String(seen)));
+    },
   });
 }

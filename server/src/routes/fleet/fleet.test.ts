@@ -1,4 +1,7 @@
 import { once } from 'node:events';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { pino } from 'pino';
 import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32, gunzipSync, gzipSync } from 'node:zlib';
@@ -446,17 +449,77 @@ describe('GET /api/fleet/plans/:id: the stored bytes, not a parse and re-seriali
     });
   });
 
-  it('to a client that does not: the stored gzip inflated as a stream, with its exact length', async () => {
-    const created = await request(t.app)
-      .post('/api/fleet/plans')
-      .send(body({ headroom: 0.7 }));
-    const { id, plan } = CreatedFleetPlanSchema.parse(created.body);
-    const { res, bytes } = await getRaw(id, 'identity');
-    expect(res.status).toBe(200);
-    expect(res.headers['content-encoding']).toBeUndefined();
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(Number(res.headers['content-length'])).toBe(bytes.length);
-    expect(JSON.parse(bytes.toString('utf8'))).toMatchObject({ id, analysisVersion: ANALYSIS_VERSION, plan });
+  it.each(['identity', 'gzip;q=0', 'gzip;q=0, *'])(
+    'to a client that does not (Accept-Encoding: %s): the stored gzip inflated as a stream, with its exact length',
+    async (accept) => {
+      const created = await request(t.app)
+        .post('/api/fleet/plans')
+        .send(body({ headroom: 0.7 }));
+      const { id, plan } = CreatedFleetPlanSchema.parse(created.body);
+      const { res, bytes } = await getRaw(id, accept);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(Number(res.headers['content-length'])).toBe(bytes.length);
+      expect(JSON.parse(bytes.toString('utf8'))).toMatchObject({
+        id,
+        analysisVersion: ANALYSIS_VERSION,
+        plan,
+      });
+    },
+  );
+});
+
+describe('GET /api/fleet/plans/:id of a row whose body_size is wrong', () => {
+  /** The bytes a client received before the connection ended, and whether the transfer completed. */
+  const getPartial = async (app: TestApp['app'], id: string) => {
+    const server = app.listen(0);
+    try {
+      await once(server, 'listening');
+      const { port } = server.address() as AddressInfo;
+      const res = await new Promise<IncomingMessage>((resolve, reject) =>
+        get({ port, path: `/api/fleet/plans/${id}`, headers: { 'accept-encoding': 'identity' } }, resolve).on(
+          'error',
+          reject,
+        ),
+      );
+      const chunks: Buffer[] = [];
+      try {
+        for await (const chunk of res) chunks.push(chunk as Buffer);
+      } catch {
+        // the server ended the connection: what arrived is the answer
+      }
+      return { res, bytes: Buffer.concat(chunks) };
+    } finally {
+      server.close();
+    }
+  };
+
+  it.each([
+    ['larger than the plan (the client would wait for bytes that never come)', 1000],
+    ['smaller than the plan (the client would read a cut plan as the whole)', -1000],
+  ])('%s: the transfer ends short of Content-Length, and the mismatch is logged', async (_, delta) => {
+    const logs: string[] = [];
+    const logger = pino({ level: 'error' }, { write: (line: string) => void logs.push(line) });
+    const app = await makeTestApp({ logger });
+    try {
+      const created = await request(app.app)
+        .post('/api/fleet/plans')
+        .send(body({ headroom: 0.55 }));
+      const { id } = CreatedFleetPlanSchema.parse(created.body);
+      // The table is append-only (a trigger refuses UPDATE): this test stands in for a corrupt row.
+      const db = new Database(join(app.dir, 'blockwise.db'));
+      db.exec('DROP TRIGGER fleet_plans_no_update');
+      db.prepare('UPDATE fleet_plans SET body_size = body_size + ? WHERE id = ?').run(delta, id);
+      db.close();
+      const { res, bytes } = await getPartial(app.app, id);
+      expect(res.statusCode).toBe(200);
+      expect(res.complete).toBe(false);
+      expect(bytes.length).toBeLessThan(Number(res.headers['content-length']));
+      expect(logs.join('')).toMatch(/inflates to .* not its stored body_size/);
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -197,7 +197,7 @@ function registerFleetPaths(registry: OpenAPIRegistry): void {
       ),
       415: error('unsupported_media_type: send application/json'),
       422: error(
-        "body_invalid, volumes_invalid (also a Size, Iops or Throughput above the volume type's maximum, or a volume id listed twice), metrics_invalid (also a point outside 0–1e15), instances_invalid or region_unknown; `path` names the field (e.g. metrics.1.MetricDataResults.0.Label); fleet_plan_too_large: the plan would take more than 2 × the request + 64 KiB",
+        "body_invalid, volumes_invalid (also a Size, Iops or Throughput above the volume type's maximum, or a volume id listed twice), metrics_invalid (also a point outside 0–4.2e18, 100 GiB/s over 455 days), instances_invalid or region_unknown; `path` names the field (e.g. metrics.1.MetricDataResults.0.Label); fleet_plan_too_large: the plan would take more than 2 × the request + 64 KiB",
       ),
       429: error('rate_limited: uploads or upload bytes per minute (Retry-After)'),
       503: error('busy: the server is planning as many large requests as it can hold (Retry-After)'),

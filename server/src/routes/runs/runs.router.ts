@@ -140,6 +140,13 @@ async function storeUpload(
 }
 
 /** The validators of the run routes (the OpenAPI document reads their schemas). */
+/**
+ * The ETag of a run's answer: the analysis version (what the answer says depends on the rules that
+ * made it), the run and the Content-Encoding (the gzip and identity bytes differ).
+ */
+const runAnswerEtag = (id: string, encoding: 'gzip' | 'identity') =>
+  `"analysis-${ANALYSIS_VERSION}-${id}-${encoding}"`;
+
 export const runsValidators = { list: validate({ query: RunListQuerySchema }) };
 
 export function runsRouter(ctx: AppContext): Router {
@@ -296,14 +303,17 @@ export function runsRouter(ctx: AppContext): Router {
     // What the run says depends on the rules that analyze it: the representation is keyed on the
     // analysis version (ETag), and caches revalidate (a cheap 304) instead of keeping a year-old
     // analysis that today's web app no longer reads. The raw bytes stay immutable.
+    // A strong ETag names one representation: the gzip and the identity bodies differ in bytes, so
+    // each has its own (RFC 9110 §8.8.3), and a cache holding one is never told it holds the other.
+    const gzip = answer.gzip && acceptsGzip(req.headers['accept-encoding']) ? answer.gzip : null;
     res.setHeader('Cache-Control', 'public, no-cache');
-    res.setHeader('ETag', `"analysis-${ANALYSIS_VERSION}"`);
+    res.setHeader('ETag', runAnswerEtag(id, gzip ? 'gzip' : 'identity'));
     res.setHeader('Vary', 'Accept-Encoding');
     if (req.fresh) return void res.status(304).end();
     res.type('json');
-    if (answer.gzip && acceptsGzip(req.headers['accept-encoding'])) {
+    if (gzip) {
       res.setHeader('Content-Encoding', 'gzip');
-      return void res.send(answer.gzip);
+      return void res.send(gzip);
     }
     res.send(answer.json);
   });

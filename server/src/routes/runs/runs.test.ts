@@ -349,6 +349,25 @@ describe('GET /api/runs/:id and /raw', () => {
       expect(zipped.text).toBe(first.text);
       const again = await request(t.app).get(path).set('Accept-Encoding', 'identity');
       expect(again.text).toBe(first.text);
+      // gzip refused by name, even beside a wildcard: identity (RFC 9110 §12.5.3).
+      for (const accept of ['gzip;q=0', 'gzip;q=0, *']) {
+        const refused = await request(t.app).get(path).set('Accept-Encoding', accept);
+        expect(refused.headers['content-encoding']).toBeUndefined();
+        expect(refused.text).toBe(first.text);
+      }
+      // A strong ETag per representation, and per run: each revalidates in its own encoding only.
+      const identityTag = first.headers.etag;
+      const gzipTag = zipped.headers.etag;
+      expect(identityTag).toMatch(new RegExp(`^"analysis-.+-${created.body.id}-identity"$`));
+      expect(gzipTag).toBe(identityTag?.replace(/-identity"$/, '-gzip"'));
+      const conditional = async (accept: string, tag: string | undefined) =>
+        request(t.app).get(path).set('Accept-Encoding', accept).set('If-None-Match', String(tag));
+      expect((await conditional('identity', identityTag)).status).toBe(304);
+      expect((await conditional('gzip', gzipTag)).status).toBe(304);
+      const stale = await conditional('gzip', identityTag);
+      expect(stale.status).toBe(200);
+      expect(stale.headers['content-encoding']).toBe('gzip');
+      expect((await conditional('identity', gzipTag)).status).toBe(200);
       expect(reads).toHaveBeenCalledTimes(1);
     } finally {
       reads.mockRestore();

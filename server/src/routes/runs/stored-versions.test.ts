@@ -34,19 +34,20 @@ afterAll(async () => {
 
 describe('a run stored by an earlier analysis version', () => {
   it('GET /api/runs/:id analyzes it again from its raw bytes and serves today’s analysis', async () => {
-    const res = await request(t.app).get(`/api/runs/${id}`).expect(200);
+    const res = await request(t.app).get(`/api/runs/${id}`).set('Accept-Encoding', 'identity').expect(200);
     const run = RunSchema.parse(res.body);
     expect(run.summary.analysisVersion).toBe(ANALYSIS_VERSION);
     expect(run.summary.plan?.bottleneck?.state).toBeDefined();
     expect(run.report.jobs.length).toBeGreaterThan(0);
-    expect(res.headers.etag).toBe(`"analysis-${ANALYSIS_VERSION}"`);
+    expect(res.headers.etag).toBe(`"analysis-${ANALYSIS_VERSION}-${id}-identity"`);
     expect(res.headers['cache-control']).toBe('public, no-cache');
   });
 
   it('a cache holding this analysis version revalidates with a 304 and no body', async () => {
     const res = await request(t.app)
       .get(`/api/runs/${id}`)
-      .set('If-None-Match', `"analysis-${ANALYSIS_VERSION}"`)
+      .set('Accept-Encoding', 'identity')
+      .set('If-None-Match', `"analysis-${ANALYSIS_VERSION}-${id}-identity"`)
       .expect(304);
     expect(res.text).toBe('');
     // One cached under the previous version gets today's analysis.
