@@ -4,7 +4,7 @@ import type { IacFinding, IacFindingKind, IacReport } from './schema.ts';
  * The check's findings as SARIF 2.1.0 (OASIS, "Static Analysis Results Interchange Format
  * Version 2.1.0", https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html): what GitHub
  * code scanning and other tools read. One run; one rule per finding code present; one result per
- * finding. Tests validate the output against the published JSON schema (server/src/testing/sarif/).
+ * finding. Tests validate the output against the published JSON schema (fixtures/sarif/).
  */
 
 /**
