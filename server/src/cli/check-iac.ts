@@ -43,7 +43,7 @@ import {
 } from './metrics-input.ts';
 
 const usage = `Usage: blockwise check-iac FILE... [--series S --server URL [--branch B] [--token T] | --metrics F | --fio F]
-                           [--headroom 0.25] [--fail-on over|under|incomplete|any|none] [--format text|markdown|json]
+                           [--headroom 0.25] [--fail-on over|under|incomplete|any|none] [--format text|markdown|json|sarif|junit]
                            [--volume TEXT ...] [--region us-east-1] [--rates k=v,…] [--gp3-limits current|before-2025]
                            [--csi-driver-version 1.66]
 
@@ -66,7 +66,11 @@ const usage = `Usage: blockwise check-iac FILE... [--series S --server URL [--br
   --fail-on    which findings fail the build: over, under, incomplete (the demand's data is
                incomplete: a page left out, missing spans), any (every finding but notes and hints,
                and incomplete demand) or none (default: report only)
-  --format     text (default), markdown (a pull-request comment) or json
+  --format     text (default), markdown (a pull-request comment), json, sarif (SARIF 2.1.0 for
+               GitHub code scanning: a rule per finding code, the file and, for YAML manifests, the
+               object's line) or junit (JUnit XML for GitLab test reports and Jenkins: a test suite
+               per file, a test case per volume, failures per --fail-on); docs/ci.md has examples.
+               The format never changes the exit status
   --volume     judge only volumes whose name contains TEXT against the demand (repeatable); the
                rules still apply to all (a root volume does not carry the database's load)
   --csi-driver-version  the EBS CSI driver release the manifests meet (default 1.66, the newest

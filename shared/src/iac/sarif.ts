@@ -8,9 +8,9 @@ import type { IacFinding, IacFindingKind, IacReport } from './schema.ts';
  */
 
 /**
- * Where the rules are documented. The help links are `${BLOCKWISE_REPOSITORY_URL}/blob/HEAD/docs/iac.md#…`
- * once the root package.json names a repository (a test checks the two agree); it names none
- * today, and SARIF's `helpUri` and `informationUri` must be absolute URIs (schema: format "uri"),
+ * Where the rules are documented. The help links are this URL, then `blob/HEAD/` and the docs
+ * path (docs/iac.md, a section of it), once the root package.json names a repository (a test
+ * checks the two agree); it names none today, and SARIF's `helpUri` and `informationUri` must be absolute URIs (schema: format "uri"),
  * so until then each rule's help text names the relative path (docs/iac.md#findings) instead.
  */
 export const BLOCKWISE_REPOSITORY_URL: string | null = null;
