@@ -252,7 +252,7 @@ describe('blockwise upload: the regression gate', () => {
   });
 
   it.each([
-    [['x.json', '--format', 'xml'], /--format: expected text, markdown or json, got "xml"/],
+    [['x.json', '--format', 'xml'], /--format: expected text, markdown, json, sarif or junit, got "xml"/],
     [['x.json', '--fail-on-regression'], /--fail-on-regression needs --series/],
     [
       ['x.json', '--format', 'markdown'],

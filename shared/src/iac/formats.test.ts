@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeXml } from './junit.ts';
+import { escapeXml } from '../escape-text.ts';
 import { formatIacSarif, ruleHelpPath, sarifLevel, terraformAddress } from './sarif.ts';
 import type { IacReport } from './schema.ts';
 

@@ -1,3 +1,4 @@
+import { escapeXml, escapeXmlText } from '../escape-text.ts';
 import type { IacFinding, IacReport } from './schema.ts';
 
 /**
@@ -8,29 +9,6 @@ import type { IacFinding, IacReport } from './schema.ts';
  * checked (only notes saying why). Other findings go to the test case's <system-out>.
  * Element and attribute names follow the schema Jenkins and GitLab parse (the JUnit 4/Ant one).
  */
-
-/** XML 1.0 allows tab, newline, return and U+0020 up: other controls (and lone surrogates) cannot be written, even escaped. */
-// eslint-disable-next-line no-control-regex -- removing characters XML cannot carry is the point
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff\ud800-\udfff]/gu;
-
-/** Text for an XML attribute or element: markup characters as entities, characters XML cannot hold as U+FFFD. */
-export function escapeXml(text: string): string {
-  return text
-    .replace(NOT_XML, '\ufffd')
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&apos;')
-    .replaceAll('\r', '&#13;')
-    .replaceAll('\n', '&#10;')
-    .replaceAll('\t', '&#9;');
-}
-
-/** Element text keeps its line breaks (a failure's body lists one finding a line). */
-function escapeXmlText(text: string): string {
-  return escapeXml(text).replaceAll('&#10;', '\n');
-}
 
 const describe = (f: IacFinding) =>
   `[${f.code}] ${f.kind}: ${f.message}${f.wasteUsdPerMonth ? ` (USD ${f.wasteUsdPerMonth.toFixed(2)} per month)` : ''}`;
