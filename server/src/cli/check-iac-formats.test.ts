@@ -1,13 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AjvDraft04 from 'ajv-draft-04';
-import addFormats from 'ajv-formats';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { BLOCKWISE_REPOSITORY_URL } from '@blockwise/shared/iac';
 import { rescaleFio } from '../routes/series/noisy-fio.ts';
 import { REPO_ROOT, runCli } from '../testing/run-cli.ts';
+import { sarifSchemaErrors } from '../testing/sarif-schema.ts';
 import { fixture } from '../testing/test-app.ts';
 
 /**
@@ -15,16 +14,6 @@ import { fixture } from '../testing/test-app.ts';
  * fixtures/sarif, see its README.md) and `--format junit` read back by a real XML parser, both fed with the
  * fixtures of fixtures/iac (run from the repository root, so URIs are `fixtures/iac/…`).
  */
-
-const SCHEMA = JSON.parse(
-  readFileSync(join(REPO_ROOT, 'fixtures/sarif/sarif-2.1.0-rtm.5.json'), 'utf8'),
-) as object;
-// strict off: draft-04 keywords ajv's strict mode would question. unicodeRegExp off: the schema's
-// `language` pattern has a stray `]` (`…-[a-zA-Z]{2}]?$`), a syntax error under the `u` flag and
-// a literal `]` without it, as in the JavaScript engines SARIF consumers use.
-const ajv = new AjvDraft04({ allErrors: true, strict: false, unicodeRegExp: false });
-addFormats(ajv);
-const validateSarif = ajv.compile(SCHEMA);
 
 type SarifResult = {
   ruleId: string;
@@ -64,9 +53,7 @@ const iac = (args: string[], cwd = REPO_ROOT) => runCli(['check-iac', ...args], 
 
 function sarifOf(stdout: string): SarifLog {
   const log: unknown = JSON.parse(stdout);
-  const valid = validateSarif(log);
-  expect(validateSarif.errors ?? [], 'schema errors').toEqual([]);
-  expect(valid).toBe(true);
+  expect(sarifSchemaErrors(log)).toEqual([]);
   return log as SarifLog;
 }
 
@@ -79,6 +66,13 @@ const where = (r: SarifResult) => ({
 });
 
 describe('check-iac --format sarif', () => {
+  it('the schema check can fail: a wrong level and a missing version are refused', async () => {
+    const log = JSON.parse((await iac([MANIFESTS, '--format', 'sarif'])).stdout) as SarifLog;
+    log.runs[0]!.results[0]!.level = 'fatal';
+    expect(sarifSchemaErrors(log)).not.toEqual([]);
+    expect(sarifSchemaErrors({ runs: [] })).not.toEqual([]);
+  });
+
   it('is valid SARIF 2.1.0 for every fixture, rules = the finding codes present, each described', async () => {
     const r = await iac([...ALL, '--format', 'sarif']);
     expect(r.code, r.stderr).toBe(0);
