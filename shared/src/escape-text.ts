@@ -78,3 +78,26 @@ export function markdownCode(text: string): string {
   const pad = /^[` ]|[` ]$/.test(inert) ? ' ' : '';
   return `${fence}${pad}${inert}${pad}${fence}`;
 }
+
+/** XML 1.0 allows tab, newline, return and U+0020 up: other controls (and lone surrogates) cannot be written, even escaped. */
+// eslint-disable-next-line no-control-regex -- removing characters XML cannot carry is the point
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff\ud800-\udfff]/gu;
+
+/** Text for an XML attribute or element: markup characters as entities, characters XML cannot hold as U+FFFD. */
+export function escapeXml(text: string): string {
+  return text
+    .replace(NOT_XML, '\ufffd')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&apos;')
+    .replaceAll('\r', '&#13;')
+    .replaceAll('\n', '&#10;')
+    .replaceAll('\t', '&#9;');
+}
+
+/** Element text keeps its line breaks (a JUnit failure's body lists one finding a line). */
+export function escapeXmlText(text: string): string {
+  return escapeXml(text).replaceAll('&#10;', '\n');
+}

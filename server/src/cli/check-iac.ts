@@ -7,8 +7,11 @@ import {
   extractKubernetesVolumes,
   extractTerraformVolumes,
   failingFindings,
+  formatIacJunit,
   formatIacMarkdown,
+  formatIacSarif,
   formatIacText,
+  manifestSubject,
   parseCsiDriverVersion,
   type CsiDriverVersion,
   type IacFailOn,
@@ -19,7 +22,9 @@ import {
 import { profileFromFio, type IoProfile } from '@blockwise/shared/profile';
 import { profileFromSeries, type IoSeries } from '@blockwise/shared/timeseries';
 import { findInstanceType } from '@blockwise/shared/catalog';
-import { parseAllDocuments } from 'yaml';
+import { APP_VERSION } from '../config.ts';
+import { relative, resolve } from 'node:path';
+import { LineCounter, isSeq, parseAllDocuments, type Node } from 'yaml';
 import type { z } from 'zod';
 import { CATALOG_FLAG, CATALOG_USAGE, applyCatalogFlag } from './catalog-flag.ts';
 import { parseFraction, parseGp3Generation, resolveRegionRateCard } from './flags.ts';
@@ -38,7 +43,7 @@ import {
 } from './metrics-input.ts';
 
 const usage = `Usage: blockwise check-iac FILE... [--series S --server URL [--branch B] [--token T] | --metrics F | --fio F]
-                           [--headroom 0.25] [--fail-on over|under|incomplete|any|none] [--format text|markdown|json]
+                           [--headroom 0.25] [--fail-on over|under|incomplete|any|none] [--format text|markdown|json|sarif|junit]
                            [--volume TEXT ...] [--region us-east-1] [--rates k=v,…] [--gp3-limits current|before-2025]
                            [--csi-driver-version 1.66]
 
@@ -63,7 +68,11 @@ const usage = `Usage: blockwise check-iac FILE... [--series S --server URL [--br
   --fail-on    which findings fail the build: over, under, incomplete (the demand's data is
                incomplete: a page left out, missing spans), any (every finding but notes and hints,
                and incomplete demand) or none (default: report only)
-  --format     text (default), markdown (a pull-request comment) or json
+  --format     text (default), markdown (a pull-request comment), json, sarif (SARIF 2.1.0 for
+               GitHub code scanning: a rule per finding code, the file and, for YAML manifests, the
+               object's line) or junit (JUnit XML for GitLab test reports and Jenkins: a test suite
+               per file, a test case per volume, failures per --fail-on); docs/ci.md has examples.
+               The format never changes the exit status
   --volume     judge only volumes whose name contains TEXT against the demand (repeatable); the
                rules still apply to all (a root volume does not carry the database's load)
   --csi-driver-version  the EBS CSI driver release the manifests meet (default 1.66, the newest
@@ -77,7 +86,7 @@ ${IMPORT_USAGE}
   that cannot be read (a file that is neither a plan nor manifests, one past the input limits —
   input_too_large, input_too_deep: docs/iac.md —, an unreachable server, a series with no runs).`;
 
-const FORMATS = ['text', 'markdown', 'json'] as const;
+const FORMATS = ['text', 'markdown', 'json', 'sarif', 'junit'] as const;
 /** The demand model's notes (demand/demand.ts) printed with the report. */
 const DEMAND_NOTE_CODES = new Set([
   'recurring_peak',
@@ -94,7 +103,9 @@ const MAX_INPUT_BYTES = 50 * 1024 * 1024;
 function readInfraFile(
   file: string,
   bytes: Uint8Array,
-): { kind: 'terraform'; doc: unknown } | { kind: 'kubernetes'; objects: ManifestObject[] } {
+):
+  | { kind: 'terraform'; doc: unknown }
+  | { kind: 'kubernetes'; objects: ManifestObject[]; lines: Map<string, number> } {
   const text = Buffer.from(bytes).toString('utf8');
   if (text.trimStart().startsWith('{')) {
     const deep = jsonTooDeep(text, IAC_INPUT_LIMITS.depth);
@@ -106,8 +117,13 @@ function readInfraFile(
       throw new UsageError(`${file}: not valid JSON: ${(error as Error).message}`, 'FILE');
     }
     if (doc && typeof doc === 'object' && 'format_version' in doc) return { kind: 'terraform', doc };
-    if (doc && typeof doc === 'object' && 'kind' in doc)
-      return { kind: 'kubernetes', objects: [{ file, object: doc }] };
+    if (doc && typeof doc === 'object' && 'kind' in doc) {
+      const lines = new Map<string, number>();
+      const subject = manifestSubject(doc);
+      // The object starts at the first brace: its line is 1 + the line breaks before it.
+      if (subject) lines.set(subject, 1 + (/^\s*/.exec(text)![0].match(/\n/g)?.length ?? 0));
+      return { kind: 'kubernetes', objects: [{ file, object: doc }], lines };
+    }
     throw new UsageError(
       `${file}: neither \`terraform show -json\` output (no format_version) nor a Kubernetes object (no kind)`,
       'FILE',
@@ -117,9 +133,11 @@ function readInfraFile(
   const scan = scanYaml(text);
   if (!scan.ok) throw boundError(file, scan.bound);
   // Aliases expand into the plain objects: a bound on them keeps a "billion laughs" file small.
-  const docs = parseAllDocuments(text, { prettyErrors: true });
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(text, { prettyErrors: true, lineCounter });
   const list = Array.isArray(docs) ? docs : [docs];
   const objects: ManifestObject[] = [];
+  const lines = new Map<string, number>();
   for (const doc of list) {
     const error = doc.errors[0];
     if (error && isStackOverflow(error))
@@ -134,14 +152,42 @@ function readInfraFile(
     } catch (e) {
       throw new UsageError(`${file}: cannot read the YAML: ${(e as Error).message}`, 'FILE');
     }
-    if (object !== null && object !== undefined) objects.push({ file, object });
+    if (object !== null && object !== undefined) {
+      objects.push({ file, object });
+      recordLines(doc.contents, object, lineCounter, lines);
+    }
   }
   if (!objects.some((o) => o.object && typeof o.object === 'object' && 'kind' in o.object))
     throw new UsageError(
       `${file}: no Kubernetes object (a document with kind) and not \`terraform show -json\` output`,
       'FILE',
     );
-  return { kind: 'kubernetes', objects };
+  return { kind: 'kubernetes', objects, lines };
+}
+
+/**
+ * Where each object of a YAML document starts (its first key's line, 1-based), by the subject
+ * findings name it with; the items of a `List` each at their own line. The first of two objects
+ * with one subject keeps its line.
+ */
+function recordLines(
+  node: Node | null,
+  object: unknown,
+  counter: LineCounter,
+  lines: Map<string, number>,
+): void {
+  if (!node?.range) return;
+  const list = object as { kind?: unknown; items?: unknown };
+  if (list && typeof list === 'object' && list.kind === 'List' && Array.isArray(list.items)) {
+    const items = (node as { get?: (key: string, keepScalar?: boolean) => unknown }).get?.('items', true);
+    if (isSeq(items))
+      items.items.forEach((item, i) =>
+        recordLines(item as Node, (list.items as unknown[])[i], counter, lines),
+      );
+    return;
+  }
+  const subject = manifestSubject(object);
+  if (subject && !lines.has(subject)) lines.set(subject, counter.linePos(node.range[0]).line);
 }
 
 /** A refused input as check-iac reports it: a usage error (exit 2) with its stable code. */
@@ -263,7 +309,10 @@ export const checkIacCommand: Command = {
     if (positionals.length === 0) throw new UsageError('give at least one plan or manifest file', 'FILE');
     const format = (values.format ?? 'text') as Format;
     if (!FORMATS.includes(format))
-      throw new UsageError(`--format: expected text, markdown or json, got "${values.format}"`, '--format');
+      throw new UsageError(
+        `--format: expected text, markdown, json, sarif or junit, got "${values.format}"`,
+        '--format',
+      );
     const failOnFlag = values['fail-on'] ?? 'none';
     if (!IAC_FAIL_ON.includes(failOnFlag as IacFailOn) && failOnFlag !== 'incomplete')
       throw new UsageError(
@@ -292,13 +341,17 @@ export const checkIacCommand: Command = {
     const volumes: IacVolume[] = [];
     const findings: IacFinding[] = [];
     const manifests: ManifestObject[] = [];
+    const objectLines = new Map<string, Map<string, number>>();
+    const terraformFiles = new Set<string>();
     for (const file of positionals) {
       const bytes = await readInputFile(file, 'FILE', io, MAX_INPUT_BYTES);
       const read = readingInputs(file, () => readInfraFile(file, bytes));
       if (read.kind === 'kubernetes') {
         manifests.push(...read.objects);
+        objectLines.set(file, read.lines);
         continue;
       }
+      terraformFiles.add(file);
       const tf = readingInputs(file, () => extractTerraformVolumes(read.doc, file));
       if (!tf.ok) throw new UsageError(`${file}: ${tf.error.message}`, 'FILE');
       volumes.push(...tf.value.volumes);
@@ -363,12 +416,24 @@ export const checkIacCommand: Command = {
       io.stdout(
         `${JSON.stringify({ ...report, failOn: failOnFlag, failing: failing.length, demandComplete: incomplete.length === 0, incomplete: incomplete.map((w) => w.message) })}\n`,
       );
+    else if (format === 'sarif')
+      io.stdout(
+        formatIacSarif(report, {
+          toolVersion: APP_VERSION,
+          relativePath: (file) => relative(io.cwd, resolve(io.cwd, file)),
+          objectLines,
+          terraformFiles,
+        }),
+      );
+    else if (format === 'junit') io.stdout(formatIacJunit(report, failing, positionals));
     else if (format === 'markdown') io.stdout(formatIacMarkdown(report));
     else io.stdout(formatIacText(report));
     // What the percentile would drop, what coarse points hide: beside the verdicts, not in a log.
     const demandNotes = (demand?.profile.warnings ?? []).filter((w) => DEMAND_NOTE_CODES.has(w.code));
+    // SARIF and JUnit are files a tool parses: the notes go to the log (stderr) instead.
+    const notesTo = format === 'text' || format === 'markdown' ? io.stdout : io.stderr;
     if (format !== 'json' && demandNotes.length > 0)
-      io.stdout(`${demandNotes.map((w) => `demand: [${w.code}] ${escapeText(w.message)}`).join('\n')}\n`);
+      notesTo(`${demandNotes.map((w) => `demand: [${w.code}] ${escapeText(w.message)}`).join('\n')}\n`);
     if (incomplete.length > 0)
       io.stderr(
         `check-iac: the demand is from incomplete data:\n${incomplete.map((w) => `  ${escapeText(w.message)}`).join('\n')}\n`,

@@ -8,6 +8,8 @@ import { REGRESSION_COMMENT_MARKER } from '@blockwise/shared/history';
 import { DEGRADED, MAIN_NOISE, rescaleFio } from '../routes/series/noisy-fio.ts';
 import { MANY_UPLOADS, fixture, makeTestApp, type TestApp } from '../testing/test-app.ts';
 import { runCli } from '../testing/run-cli.ts';
+import { sarifSchemaErrors } from '../testing/sarif-schema.ts';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 
 /**
  * `blockwise upload --series … [--fail-on-regression] [--format …]` against the real app on a real
@@ -194,6 +196,117 @@ describe('blockwise upload: the regression gate', () => {
     expect(r.stderr).toBe('');
   });
 
+  describe('--format sarif and junit: the documents CI tools read, the exit status unchanged', () => {
+    const degraded = ['degraded.json', ...SERIES, '--branch', 'feature/slow', '--base-branch', 'main'];
+    type Result = { ruleId: string; level: string; message: { text: string }; locations: unknown[] };
+    const sarif = (stdout: string) => {
+      const log = JSON.parse(stdout) as {
+        runs: { results: Result[]; tool: { driver: { rules: { id: string }[] } } }[];
+      };
+      expect(sarifSchemaErrors(log)).toEqual([]);
+      return log.runs[0]!;
+    };
+    const junit = (xml: string) => {
+      expect(XMLValidator.validate(xml)).toBe(true);
+      return new XMLParser({
+        ignoreAttributes: false,
+        attributeNamePrefix: '',
+        isArray: (name) => name === 'testsuite' || name === 'testcase' || name === 'property',
+      }).parse(xml) as {
+        testsuites: {
+          failures: string;
+          errors: string;
+          testsuite: {
+            name: string;
+            failures: string;
+            errors: string;
+            properties: { property: { name: string; value: string }[] };
+            testcase: { name: string; failure?: { type: string; '#text': string }; error?: object }[];
+          }[];
+        };
+      };
+    };
+
+    it('sarif: a schema-valid error per regressed metric on the uploaded file; stdout is the document', async () => {
+      const r = await run([...degraded, '--commit', 'abab001', '--format', 'sarif', '--fail-on-regression']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`^degraded\\.json: ${url}/runs/`));
+      const results = sarif(r.stdout).results;
+      expect(results.length).toBeGreaterThan(0);
+      expect(results.every((x) => x.ruleId === 'metric_regression' && x.level === 'error')).toBe(true);
+      expect(results.map((x) => x.message.text)).toContainEqual(
+        expect.stringMatching(
+          /^series gate-cli · feature\/slow @ abab001 vs main: read IOPS: 7,187 vs a baseline mean of 10,267 \(-30\.0%, limit /,
+        ),
+      );
+      expect(results[0]!.locations).toEqual([
+        {
+          physicalLocation: { artifactLocation: { uri: 'degraded.json' } },
+          logicalLocations: [
+            { fullyQualifiedName: 'series gate-cli · feature/slow @ abab001 / read IOPS', kind: 'object' },
+          ],
+        },
+      ]);
+      // Same run without the flag: same document, exit 0.
+      const lenient = await run([...degraded, '--commit', 'abab001', '--format', 'sarif']);
+      expect(lenient.code).toBe(0);
+      expect(sarif(lenient.stdout).results).toEqual(results);
+    });
+
+    it('junit: a suite per file, a case per metric, failures only with --fail-on-regression', async () => {
+      const args = [...degraded, 'healthy.json', '--commit', 'abab002', '--format', 'junit'];
+      const lenient = junit((await run(args)).stdout);
+      expect(lenient.testsuites.failures).toBe('0');
+      const r = await run([...args, '--fail-on-regression']);
+      expect(r.code).toBe(1);
+      const doc = junit(r.stdout);
+      const [bad, good] = doc.testsuites.testsuite;
+      expect([bad!.name, good!.name]).toEqual(['degraded.json', 'healthy.json']);
+      expect(bad!.testcase.map((c) => c.name)).toContain('read IOPS');
+      expect(bad!.testcase.find((c) => c.name === 'read IOPS')!.failure!.type).toBe('metric_regression');
+      expect(Number(bad!.failures)).toBe(bad!.testcase.filter((c) => c.failure).length);
+      expect(Number(bad!.failures)).toBeGreaterThan(0);
+      expect(good!.failures).toBe('0');
+      expect(bad!.properties.property).toContainEqual({ name: 'verdict', value: 'regression' });
+      expect(good!.properties.property).toContainEqual({ name: 'verdict', value: 'pass' });
+      expect(doc.testsuites.failures).toBe(bad!.failures);
+    });
+
+    it('a gate that cannot run: an error case and a SARIF error with the flag', async () => {
+      const old = await listen((req, res) => {
+        if (req.url?.includes('/regression')) {
+          res.writeHead(503, { 'Content-Type': 'application/json' });
+          res.end(JSON.stringify({ error: { code: 'store_unavailable', message: 'down <now> & "later"' } }));
+          return;
+        }
+        t.app(req, res);
+      });
+      const args = [
+        'healthy.json',
+        ...SERIES,
+        '--branch',
+        'feature/old',
+        '--commit',
+        'abab003',
+        '--fail-on-regression',
+      ];
+      const x = await run([...args, '--format', 'junit'], old);
+      expect(x.code).toBe(1);
+      const suite = junit(x.stdout).testsuites.testsuite[0]!;
+      expect(suite).toMatchObject({
+        errors: '1',
+        testcase: [
+          { name: 'regression check', error: { type: 'store_unavailable', message: 'down <now> & "later"' } },
+        ],
+      });
+      const s = await run([...args, '--format', 'sarif'], old);
+      expect(s.code).toBe(1);
+      expect(sarif(s.stdout).results.map((r) => [r.ruleId, r.level])).toEqual([
+        ['regression_check_failed', 'error'],
+      ]);
+    });
+  });
+
   describe('hostile labels and file names cannot forge a CI log line or a comment row', () => {
     const BRANCH = 'main\n::error::pwned\u001b[2J';
     const FILE = 'x\n::error::file\u001b[31m.json';
@@ -252,12 +365,14 @@ describe('blockwise upload: the regression gate', () => {
   });
 
   it.each([
-    [['x.json', '--format', 'xml'], /--format: expected text, markdown or json, got "xml"/],
+    [['x.json', '--format', 'xml'], /--format: expected text, markdown, json, sarif or junit, got "xml"/],
     [['x.json', '--fail-on-regression'], /--fail-on-regression needs --series/],
     [
       ['x.json', '--format', 'markdown'],
       /--format markdown prints the regression report, which needs --series/,
     ],
+    [['x.json', '--format', 'sarif'], /--format sarif prints the regression report, which needs --series/],
+    [['x.json', '--format', 'junit'], /--format junit prints the regression report, which needs --series/],
     [
       ['x.json', '--series', 's', '--json', '--format', 'markdown'],
       /--json and --format markdown contradict/,

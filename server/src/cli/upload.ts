@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { basename, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import {
   CreatedRunSchema,
@@ -10,13 +10,20 @@ import {
   type RunRegression,
 } from '@blockwise/shared/api';
 import { escapeText } from '@blockwise/shared/escape-text';
-import { formatRegressionMarkdown, formatRegressionText } from '@blockwise/shared/history';
+import {
+  formatGateJunit,
+  formatGateSarif,
+  formatRegressionMarkdown,
+  formatRegressionText,
+  type GateOutcome,
+} from '@blockwise/shared/history';
+import { APP_VERSION } from '../config.ts';
 import type { z } from 'zod';
 import { EXIT, UsageError, parseFlags, type CliIo, type Command } from './io.ts';
 
 const usage = `Usage: blockwise upload FILE... --server URL [--token T] [--label key=value ...]
                         [--series S] [--branch B] [--commit C] [--base-branch main]
-                        [--fail-on-regression] [--format text|markdown|json] [--json]
+                        [--fail-on-regression] [--format text|markdown|json|sarif|junit] [--json]
 
   Uploads fio result files to a Blockwise server and prints each run's URL. Needs only Node.
   The token can also come from BLOCKWISE_TOKEN (better: it stays out of process listings).
@@ -28,11 +35,15 @@ const usage = `Usage: blockwise upload FILE... --server URL [--token T] [--label
   base branch (--base-branch, else the series' setting, "main" by default) and the report is
   printed: as an aligned table on stderr (text, the default; stdout keeps one URL per file), as a
   markdown table on stdout ready for a pull-request comment (--format markdown; the URLs go to
-  stderr), or inside the JSON document (--format json, same as --json).
+  stderr), or inside the JSON document (--format json, same as --json). --format sarif (SARIF
+  2.1.0 for GitHub code scanning: a result per regressed metric on its file) and --format junit
+  (JUnit XML for GitLab test reports and Jenkins: a test suite per file, a test case per metric,
+  failures with --fail-on-regression) print the document on stdout and the URLs on stderr
+  (docs/ci.md has examples). The format never changes the exit status.
   Exit status: 0 uploaded (and passed, or too little history to judge); 1 an upload failed, or
   with --fail-on-regression a regression was found or the check could not run; 2 usage error.`;
 
-const FORMATS = ['text', 'markdown', 'json'] as const;
+const FORMATS = ['text', 'markdown', 'json', 'sarif', 'junit'] as const;
 type Format = (typeof FORMATS)[number];
 
 const LABEL_NAMES = new Set([
@@ -248,7 +259,10 @@ export const uploadCommand: Command = {
     }
     if (positionals.length === 0) throw new UsageError('give at least one fio result file', 'FILE');
     if (values.format !== undefined && !(FORMATS as readonly string[]).includes(values.format))
-      throw new UsageError(`--format: expected text, markdown or json, got "${values.format}"`, '--format');
+      throw new UsageError(
+        `--format: expected text, markdown, json, sarif or junit, got "${values.format}"`,
+        '--format',
+      );
     if (values.json && values.format !== undefined && values.format !== 'json')
       throw new UsageError(`--json and --format ${values.format} contradict each other`, '--format');
     const format: Format = values.json ? 'json' : ((values.format as Format | undefined) ?? 'text');
@@ -265,9 +279,9 @@ export const uploadCommand: Command = {
     const gate = params.has('series');
     if (!gate && values['fail-on-regression'])
       throw new UsageError('--fail-on-regression needs --series (the history to compare with)', '--series');
-    if (!gate && format === 'markdown')
+    if (!gate && (format === 'markdown' || format === 'sarif' || format === 'junit'))
       throw new UsageError(
-        '--format markdown prints the regression report, which needs --series',
+        `--format ${format} prints the regression report, which needs --series`,
         '--series',
       );
     const token = values.token ?? io.env.BLOCKWISE_TOKEN;
@@ -314,8 +328,8 @@ export const uploadCommand: Command = {
  */
 function report(outcomes: UploadOutcome[], format: Format, failOnRegression: boolean, io: CliIo): number {
   if (format === 'json') io.stdout(`${JSON.stringify({ runs: outcomes })}\n`);
-  // stdout keeps its meaning per format: one URL per file (text) or only the comment (markdown).
-  const urlLine = format === 'markdown' ? io.stderr : io.stdout;
+  // stdout keeps its meaning per format: one URL per file (text), else only the document.
+  const urlLine = format === 'text' ? io.stdout : io.stderr;
   const markdown: string[] = [];
   let regressions = 0;
   let unchecked = 0;
@@ -347,10 +361,26 @@ function report(outcomes: UploadOutcome[], format: Format, failOnRegression: boo
     if (format === 'markdown') markdown.push(formatRegressionMarkdown(r, links));
   }
   if (markdown.length > 0) io.stdout(markdown.join('\n---\n\n'));
+  if (format === 'sarif')
+    io.stdout(
+      formatGateSarif(outcomes.map(gateOutcome), {
+        toolVersion: APP_VERSION,
+        relativePath: (file) => relative(io.cwd, resolve(io.cwd, file)),
+      }),
+    );
+  if (format === 'junit') io.stdout(formatGateJunit(outcomes.map(gateOutcome), failOnRegression));
   if (regressions > 0 && !failOnRegression && format !== 'json')
     io.stderr(`${regressions} run(s) regressed; not failing (add --fail-on-regression to fail the build)\n`);
   if (!outcomes.every((o) => o.ok)) return EXIT.failed;
   // A gate that was asked for must not pass silently when it could not run.
   if (failOnRegression && (regressions > 0 || unchecked > 0)) return EXIT.failed;
   return EXIT.ok;
+}
+
+/** An upload's outcome as the gate's SARIF and JUnit formats read it. */
+function gateOutcome(o: UploadOutcome): GateOutcome {
+  if (!o.ok) return { file: o.file, uploadError: o.error };
+  if (!o.regression) return { file: o.file };
+  if (!o.regression.ok) return { file: o.file, gateError: o.regression.error };
+  return { file: o.file, report: o.regression.report };
 }

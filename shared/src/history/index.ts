@@ -6,3 +6,4 @@ export * from './regression-report.schema.ts';
 export * from './check-regression.ts';
 export * from './format-value.ts';
 export * from './format.ts';
+export * from './ci-formats.ts';

@@ -5,3 +5,5 @@ export * from './kubernetes.ts';
 export * from './csi-driver.ts';
 export * from './check.ts';
 export * from './format.ts';
+export * from './sarif.ts';
+export * from './junit.ts';

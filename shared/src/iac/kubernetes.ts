@@ -334,6 +334,15 @@ const nameOf = (o: {
   metadata?: { name?: string | undefined; namespace?: string | undefined } | undefined;
 }) => `${o.metadata?.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata?.name ?? '(unnamed)'}`;
 
+/**
+ * How findings name an object (`StorageClass fast`, `PersistentVolumeClaim prod/pg-data`); null
+ * for a document that is not a Kubernetes object. The CLI finds an object's line by it (SARIF).
+ */
+export function manifestSubject(object: unknown): string | null {
+  const head = KubernetesObjectSchema.safeParse(object);
+  return head.success ? `${head.data.kind} ${nameOf(head.data)}` : null;
+}
+
 type ClassEntry<P> = { file: string; object: P; params: EbsParameters };
 
 /** Objects of a `List` (kubectl get -o yaml) are its items. */

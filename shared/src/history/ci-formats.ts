@@ -1,0 +1,249 @@
+import { escapeXml, escapeXmlText } from '../escape-text.ts';
+import { BLOCKWISE_REPOSITORY_URL } from '../iac/sarif.ts';
+import { displayUnit, formatDeltaPct, formatMetricNumber } from './format-value.ts';
+import type { MetricCheck, RegressionReport } from './regression-report.schema.ts';
+
+/**
+ * The regression gate's outcome (`blockwise upload --series …`) as SARIF 2.1.0 (GitHub code
+ * scanning) and JUnit XML (GitLab test reports, Jenkins), like check-iac's (iac/sarif.ts,
+ * iac/junit.ts). The gate judges uploaded fio result files: each result points at its file.
+ */
+
+/** One uploaded file: its upload failed, its gate could not run, or the gate's report. */
+export type GateOutcome = {
+  file: string;
+  uploadError?: { code: string; message: string };
+  gateError?: { code: string; message: string };
+  report?: RegressionReport;
+};
+
+type Level = 'error' | 'warning' | 'note';
+type Rule = { id: string; text: string; section: string; level: Level };
+
+/** Stable rule ids: the verdicts of docs/ci.md ("How the gate decides") and the two ways it cannot run. */
+const RULES: readonly Rule[] = [
+  {
+    id: 'metric_regression',
+    text: "A metric is worse than the base branch's recent runs by more than the series' threshold.",
+    section: 'how-the-gate-decides',
+    level: 'error',
+  },
+  {
+    id: 'regression_check_failed',
+    text: 'The regression check could not run (the server refused or could not be reached).',
+    section: 'the-command',
+    level: 'error',
+  },
+  {
+    id: 'upload_failed',
+    text: 'The result file could not be uploaded.',
+    section: 'the-command',
+    level: 'error',
+  },
+  {
+    id: 'insufficient_history',
+    text: 'Too few runs on the base branch to judge: the run passes unjudged.',
+    section: 'how-the-gate-decides',
+    level: 'note',
+  },
+  {
+    id: 'no_base',
+    text: 'No base branch could be picked for the run: not checked.',
+    section: 'how-the-gate-decides',
+    level: 'note',
+  },
+];
+
+const fileUri = (file: string) => file.replaceAll('\\', '/').split('/').map(encodeURIComponent).join('/');
+const metricName = (m: MetricCheck) => (m.unit === 'IOPS' ? m.label : `${m.label} (${displayUnit(m.unit)})`);
+
+/** "read IOPS: 7,187 vs a baseline mean of 10,267 (-30.0%, limit 8,727)". */
+function metricLine(m: MetricCheck): string {
+  const base = m.baseline ? ` vs a baseline mean of ${formatMetricNumber(m.baseline.mean, m.unit)}` : '';
+  const delta = m.deltaPct === null ? '' : ` (${formatDeltaPct(m.deltaPct)}`;
+  const limit = m.limit === null ? '' : `, limit ${formatMetricNumber(m.limit, m.unit)}`;
+  const value = m.value === null ? '—' : formatMetricNumber(m.value, m.unit);
+  return `${metricName(m)}: ${value}${base}${delta}${delta ? `${limit})` : ''}: ${m.reason}`;
+}
+
+const who = (r: RegressionReport) =>
+  `series ${r.series ?? '(none)'}${r.branch ? ` · ${r.branch}` : ''}${r.commit ? ` @ ${r.commit}` : ''}`;
+
+export type GateSarifOptions = {
+  toolVersion: string;
+  relativePath: (file: string) => string;
+  repositoryUrl?: string | null;
+};
+
+export function formatGateSarif(outcomes: readonly GateOutcome[], options: GateSarifOptions): string {
+  const repositoryUrl =
+    options.repositoryUrl === undefined ? BLOCKWISE_REPOSITORY_URL : options.repositoryUrl;
+  const results: { rule: Rule; file: string; text: string; name: string; properties: object }[] = [];
+  const rule = (id: string) => RULES.find((r) => r.id === id)!;
+  for (const o of outcomes) {
+    if (o.uploadError)
+      results.push({
+        rule: rule('upload_failed'),
+        file: o.file,
+        text: `${o.uploadError.code}: ${o.uploadError.message}`,
+        name: o.file,
+        properties: { code: o.uploadError.code },
+      });
+    else if (o.gateError)
+      results.push({
+        rule: rule('regression_check_failed'),
+        file: o.file,
+        text: `${o.gateError.code}: ${o.gateError.message}`,
+        name: o.file,
+        properties: { code: o.gateError.code },
+      });
+    const r = o.report;
+    if (!r) continue;
+    if (r.verdict === 'insufficient-history' || r.verdict === 'no-base')
+      results.push({
+        rule: rule(r.verdict === 'no-base' ? 'no_base' : 'insufficient_history'),
+        file: o.file,
+        text: `${who(r)}: ${r.message}`,
+        name: who(r),
+        properties: { runId: r.runId },
+      });
+    for (const m of r.metrics.filter((x) => x.verdict === 'regression'))
+      results.push({
+        rule: rule('metric_regression'),
+        file: o.file,
+        text: `${who(r)} vs ${r.baseBranch ?? 'its base'}: ${metricLine(m)}`,
+        name: `${who(r)} / ${m.label}`,
+        properties: {
+          runId: r.runId,
+          metric: m.metric,
+          value: m.value,
+          limit: m.limit,
+          deltaPct: m.deltaPct,
+        },
+      });
+  }
+  const used = RULES.filter((r) => results.some((x) => x.rule === r));
+  const help = (r: Rule) => `docs/ci.md#${r.section}`;
+  const log = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'blockwise',
+            version: options.toolVersion,
+            ...(repositoryUrl ? { informationUri: repositoryUrl } : {}),
+            rules: used.map((r) => ({
+              id: r.id,
+              name: r.id,
+              shortDescription: { text: r.text },
+              ...(repositoryUrl
+                ? { helpUri: `${repositoryUrl.replace(/\/+$/, '')}/blob/HEAD/${help(r)}` }
+                : {}),
+              help: { text: `Rule ${r.id}: ${help(r)}` },
+              defaultConfiguration: { level: r.level },
+            })),
+          },
+        },
+        results: results.map((x) => ({
+          ruleId: x.rule.id,
+          ruleIndex: used.indexOf(x.rule),
+          level: x.rule.level,
+          message: { text: x.text },
+          locations: [
+            {
+              physicalLocation: { artifactLocation: { uri: fileUri(options.relativePath(x.file)) } },
+              logicalLocations: [{ fullyQualifiedName: x.name, kind: 'object' }],
+            },
+          ],
+          properties: x.properties,
+        })),
+        columnKind: 'utf16CodeUnits',
+      },
+    ],
+  };
+  return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+/**
+ * One <testsuite> per uploaded file, one <testcase> per metric checked: a <failure> for a
+ * regression when --fail-on-regression makes it fail the build, <skipped> for a metric the gate
+ * skipped or a run it could not judge (too little history, no base branch); an upload that failed
+ * or a gate that could not run is an <error> (it fails the build either way, or with the flag).
+ */
+export function formatGateJunit(outcomes: readonly GateOutcome[], failOnRegression: boolean): string {
+  let tests = 0;
+  let failures = 0;
+  let errors = 0;
+  let skipped = 0;
+  const suites = outcomes.map((o) => {
+    const cases: string[] = [];
+    let f = 0;
+    let e = 0;
+    let s = 0;
+    const open = (name: string) =>
+      `    <testcase name="${escapeXml(name)}" classname="${escapeXml(o.file)}">`;
+    if (o.uploadError || o.gateError) {
+      const err = (o.uploadError ?? o.gateError)!;
+      const name = o.uploadError ? 'upload' : 'regression check';
+      e += o.uploadError || failOnRegression ? 1 : 0;
+      cases.push(
+        [
+          open(name),
+          o.uploadError || failOnRegression
+            ? `      <error message="${escapeXml(err.message)}" type="${escapeXml(err.code)}"/>`
+            : `      <skipped message="${escapeXml(`${err.code}: ${err.message}`)}"/>`,
+          '    </testcase>',
+        ].join('\n'),
+      );
+      if (!(o.uploadError || failOnRegression)) s += 1;
+    }
+    const r = o.report;
+    const unjudged = r && (r.verdict === 'insufficient-history' || r.verdict === 'no-base');
+    for (const m of r?.metrics ?? []) {
+      const lines = [open(metricName(m))];
+      if (m.verdict === 'regression' && failOnRegression) {
+        f += 1;
+        lines.push(
+          `      <failure message="${escapeXml(`regression: ${metricName(m)} ${m.deltaPct === null ? '' : formatDeltaPct(m.deltaPct)}`.trim())}" type="metric_regression">${escapeXmlText(`${who(r!)}: ${metricLine(m)}`)}</failure>`,
+        );
+      } else if (m.verdict === 'skipped' || unjudged) {
+        s += 1;
+        lines.push(`      <skipped message="${escapeXml(unjudged ? r!.message : m.reason)}"/>`);
+      } else lines.push(`      <system-out>${escapeXmlText(`${m.verdict}: ${metricLine(m)}`)}</system-out>`);
+      lines.push('    </testcase>');
+      cases.push(lines.join('\n'));
+    }
+    tests += cases.length;
+    failures += f;
+    errors += e;
+    skipped += s;
+    const props = r
+      ? [
+          '    <properties>',
+          ...[
+            ['series', r.series ?? ''],
+            ['branch', r.branch ?? ''],
+            ['commit', r.commit ?? ''],
+            ['baseBranch', r.baseBranch ?? ''],
+            ['verdict', r.verdict],
+          ].map(([k, v]) => `      <property name="${k}" value="${escapeXml(v!)}"/>`),
+          '    </properties>',
+        ]
+      : [];
+    return [
+      `  <testsuite name="${escapeXml(o.file)}" tests="${cases.length}" failures="${f}" errors="${e}" skipped="${s}">`,
+      ...props,
+      ...cases,
+      '  </testsuite>',
+    ].join('\n');
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="blockwise regression gate" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
