@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../http/auth.ts';
-import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
+import { capturedLogger, fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
 import { StoreUnavailableError, type RunStore } from '../../store/run-store.ts';
 import { MonotonicClock } from '../../store/store-core.ts';
 import { SqliteRunStore } from '../../store/sqlite-store.ts';
@@ -199,6 +199,27 @@ describe('GET /metrics with a database that refuses writes', () => {
       await t.close();
       await store.close();
       await seeded.close();
+    }
+  });
+});
+
+describe('the request log line', () => {
+  it('stays one JSON object per request, with the error code the metrics count', async () => {
+    const log = capturedLogger();
+    const t = await makeTestApp({ logger: log.logger });
+    try {
+      expect((await upload(t.app, mixed, 'text/csv')).status).toBe(415);
+      const lines = log.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.filter((l) => l.msg === 'request')).toEqual([
+        expect.objectContaining({
+          method: 'POST',
+          url: '/api/runs',
+          status: 415,
+          code: 'unsupported_media_type',
+        }),
+      ]);
+    } finally {
+      await t.close();
     }
   });
 });
