@@ -6,6 +6,7 @@ import { TokenGate } from './http/auth.ts';
 import { compressedAssets } from './http/compressed-assets.ts';
 import { HttpError, errorHandler } from './http/errors.ts';
 import { createLogger, requestLogging } from './http/logging.ts';
+import { AppMetrics } from './http/metrics.ts';
 import { sameOriginWrites } from './http/origin.ts';
 import { RateLimiter, memoryCounter, storeCounter, type RateLimitRule } from './http/rate-limit.ts';
 import { securityHeaders } from './http/security.ts';
@@ -14,6 +15,7 @@ import { catalogRouter } from './routes/catalog/catalog.router.ts';
 import { comparisonsRouter } from './routes/comparisons/comparisons.router.ts';
 import { fleetRouter } from './routes/fleet/fleet.router.ts';
 import { healthRouter } from './routes/health/health.router.ts';
+import { metricsRouter } from './routes/metrics/metrics.router.ts';
 import { openApiRouter } from './routes/openapi/openapi.ts';
 import { runsRouter } from './routes/runs/runs.router.ts';
 import { refuseRepeatedQuery } from './routes/route-helpers.ts';
@@ -34,6 +36,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   auth: 'auto',
   webDist: null,
   cliBundle: null,
+  metrics: 'token',
 };
 
 /**
@@ -123,24 +126,29 @@ export function createApp(options: CreateAppOptions): {
   };
   const logger = options.logger ?? createLogger();
   const ownPool = !options.pool;
+  const pool = options.pool ?? new ParsePool({ size: 1, maxQueue: 3, timeoutMs: 60_000 });
   const ctx: AppContext = {
     store: options.store,
-    pool: options.pool ?? new ParsePool({ size: 1, maxQueue: 3, timeoutMs: 60_000 }),
+    pool,
     tokens: new TokenGate(options.store, config.auth),
     limiters: limitersFor(options.store, rules, logger),
     config,
     logger,
+    // Its own registry per app: tests create many apps in one process.
+    metrics: config.metrics === 'off' ? null : new AppMetrics(options.store, pool),
   };
+  const metrics = ctx.metrics;
 
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? false);
   app.set('query parser', 'simple');
-  app.use(requestLogging(logger));
+  app.use(requestLogging(logger, metrics ? (req, res, s) => metrics.observeRequest(req, res, s) : undefined));
   app.use(securityHeaders());
   app.use(sameOriginWrites(config));
   app.use('/api', refuseRepeatedQuery);
   app.use(healthRouter(ctx));
+  app.use(metricsRouter(ctx));
   app.use(openApiRouter());
   app.use(runsRouter(ctx));
   app.use(comparisonsRouter(ctx));

@@ -185,6 +185,7 @@ describe('the environment, validated at start-up (ServerEnvSchema)', () => {
       { BLOCKWISE_REQUEST_TIMEOUT_MS: '0' },
       /^BLOCKWISE_REQUEST_TIMEOUT_MS: expected a positive number, got "0"$/,
     ],
+    [{ BLOCKWISE_METRICS: 'on' }, /^BLOCKWISE_METRICS: expected one of off, open, token, got "on"$/],
     [
       { BLOCKWISE_LOG_LEVEL: 'loud' },
       /^BLOCKWISE_LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"$/,
@@ -204,6 +205,7 @@ describe('the environment, validated at start-up (ServerEnvSchema)', () => {
         BLOCKWISE_AUTH: 'required',
         BLOCKWISE_TRUST_PROXY: '1',
         BLOCKWISE_LOG_LEVEL: 'WARN',
+        BLOCKWISE_METRICS: 'Open',
         BLOCKWISE_WEB_DIST: '/nonexistent/web/dist',
       }),
     ).toMatchObject({
@@ -214,17 +216,22 @@ describe('the environment, validated at start-up (ServerEnvSchema)', () => {
       auth: 'required',
       trustProxy: 1,
       logLevel: 'warn',
+      metrics: 'open',
       webDist: null,
     });
     expect(configFromEnv({ BLOCKWISE_MAX_UPLOAD_MB: '50' }).maxUploadBytes).toBe(MAX_UPLOAD_BYTES);
-    expect(configFromEnv({ BLOCKWISE_LOG_LEVEL: '', BLOCKWISE_AUTH: '' })).toMatchObject({
+    expect(
+      configFromEnv({ BLOCKWISE_LOG_LEVEL: '', BLOCKWISE_AUTH: '', BLOCKWISE_METRICS: '' }),
+    ).toMatchObject({
       requestTimeoutMs: 60_000,
       publicUrl: null,
       allowedHosts: [],
       auth: 'auto',
       trustProxy: false,
       logLevel: 'info',
+      metrics: 'token',
     });
+    expect(configFromEnv({ BLOCKWISE_METRICS: ' off ' }).metrics).toBe('off');
   });
 
   it('`serve` refuses an unknown log level at start-up (exit 2) instead of failing in the logger', async () => {

@@ -4,7 +4,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAX_UPLOAD_BYTES } from '@blockwise/shared/api';
 import { z } from 'zod';
-import type { AppConfig, AuthMode, TrustProxy } from './context.ts';
+import {
+  METRICS_MODES,
+  type AppConfig,
+  type AuthMode,
+  type MetricsMode,
+  type TrustProxy,
+} from './context.ts';
 
 /**
  * The server's version: the bundle's package.json version, written in by the build (esbuild
@@ -71,6 +77,20 @@ export function parseAuthMode(raw: string | undefined, source = 'BLOCKWISE_AUTH'
   if (raw === undefined || raw === '' || raw === 'auto') return 'auto';
   if (raw === 'required' || raw === 'open') return raw;
   throw new ConfigError(`${source}: expected required or open (unset: automatic), got "${raw}"`);
+}
+
+/**
+ * BLOCKWISE_METRICS: who may read GET /metrics. Unset: `token` — the metrics say how busy the
+ * server is, which routes fail and which Node version it runs, so a server reachable from the
+ * internet (share links are public) does not show them to anyone; Prometheus sends a CI token
+ * as easily as no token. `open` for a server only a private network reaches, `off` for none.
+ */
+export function parseMetricsMode(raw: string | undefined): MetricsMode {
+  if (raw === undefined || raw.trim() === '') return 'token';
+  const mode = METRICS_MODES.find((m) => m === raw.trim().toLowerCase());
+  if (!mode)
+    throw new ConfigError(`BLOCKWISE_METRICS: expected one of ${METRICS_MODES.join(', ')}, got "${raw}"`);
+  return mode;
 }
 
 /** proxy-addr's named ranges, which Express's `trust proxy` accepts beside addresses and CIDRs. */
@@ -210,6 +230,7 @@ export const ServerEnvSchema = z.object({
   BLOCKWISE_AUTH: envVar((raw) => parseAuthMode(raw)),
   BLOCKWISE_TRUST_PROXY: envVar(parseTrustProxy),
   BLOCKWISE_LOG_LEVEL: envVar(parseLogLevel),
+  BLOCKWISE_METRICS: envVar(parseMetricsMode),
   BLOCKWISE_WEB_DIST: z.string().optional(),
 });
 export type ServerEnv = z.output<typeof ServerEnvSchema>;
@@ -249,5 +270,6 @@ export function configFromEnv(
     // Slow-body clients (1 byte/s) are cut off after this (Node's default is 300 s; R13).
     requestTimeoutMs: e.BLOCKWISE_REQUEST_TIMEOUT_MS ?? 60_000,
     logLevel: e.BLOCKWISE_LOG_LEVEL,
+    metrics: e.BLOCKWISE_METRICS,
   };
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AuthMode, TokenGate } from './http/auth.ts';
+import type { AppMetrics } from './http/metrics.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
 import type { ParsePool } from './ingest/parse-pool.ts';
 import type { RunStore } from './store/run-store.ts';
@@ -27,7 +28,17 @@ export type AppConfig = {
   webDist: string | null;
   /** The bundled CLI to serve at /cli/blockwise.mjs for CI machines (null when running from source). */
   cliBundle: string | null;
+  /** Who may read GET /metrics (BLOCKWISE_METRICS; see MetricsMode). */
+  metrics: MetricsMode;
 };
+
+/**
+ * BLOCKWISE_METRICS: `off` (no metrics are kept; GET /metrics answers 404), `open` (anyone who
+ * reaches the server may scrape), `token` (the default: a CI token in `Authorization: Bearer`,
+ * which Prometheus sends from `authorization.credentials_file`). See docs/operations.md.
+ */
+export const METRICS_MODES = ['off', 'open', 'token'] as const;
+export type MetricsMode = (typeof METRICS_MODES)[number];
 
 export type Limiters = {
   writesAnonymous: RateLimiter;
@@ -46,6 +57,8 @@ export type AppContext = {
   limiters: Limiters;
   config: AppConfig;
   logger: Logger;
+  /** This app's Prometheus metrics; null when BLOCKWISE_METRICS is off. */
+  metrics: AppMetrics | null;
 };
 
 /**

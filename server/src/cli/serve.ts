@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { createApp } from '../app.ts';
 import { ConfigError, configFromEnv, parseAuthMode } from '../config.ts';
-import type { AuthMode } from '../context.ts';
+import type { AuthMode, MetricsMode } from '../context.ts';
 import { createHttpServer } from '../http/http-server.ts';
 import { createLogger } from '../http/logging.ts';
 import { openStore } from '../store/open-store.ts';
@@ -32,7 +32,8 @@ const usage = `Usage: blockwise serve [--port 8080] [--host 127.0.0.1] [--db sql
   public URL's, e.g. blockwise.internal: the web app's writes from any other name are refused),
   BLOCKWISE_TRUST_PROXY (behind a load balancer: the number of proxies, e.g. 1, or their
   addresses/CIDRs, e.g. 10.0.0.0/8,loopback — never true), BLOCKWISE_REQUEST_TIMEOUT_MS
-  (default 60000), BLOCKWISE_LOG_LEVEL.`;
+  (default 60000), BLOCKWISE_LOG_LEVEL, BLOCKWISE_METRICS (who may read GET /metrics, Prometheus's
+  format: token — the default, a CI token —, open or off; docs/operations.md).`;
 
 export const serveCommand: Command = {
   summary: 'Serve the web app and the HTTP API (SQLite by default, PostgreSQL for replicas).',
@@ -89,6 +90,7 @@ export const serveCommand: Command = {
     );
     await announceAuth(config.auth ?? 'auto', store, logger, io);
     io.stdout(`${catalogNote()}\n`);
+    io.stdout(`${METRICS_NOTE[config.metrics ?? 'token']}\n`);
 
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {
@@ -104,6 +106,14 @@ export const serveCommand: Command = {
     await store.close();
     return EXIT.ok;
   },
+};
+
+/** What BLOCKWISE_METRICS means, in the start-up lines. */
+const METRICS_NOTE: Record<MetricsMode, string> = {
+  token:
+    'Metrics: GET /metrics needs a CI token (BLOCKWISE_METRICS=token; Prometheus setup: docs/operations.md).',
+  open: 'Metrics: GET /metrics is open to anyone who reaches this server (BLOCKWISE_METRICS=open).',
+  off: 'Metrics: off (BLOCKWISE_METRICS=off).',
 };
 
 /** What `--auth` means for this archive right now, in one line an operator reads at start-up. */

@@ -78,26 +78,31 @@ export class TokenGate {
     return !(await this.archiveHasHeldToken());
   }
 
+  /** The id of an active token, else 401 (malformed, unknown or revoked); 503 when the store cannot tell. */
+  async verify(token: string): Promise<string> {
+    if (!TOKEN_PATTERN.test(token))
+      throw new HttpError(
+        401,
+        'unauthorized',
+        'the bearer token is malformed (expected bw_ followed by 43 characters)',
+      );
+    const digest = hashToken(token);
+    const found = await storeCall(() => this.store.findActiveTokenByHash(digest));
+    // The store looked the digest up by equality; compare again in constant time so no
+    // index timing shortcut decides alone.
+    if (!found || !digestsEqual(found.tokenSha256, digest))
+      throw new HttpError(401, 'unauthorized', 'the token is unknown or revoked');
+    void this.store.markTokenUsed(found.id).catch(() => undefined);
+    return found.id;
+  }
+
   /** Authenticates when a token is sent; when `required`, refuses anonymous requests unless auth is open. */
   middleware(required: boolean): RequestHandler {
     return (req, _res, next) => {
       void (async () => {
         const token = bearer(req.headers.authorization);
         if (token !== null) {
-          if (!TOKEN_PATTERN.test(token))
-            throw new HttpError(
-              401,
-              'unauthorized',
-              'the bearer token is malformed (expected bw_ followed by 43 characters)',
-            );
-          const digest = hashToken(token);
-          const found = await storeCall(() => this.store.findActiveTokenByHash(digest));
-          // The store looked the digest up by equality; compare again in constant time so no
-          // index timing shortcut decides alone.
-          if (!found || !digestsEqual(found.tokenSha256, digest))
-            throw new HttpError(401, 'unauthorized', 'the token is unknown or revoked');
-          req.tokenId = found.id;
-          void this.store.markTokenUsed(found.id).catch(() => undefined);
+          req.tokenId = await this.verify(token);
           return;
         }
         if (!required || (await this.anonymousAllowed())) return;

@@ -39,6 +39,8 @@ export class HttpError extends Error {
 }
 
 export function sendError(res: Response, error: HttpError): void {
+  // For the request log line and GET /metrics' error counter (http/logging.ts, http/metrics.ts).
+  (res.locals as { errorCode?: string }).errorCode = error.code;
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   res.status(error.status).json({ error: error.toProblem() });
 }

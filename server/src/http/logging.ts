@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { pino, type Logger } from 'pino';
 import { logLevelFromEnv } from '../config.ts';
 
@@ -42,7 +42,14 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const ID_PREFIX = randomBytes(6).toString('base64url');
 let requestCount = 0;
 
-export function requestLogging(logger: Logger): RequestHandler {
+/**
+ * Logs each response (its error code too, when it is an error) and hands its duration to
+ * `observe` (GET /metrics' histogram): one `finish` listener per request for both.
+ */
+export function requestLogging(
+  logger: Logger,
+  observe?: (req: Request, res: Response, seconds: number) => void,
+): RequestHandler {
   return (req, res, next) => {
     const incoming = req.headers['x-request-id'];
     const id =
@@ -55,11 +62,14 @@ export function requestLogging(logger: Logger): RequestHandler {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      observe?.(req, res, ms / 1000);
+      const code = (res.locals as { errorCode?: unknown }).errorCode;
       const line = {
         method: req.method,
         url: req.originalUrl.split('?')[0],
         status: res.statusCode,
         ms: Math.round(ms * 10) / 10,
+        ...(typeof code === 'string' ? { code } : {}),
       };
       if (res.statusCode >= 500) req.log.error(line, 'request');
       else req.log.info(line, 'request');

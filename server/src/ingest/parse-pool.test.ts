@@ -83,6 +83,29 @@ describe('ParsePool workers', () => {
     await pool.close();
   });
 
+  it('snapshot() (GET /metrics) shows jobs waiting, running and admitted, and drains to zero', async () => {
+    const pool = new ParsePool({ size: 1, maxQueue: 3, timeoutMs: 60_000, largeJobBytes: 64 * 1024 });
+    const padded = Buffer.concat([small, Buffer.alloc(100 * 1024, 0x20)]);
+    // One worker: the first job runs (dispatched at once), the others wait.
+    const jobs = [pool.analyze(small, {}, MiB), pool.analyze(small, {}, MiB), pool.analyze(padded, {}, MiB)];
+    expect(pool.snapshot()).toEqual({
+      queued: { small: 1, large: 1 },
+      running: 1,
+      admitted: { small: 2, large: 1 },
+      heldBytes: 2 * small.length + padded.length,
+      jobs: 1,
+    });
+    for (const result of await Promise.all(jobs)) expect(result.ok).toBe(true);
+    expect(pool.snapshot()).toEqual({
+      queued: { small: 0, large: 0 },
+      running: 0,
+      admitted: { small: 0, large: 0 },
+      heldBytes: 0,
+      jobs: 3,
+    });
+    await pool.close();
+  });
+
   it('returns the report serialized, equal to the inline analysis', async () => {
     const pool = new ParsePool({ size: 1, maxQueue: 3, timeoutMs: 60_000 });
     const inWorker = await pool.analyze(small, { name: 'x' }, MiB);

@@ -49,6 +49,14 @@ export type Reservation = {
 
 type Slot = { worker: Worker; job: Job | null; timer: NodeJS.Timeout | null };
 
+type PoolSnapshot = {
+  queued: { small: number; large: number };
+  running: number;
+  admitted: { small: number; large: number };
+  heldBytes: number;
+  jobs: number;
+};
+
 /**
  * Where the worker's code is: beside this module in the bundle (dist/parse-worker.mjs), or the
  * TypeScript source run through tsx (tests, `pnpm blockwise serve` from source).
@@ -157,6 +165,21 @@ export class ParsePool {
   /** Jobs analyzed and workers started so far: a warm worker serves many small jobs. */
   get stats(): { jobs: number; workersStarted: number } {
     return { jobs: this.counters.jobs, workersStarted: this.counters.spawned };
+  }
+
+  /**
+   * What the pool holds now, for GET /metrics: jobs waiting for a worker and running, requests
+   * admitted (by size class: past maxSmallJobs or capacity the server answers 503 busy), their
+   * body bytes, and jobs dispatched so far.
+   */
+  snapshot(): PoolSnapshot {
+    return {
+      queued: { small: this.queues.small.length, large: this.queues.large.length },
+      running: this.slots.filter((s) => s.job !== null).length,
+      admitted: { small: this.held.small, large: this.held.large },
+      heldBytes: this.held.bytes,
+      jobs: this.counters.jobs,
+    };
   }
 
   private isLarge(bytes: number): boolean {

@@ -31,7 +31,7 @@ const upload = (app: Parameters<typeof request>[0], name: string) =>
 
 /** Resolves once the store has a write sent to its writer and not answered. */
 async function writePending(store: SqliteRunStore): Promise<void> {
-  while (store.pendingWrites === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  while (store.pendingWrites() === 0) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 describe('SQLite: a stalled write stalls only itself', () => {
@@ -62,14 +62,14 @@ describe('SQLite: a stalled write stalls only itself', () => {
       expect((await request(t.app).get('/api/runs')).status).toBe(200);
       // All of that answered while the upload's write was still waiting.
       expect(settled).toBe(false);
-      expect(store.pendingWrites).toBeGreaterThan(0);
+      expect(store.pendingWrites()).toBeGreaterThan(0);
 
       holder.exec('ROLLBACK');
       const during = await stalled;
       expect(during.status, during.text).toBe(201);
       const run = await request(t.app).get(`/api/runs/${CreatedRunSchema.parse(during.body).id}`);
       expect(run.status).toBe(200);
-      expect(store.pendingWrites).toBe(0);
+      expect(store.pendingWrites()).toBe(0);
     } finally {
       holder.close();
       await t.close();

@@ -120,9 +120,14 @@ function fleetBody() {
   return { volumes: fleetVolumesJson(), metrics: [fleetMetricsJson()], instances: fleetInstancesJson() };
 }
 
-/** Routes that never touch the store (the health check is tested on its own). */
+/**
+ * Routes that never touch the store, and the two that report on it, tested on their own: the
+ * health check (app.test.ts) and /metrics (routes/metrics/metrics.test.ts: 200 with
+ * blockwise_store_up 0, or 503 when its token cannot be checked).
+ */
 const STORELESS = new Set([
   'GET /healthz',
+  'GET /metrics',
   'GET /api/openapi.json',
   'GET /',
   'GET /api/catalog',

@@ -792,6 +792,10 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
+  unavailableErrors(): Readonly<Partial<Record<StoreFault, number>>> {
+    return this.#writeHealth.unavailableErrors();
+  }
+
   async checkWrites(): Promise<WriteCheck> {
     return this.#writeHealth.report(await this.#probeWrite());
   }

@@ -118,6 +118,13 @@ export interface RunStore {
    * there: the rolled-back write never reaches the disk). Never rejects.
    */
   checkWrites(): Promise<WriteCheck>;
+  /**
+   * StoreUnavailableErrors this store raised since it opened, by fault (GET /metrics): every
+   * failed call the driver's error was translated for, reads and writes alike.
+   */
+  unavailableErrors(): Readonly<Partial<Record<StoreFault, number>>>;
+  /** Writes queued for a writer thread and not answered yet (SQLite); absent where there is no queue. */
+  pendingWrites?(): number;
   /** Releases the connection(s). Idempotent. */
   close(): Promise<void>;
 }
@@ -448,7 +455,8 @@ export const storeFail = (
  * closed, e.g. while shutting down). Clients see only the 503; the reason goes to /healthz, the
  * driver's message to the log.
  */
-export type StoreFault = 'unreachable' | 'busy' | 'read_only' | 'disk_full' | 'io_error' | 'closed';
+export const STORE_FAULTS = ['unreachable', 'busy', 'read_only', 'disk_full', 'io_error', 'closed'] as const;
+export type StoreFault = (typeof STORE_FAULTS)[number];
 
 /** Faults that stop writes while reads may still work: /healthz reports them as `writable: false`. */
 export const WRITE_FAULTS: ReadonlySet<StoreFault> = new Set(['read_only', 'disk_full', 'io_error']);

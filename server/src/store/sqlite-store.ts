@@ -557,8 +557,8 @@ export class SqliteRunStore implements RunStore {
     return this.#writerPragmas ? { ...this.#writerPragmas } : readPragmas(this.#db);
   }
 
-  /** Writes sent to the writer thread and not answered yet (tests: a write is stalled). */
-  get pendingWrites(): number {
+  /** Writes sent to the writer thread and not answered yet (GET /metrics; tests: a write is stalled). */
+  pendingWrites(): number {
     return this.#writes.pending;
   }
 
@@ -974,6 +974,10 @@ export class SqliteRunStore implements RunStore {
     return this.#guard(() => {
       this.#get('SELECT 1 AS ok');
     });
+  }
+
+  unavailableErrors(): Readonly<Partial<Record<StoreFault, number>>> {
+    return this.#writeHealth.unavailableErrors();
   }
 
   checkWrites(): Promise<WriteCheck> {

@@ -697,8 +697,21 @@ export class WriteHealth {
     this.#failure = null;
   }
 
-  /** Remembers a write fault (read-only, disk full, I/O error); other errors say nothing about writes. */
+  /** StoreUnavailableErrors seen, by fault (GET /metrics). */
+  readonly #unavailable: Partial<Record<StoreFault, number>> = {};
+
+  /** Every StoreUnavailableError observed so far, by fault. */
+  unavailableErrors(): Readonly<Partial<Record<StoreFault, number>>> {
+    return { ...this.#unavailable };
+  }
+
+  /**
+   * Counts a StoreUnavailableError, and remembers a write fault (read-only, disk full, I/O error);
+   * other errors say nothing about writes.
+   */
   observe(error: unknown): void {
+    if (error instanceof StoreUnavailableError)
+      this.#unavailable[error.fault] = (this.#unavailable[error.fault] ?? 0) + 1;
     if (error instanceof StoreUnavailableError && WRITE_FAULTS.has(error.fault)) {
       this.#failure = { at: this.now(), fault: error.fault, error };
     }

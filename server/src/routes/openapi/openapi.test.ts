@@ -39,7 +39,7 @@ function mountedRoutes(app: Express): string[] {
   return found;
 }
 
-const isApi = (route: string) => / \/api\/|^GET \/healthz$/.test(route);
+const isApi = (route: string) => / \/api\/|^GET \/(healthz|metrics)$/.test(route);
 
 function documentedOperations(doc: Document): string[] {
   return Object.entries(doc.paths).flatMap(([path, operations]) =>

@@ -327,4 +327,18 @@ function registerCatalogAndHealthPaths(registry: OpenAPIRegistry): void {
       503: response('Degraded: the archive cannot be read (store.ok false)', 'Health'),
     },
   });
+  registry.registerPath({
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics',
+    description:
+      'Prometheus text exposition (version 0.0.4): request durations per route pattern, error responses by code, runs uploaded, the store check, parse-pool queue, process metrics (docs/operations.md). BLOCKWISE_METRICS decides who may read it: token (the default) needs a CI token, open anyone, off answers 404.',
+    security: OPTIONAL_BEARER,
+    responses: {
+      200: { description: 'The metrics', content: { 'text/plain; version=0.0.4': {} } },
+      401: error('BLOCKWISE_METRICS=token and no valid CI token was sent'),
+      404: error('BLOCKWISE_METRICS=off'),
+      503: error('BLOCKWISE_METRICS=token and the archive cannot check the token'),
+    },
+  });
 }

@@ -114,6 +114,7 @@ async function storeUpload(
       fioVersion: analyzed.fioVersion,
     }),
   );
+  ctx.metrics?.runUploaded(created);
   // Also for an identical earlier upload (a retry): its comparison may be what failed last time.
   const stored = created
     ? {
