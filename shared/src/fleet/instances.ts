@@ -138,7 +138,9 @@ function rowOf(
   const observed = vols.map((v) => planOf.get(v.volumeId)!.observed!);
   const period = Math.max(...observed.map((o) => o.periodSeconds));
   const grid = input.store?.grids.get(instanceId);
-  const unaligned = vols.some((v) => input.store?.unaligned.has(v.volumeId));
+  const unaligned =
+    input.store?.overflow.has(instanceId) === true ||
+    vols.some((v) => input.store?.unaligned.has(v.volumeId));
   const multi = vols.filter((v) => v.alsoAttachedTo.length > 0).map((v) => v.volumeId);
   let method: FleetInstanceRow['method'];
   let m: Measured;
@@ -224,7 +226,7 @@ export function verdictOf(r: FleetInstanceRow, needsMore: boolean, headroom: num
   const together = r.volumeIds.length > 1 ? 'together ' : '';
   const how =
     r.method === 'summed-peaks'
-      ? ' (peaks added: the points could not be aligned in time, an upper bound)'
+      ? " (peaks added: the points could not be aligned in time within the planner's bounds — whole minutes, 455 days, cells per request — an upper bound)"
       : r.method === 'single-volume'
         ? ''
         : ` (summed point by point at ${r.periodSeconds} s)`;
