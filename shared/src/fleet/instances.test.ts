@@ -240,6 +240,40 @@ describe('per-instance concurrency: two gp3 on one r6i.large (3,600 baseline IOP
     expect(exact).toMatchObject({ method: 'time-aligned', peakIops: 3000 });
   });
 
+  it('the per-minute metrics (per-second maxima) stay out of the summed Sums: same 5,000 IOPS, 15 min/day', () => {
+    // VolumeAvgIOPS / VolumeAvgThroughput at 60 s (Stat Maximum): per-second rates, another unit.
+    const minutes = (id: string) => {
+      const stamps: string[] = [];
+      const iops: number[] = [];
+      for (let i = 0; i < DAYS * 1440; i++) {
+        stamps.push(new Date(START + i * 60_000).toISOString().replace('.000Z', 'Z'));
+        iops.push(nightly(i % 1440, 0));
+      }
+      return [
+        { Id: `m${id.slice(4)}_iops`, Label: `${id} VolumeAvgIOPS`, Timestamps: stamps, Values: iops },
+        {
+          Id: `m${id.slice(4)}_tput`,
+          Label: `${id} VolumeAvgThroughput`,
+          Timestamps: stamps,
+          Values: iops.map((x) => x * 8192),
+        },
+      ];
+    };
+    const withMinutes = {
+      MetricDataResults: [...together.MetricDataResults, ...minutes('vol-0a'), ...minutes('vol-0b')],
+    };
+    const row = planOf(vols, instances, metricsOf(vols, [withMinutes])).instances![0]!;
+    expect(row).toMatchObject({
+      method: 'time-aligned',
+      peakIops: 5000,
+      // 5,000 × 8 KiB = 39.06 MiB/s (before: the minute metrics' bytes/s and IOPS landed in the bytes Sums, 39.2)
+      peakMibps: 39.1,
+      minutesAboveBaselinePerDay: 15,
+      burst: 'carried',
+    });
+    expect(row.verdict).toContain('VolumeRead/WriteOps and Bytes Sums added point by point at 300 s');
+  });
+
   it('every output carries the instance row: text, markdown, CSV, JSON', () => {
     const p = planOf(vols, instances, metricsOf(vols, [together]));
     expect(fleetPlanToText(p)).toContain('i-0r6 r6i.large');

@@ -229,7 +229,7 @@ export function verdictOf(r: FleetInstanceRow, needsMore: boolean, headroom: num
       ? " (peaks added: the points could not be aligned in time within the planner's bounds — whole minutes, 455 days, cells per request — an upper bound)"
       : r.method === 'single-volume'
         ? ''
-        : ` (summed point by point at ${r.periodSeconds} s)`;
+        : ` (VolumeRead/WriteOps and Bytes Sums added point by point at ${r.periodSeconds} s)`;
   if (r.baselineIops === null || r.baselineMibps === null)
     return `${together}${n0(r.peakIops)} IOPS, ${r.peakMibps} MiB/s${how}; ${name}'s EBS limits are not in the catalog`;
   const over: string[] = [];

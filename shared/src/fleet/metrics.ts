@@ -522,7 +522,8 @@ function addResult(
   const step = regular ? (last - first) / (n - 1) : n === 1 ? 0 : NaN;
   for (let i = 0; i < n; i++) addPoint(s, values[i]!, first + i * step);
   collect?.(target.volumeId, target.metric, values, first, step);
-  const instanceIds = options.concurrency?.get(target.volumeId);
+  // Only the Sums go to the instances' grids: the per-minute metrics are per-second maxima, another unit.
+  const instanceIds = isMinuteMetric(target.metric) ? undefined : options.concurrency?.get(target.volumeId);
   if (instanceIds !== undefined && n > 0)
     addToInstances(
       (into.concurrency ??= createConcurrencyStore()),
