@@ -31,7 +31,6 @@ import {
 const PERIOD = 300;
 const DAYS = 3;
 const START = Date.UTC(2026, 10, 1);
-const POINTS = (DAYS * 86_400) / PERIOD;
 
 type Vol = { id: string; type: string; size: number; iops?: number; throughput?: number; on: string[] };
 
@@ -61,16 +60,18 @@ type Shape = (minuteOfDay: number, day: number) => number;
 function results(
   id: string,
   shape: Shape,
-  options: { newestFirst?: boolean; skip?: (i: number) => boolean } = {},
+  options: { newestFirst?: boolean; skip?: (i: number) => boolean; period?: number } = {},
 ) {
   const stamps: string[] = [];
   const ops: number[] = [];
-  for (let i = 0; i < POINTS; i++) {
+  const period = options.period ?? PERIOD;
+  const points = (DAYS * 86_400) / period;
+  for (let i = 0; i < points; i++) {
     if (options.skip?.(i)) continue;
-    const t = START + i * PERIOD * 1000;
+    const t = START + i * period * 1000;
     const minute = (((t / 60_000) % 1440) + 1440) % 1440;
     stamps.push(new Date(t).toISOString().replace('.000Z', 'Z'));
-    ops.push(shape(minute, Math.floor(i / (POINTS / DAYS))) * PERIOD);
+    ops.push(shape(minute, Math.floor(i / (points / DAYS))) * period);
   }
   if (options.newestFirst) {
     stamps.reverse();
@@ -272,6 +273,26 @@ describe('per-instance concurrency: two gp3 on one r6i.large (3,600 baseline IOP
       burst: 'carried',
     });
     expect(row.verdict).toContain('VolumeRead/WriteOps and Bytes Sums added point by point at 300 s');
+  });
+
+  it('one volume at 60 s, two at 300 s: Sums over different periods are not added point by point (peaks added, 7,500)', () => {
+    // The reference period is the most common (300 s); vol-0a's own 60 s is not a multiple of it.
+    // Before: all Sums ÷ 300 s — vol-0a's 2,500 IOPS × 60 s counted as 500 IOPS, 5,500 together.
+    const three: Vol[] = [...vols, { id: 'vol-0c', type: 'gp3', size: 100, on: ['i-0r6'] }];
+    const mixed = {
+      MetricDataResults: [
+        ...results('vol-0a', nightly, { period: 60 }),
+        ...results('vol-0b', nightly),
+        ...results('vol-0c', nightly),
+      ],
+    };
+    const p = planOf(three, instances, metricsOf(three, [mixed]));
+    expect(p.volumes.map((v) => v.observed?.periodSeconds)).toEqual([60, 300, 300]);
+    const row = p.instances![0]!;
+    expect(row).toMatchObject({ method: 'summed-peaks', peakIops: 7500, minutesAboveBaselinePerDay: null });
+    expect(row.verdict).toContain(
+      "peaks added: its volumes' Sums are over different periods (60 s, 300 s), not comparable point by point, an upper bound",
+    );
   });
 
   it('every output carries the instance row: text, markdown, CSV, JSON', () => {

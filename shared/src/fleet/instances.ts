@@ -142,6 +142,15 @@ function rowOf(
     input.store?.overflow.has(instanceId) === true ||
     vols.some((v) => input.store?.unaligned.has(v.volumeId));
   const multi = vols.filter((v) => v.alsoAttachedTo.length > 0).map((v) => v.volumeId);
+  // The grid holds Sums: added point by point only when every volume's are over one Period and
+  // fall at the same times (cells a whole number of Periods apart); else the peaks are added.
+  const periods = [...new Set(observed.map((o) => o.periodSeconds))].sort((a, b) => a - b);
+  const apart =
+    periods.length > 1
+      ? `its volumes' Sums are over different periods (${periods.join(' s, ')} s), not comparable point by point`
+      : grid && grid.stepMs % (period * 1000) !== 0
+        ? `its volumes' ${period} s points do not fall at the same times`
+        : null;
   let method: FleetInstanceRow['method'];
   let m: Measured;
   if (vols.length === 1 && multi.length === 0) {
@@ -153,7 +162,7 @@ function rowOf(
       peakAtMs: null,
       minutes: null,
     };
-  } else if (grid && !unaligned) {
+  } else if (grid && !unaligned && apart === null) {
     method = 'time-aligned';
     m = measureGrid(grid, period, caps);
   } else {
@@ -216,20 +225,27 @@ function rowOf(
     sustainedBy,
     verdict: '',
   };
-  row.verdict = verdictOf(row, needsMore, input.headroom);
+  row.verdict = verdictOf(row, needsMore, input.headroom, unaligned ? null : apart);
   return row;
 }
 
 /** The row in one sentence: together vs the baseline, minutes a day, the burst, headroom, the way out. */
-export function verdictOf(r: FleetInstanceRow, needsMore: boolean, headroom: number): string {
+export function verdictOf(
+  r: FleetInstanceRow,
+  needsMore: boolean,
+  headroom: number,
+  apart: string | null = null,
+): string {
   const name = r.instanceType ?? r.instanceId;
   const together = r.volumeIds.length > 1 ? 'together ' : '';
   const how =
-    r.method === 'summed-peaks'
-      ? " (peaks added: the points could not be aligned in time within the planner's bounds — whole minutes, 455 days, cells per request — an upper bound)"
-      : r.method === 'single-volume'
-        ? ''
-        : ` (VolumeRead/WriteOps and Bytes Sums added point by point at ${r.periodSeconds} s)`;
+    r.method === 'summed-peaks' && apart !== null
+      ? ` (peaks added: ${apart}, an upper bound)`
+      : r.method === 'summed-peaks'
+        ? " (peaks added: the points could not be aligned in time within the planner's bounds — whole minutes, 455 days, cells per request — an upper bound)"
+        : r.method === 'single-volume'
+          ? ''
+          : ` (VolumeRead/WriteOps and Bytes Sums added point by point at ${r.periodSeconds} s)`;
   if (r.baselineIops === null || r.baselineMibps === null)
     return `${together}${n0(r.peakIops)} IOPS, ${r.peakMibps} MiB/s${how}; ${name}'s EBS limits are not in the catalog`;
   const over: string[] = [];
