@@ -92,6 +92,25 @@ function results(
   ];
 }
 
+/** VolumeAvgIOPS / VolumeAvgThroughput at 60 s (Stat Maximum): per-second rates of each minute, 8 KiB each. */
+function minutes(id: string, shape: Shape = nightly) {
+  const stamps: string[] = [];
+  const iops: number[] = [];
+  for (let i = 0; i < DAYS * 1440; i++) {
+    stamps.push(new Date(START + i * 60_000).toISOString().replace('.000Z', 'Z'));
+    iops.push(shape(i % 1440, Math.floor(i / 1440)));
+  }
+  return [
+    { Id: `m${id.slice(4)}_iops`, Label: `${id} VolumeAvgIOPS`, Timestamps: stamps, Values: iops },
+    {
+      Id: `m${id.slice(4)}_tput`,
+      Label: `${id} VolumeAvgThroughput`,
+      Timestamps: stamps,
+      Values: iops.map((x) => x * 8192),
+    },
+  ];
+}
+
 const catalog: FleetCatalog = {
   rateCard: regionRateCardFor('us-east-1')!,
   findInstance: findInstanceType,
@@ -243,23 +262,6 @@ describe('per-instance concurrency: two gp3 on one r6i.large (3,600 baseline IOP
 
   it('the per-minute metrics (per-second maxima) stay out of the summed Sums: same 5,000 IOPS, 15 min/day', () => {
     // VolumeAvgIOPS / VolumeAvgThroughput at 60 s (Stat Maximum): per-second rates, another unit.
-    const minutes = (id: string) => {
-      const stamps: string[] = [];
-      const iops: number[] = [];
-      for (let i = 0; i < DAYS * 1440; i++) {
-        stamps.push(new Date(START + i * 60_000).toISOString().replace('.000Z', 'Z'));
-        iops.push(nightly(i % 1440, 0));
-      }
-      return [
-        { Id: `m${id.slice(4)}_iops`, Label: `${id} VolumeAvgIOPS`, Timestamps: stamps, Values: iops },
-        {
-          Id: `m${id.slice(4)}_tput`,
-          Label: `${id} VolumeAvgThroughput`,
-          Timestamps: stamps,
-          Values: iops.map((x) => x * 8192),
-        },
-      ];
-    };
     const withMinutes = {
       MetricDataResults: [...together.MetricDataResults, ...minutes('vol-0a'), ...minutes('vol-0b')],
     };
@@ -440,5 +442,23 @@ describe('every cheaper type, with its trade: io1/io2 → gp3 beside io2', () =>
       metricsOf(vols, [{ MetricDataResults: results('vol-0big', shape) }]),
     );
     expect(p.volumes[0]!.alternatives).toEqual([]);
+  });
+});
+
+describe('a lone gp3 on an r6i.large whose busiest minute (4,000 IOPS) is above the 3,600 baseline, its 5-minute Sums (2,500) below', () => {
+  const vols: Vol[] = [{ id: 'vol-1a', type: 'gp3', size: 100, iops: 3000, throughput: 125, on: ['i-1r6'] }];
+  const spike: Shape = (minute) => (minute === 125 ? 4000 : nightly(minute, 0));
+  const file = { MetricDataResults: [...results('vol-1a', nightly), ...minutes('vol-1a', spike)] };
+  const p = planOf(vols, [['i-1r6', 'r6i.large']], metricsOf(vols, [file]));
+
+  it("the instance row shows the volume's busiest minute, not its Sums' peak (before: 2,500)", () => {
+    expect(p.volumes[0]!.observed).toMatchObject({ peakIops: 4000, readIops: 1250, writeIops: 1250 });
+    expect(p.instances![0]).toMatchObject({ method: 'single-volume', peakIops: 4000, burst: 'unknown' });
+  });
+
+  it('the delivered check judges that same minute: the burst carried it, capping would throttle it (before: "still covers the observed peak (2,500 IOPS")', () => {
+    const v = p.volumes[0]!;
+    expect(v.notes.join(' ')).not.toContain('still covers the observed peak');
+    expect(JSON.stringify(p)).toContain('peaks of 4,000 IOPS will be throttled to 3,600');
   });
 });

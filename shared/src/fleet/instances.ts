@@ -3,6 +3,7 @@ import { INSTANCE_BURST_MINUTES_PER_DAY } from '../aws/volume-types.ts';
 import { instancesSustaining } from '../plan/right-size.ts';
 import { formatInt, MiB, mbps, mbpsToMiBps } from '../units.ts';
 import { attachmentsOf } from './concurrent.ts';
+import { peakOf } from './peak.ts';
 import type {
   ConcurrencyGrid,
   ConcurrencyStore,
@@ -157,8 +158,8 @@ function rowOf(
     method = 'single-volume';
     const o = observed[0]!;
     m = {
-      peakIops: o.readIops + o.writeIops,
-      peakMibps: o.readMibps + o.writeMibps,
+      peakIops: peakOf(o).iops,
+      peakMibps: peakOf(o).mibps,
       peakAtMs: null,
       minutes: null,
     };
@@ -169,8 +170,8 @@ function rowOf(
     // Points not placeable in time (or not kept): each volume's peak, added — an upper bound.
     method = 'summed-peaks';
     m = {
-      peakIops: observed.reduce((s, o) => s + o.readIops + o.writeIops, 0),
-      peakMibps: observed.reduce((s, o) => s + o.readMibps + o.writeMibps, 0),
+      peakIops: observed.reduce((s, o) => s + peakOf(o).iops, 0),
+      peakMibps: observed.reduce((s, o) => s + peakOf(o).mibps, 0),
       peakAtMs: null,
       minutes: null,
     };
