@@ -3,6 +3,7 @@ import { fail, ok, WarningSchema, type Result, type Warning } from '../problem.t
 import { SERIES_FORMAT_LABELS, type IoSeries } from '../timeseries/series.schema.ts';
 import { summarizeSeries, type RateSummary, type SeriesSummary } from '../timeseries/stats.ts';
 import { formatInt, MiB } from '../units.ts';
+import { headroomTarget } from '../plan/headroom.ts';
 import { CensoringSchema, censoringOf, type Censoring } from './censoring.ts';
 import {
   clockOf,
@@ -378,11 +379,8 @@ export function demandTarget(
   peaks: { readIops: number; writeIops: number; readBytesPerSec: number; writeBytesPerSec: number },
   headroom: number,
 ): { iops: number; throughputMibps: number } {
-  const f = 1 + headroom;
-  return {
-    iops: Math.ceil((peaks.readIops + peaks.writeIops) * f),
-    throughputMibps: Math.ceil(((peaks.readBytesPerSec + peaks.writeBytesPerSec) / MiB) * f),
-  };
+  const iops = peaks.readIops + peaks.writeIops;
+  return headroomTarget({ iops, mibps: (peaks.readBytesPerSec + peaks.writeBytesPerSec) / MiB }, headroom);
 }
 
 /** The per-direction values sizing uses. */

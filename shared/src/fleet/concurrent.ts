@@ -5,6 +5,7 @@ import type {
   FleetVolume,
   MetricName,
 } from './schema.ts';
+import { gcdMs as gcd } from './gcd.ts';
 
 /**
  * Per-instance concurrency (docs/fleet.md §2, "Instances"): the volumes of one instance share its
@@ -56,12 +57,6 @@ const MINUTE_MS = 60_000;
 export const MAX_GRID_SPAN_MS = 455 * 86_400_000;
 /** Cells over all of one reading's grids (two Float64Arrays each, grown up to 2×): ≤ ~512 MB allocated. */
 export const MAX_TOTAL_CELLS = 16_000_000;
-
-/** gcd of two whole numbers of milliseconds (metrics.ts has the same; importing it would make a cycle). */
-function gcd(a: number, b: number): number {
-  while (b > 0) [a, b] = [b, a % b];
-  return a;
-}
 
 const isOps = (metric: MetricName) => metric === 'VolumeReadOps' || metric === 'VolumeWriteOps';
 

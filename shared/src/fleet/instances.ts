@@ -1,5 +1,6 @@
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { INSTANCE_BURST_MINUTES_PER_DAY } from '../aws/volume-types.ts';
+import { headroomTarget } from '../plan/headroom.ts';
 import { instancesSustaining } from '../plan/right-size.ts';
 import { formatInt, MiB, mbps, mbpsToMiBps } from '../units.ts';
 import { attachmentsOf } from './concurrent.ts';
@@ -177,8 +178,7 @@ function rowOf(
     };
   }
   const peak = { iops: Math.round(m.peakIops), mibps: Math.round(m.peakMibps * 10) / 10 };
-  const factor = 1 + input.headroom;
-  const target = { iops: Math.ceil(m.peakIops * factor), throughputMibps: Math.ceil(m.peakMibps * factor) };
+  const target = headroomTarget({ iops: m.peakIops, mibps: m.peakMibps }, input.headroom);
   const burst = burstVerdict(peak, caps, m.minutes?.worst ?? null);
   const needsMore =
     caps !== null && (target.iops > caps.baselineIops || target.throughputMibps > caps.baselineMibps);

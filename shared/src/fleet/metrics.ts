@@ -10,6 +10,7 @@ import {
   mergeConcurrency,
   type PointTimes,
 } from './concurrent.ts';
+import { gcdMs } from './gcd.ts';
 import { problemOf } from './parse.ts';
 import { parseLabel } from './queries.ts';
 import { STAMP_SAMPLE, scanMetricDataText } from './scan.ts';
@@ -47,14 +48,6 @@ export function newSeries(): FleetSeriesSummary {
     lastMs: -Infinity,
     spacingMs: 0,
   };
-}
-
-/** Greatest common divisor of two whole numbers of milliseconds (gcd(0, x) = x). */
-export function gcdMs(a: number, b: number): number {
-  a = Math.abs(a);
-  b = Math.abs(b);
-  while (b > 0) [a, b] = [b, a % b];
-  return a;
 }
 
 /**

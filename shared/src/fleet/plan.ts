@@ -15,9 +15,11 @@ import {
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { formatInt, MiB, mbps, mbpsToMiBps, roundCents } from '../units.ts';
 import { checkDelivered } from './delivered.ts';
-import { instanceRows } from './instances.ts';
+import { headroomTarget } from '../plan/headroom.ts';
+import { capsOf, instanceRows } from './instances.ts';
 import { peakOf } from './peak.ts';
-import { gcdMs, modeOf } from './metrics.ts';
+import { gcdMs } from './gcd.ts';
+import { modeOf } from './metrics.ts';
 import type {
   FleetAlternative,
   FleetBinding,
@@ -408,7 +410,7 @@ function planMeasured(
   const current = base.current;
   const factor = 1 + ctx.headroom;
   const peak = peakOf(o);
-  const target = { iops: Math.ceil(peak.iops * factor), throughputMibps: Math.ceil(peak.mibps * factor) };
+  const target = headroomTarget(peak, ctx.headroom);
   const binding = bindingOf(o, current, instance);
   const notes = [...base.notes, ...demand.notes];
   if (!o.exact)
@@ -423,10 +425,7 @@ function planMeasured(
   }
   const caps = {
     iops: Math.min(current.iops ?? Infinity, instance?.ebs?.baselineIops ?? Infinity),
-    mib: Math.min(
-      current.throughputMibps ?? Infinity,
-      instance?.ebs ? Math.floor(mbpsToMiBps(mbps(instance.ebs.baselineBandwidthMbps))) : Infinity,
-    ),
+    mib: Math.min(current.throughputMibps ?? Infinity, capsOf(instance)?.baselineMibps ?? Infinity),
   };
   // Pinned at the limit: demand is at least the limit, unknown above it — never right-sized (demand/censoring.ts).
   const censored = demand.censoring.length > 0;
