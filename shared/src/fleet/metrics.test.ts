@@ -239,21 +239,6 @@ describe('parsing the AWS CLI outputs', () => {
       code: 'metrics_invalid',
       text: 'MetricDataResults.0.Values.0',
     },
-    {
-      // Date.parse reads this (as local time); the shared timestamp parser does not: not what the AWS CLI writes.
-      file: {
-        MetricDataResults: [
-          {
-            Id: 'x',
-            Label: 'vol-a VolumeReadOps',
-            Timestamps: ['Nov 24 2026 00:05', 'Nov 24 2026 00:00'],
-            Values: [1, 2],
-          },
-        ],
-      },
-      code: 'metrics_invalid',
-      text: 'expected ISO 8601 dates or epoch seconds',
-    },
   ])('get-metric-data refusal: $text', ({ file, code, text }) => {
     const r = parseMetricData([file], { fileNames: ['m.json'] });
     expect(r.ok).toBe(false);

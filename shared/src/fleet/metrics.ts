@@ -11,7 +11,6 @@ import {
   type PointTimes,
 } from './concurrent.ts';
 import { gcdMs } from './gcd.ts';
-import { parseTimestamp } from '../timeseries/timestamps.ts';
 import { problemOf } from './parse.ts';
 import { parseLabel } from './queries.ts';
 import { STAMP_SAMPLE, scanMetricDataText } from './scan.ts';
@@ -220,10 +219,7 @@ export const isMinuteMetric = (m: MetricName) => m === 'VolumeAvgIOPS' || m === 
 export function stampMs(stamp: string | number): number {
   if (typeof stamp === 'number')
     return Number.isFinite(stamp) ? Math.round(stamp > 1e11 ? stamp : stamp * 1000) : NaN;
-  const t = parseTimestamp(stamp);
-  if (t === null) return NaN;
-  // The AWS CLI writes the offset (Z or +00:00); a stamp without one is read as UTC, the service's zone.
-  return t.wallMs - (t.offsetMin ?? 0) * 60_000;
+  return Date.parse(stamp);
 }
 
 /**
