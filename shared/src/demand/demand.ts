@@ -4,6 +4,7 @@ import { SERIES_FORMAT_LABELS, type IoSeries } from '../timeseries/series.schema
 import { summarizeSeries, type RateSummary, type SeriesSummary } from '../timeseries/stats.ts';
 import { formatInt, MiB } from '../units.ts';
 import { formatRate as fmt, stepText, utcMinute as iso } from './format.ts';
+import { headroomTarget } from '../plan/headroom.ts';
 import { CensoringSchema, censoringOf, type Censoring } from './censoring.ts';
 import {
   clockOf,
@@ -404,11 +405,8 @@ export function demandTarget(
   peaks: { readIops: number; writeIops: number; readBytesPerSec: number; writeBytesPerSec: number },
   headroom: number,
 ): { iops: number; throughputMibps: number } {
-  const f = 1 + headroom;
-  return {
-    iops: Math.ceil((peaks.readIops + peaks.writeIops) * f),
-    throughputMibps: Math.ceil(((peaks.readBytesPerSec + peaks.writeBytesPerSec) / MiB) * f),
-  };
+  const iops = peaks.readIops + peaks.writeIops;
+  return headroomTarget({ iops, mibps: (peaks.readBytesPerSec + peaks.writeBytesPerSec) / MiB }, headroom);
 }
 
 /** The per-direction values sizing uses. */

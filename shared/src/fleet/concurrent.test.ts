@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { addToInstances, contiguousTimes, createConcurrencyStore, mergeConcurrency } from './concurrent.ts';
+import {
+  addToInstances,
+  contiguousTimes,
+  createConcurrencyStore,
+  MAX_TOTAL_CELLS,
+  mergeConcurrency,
+} from './concurrent.ts';
 
 const T0 = Date.UTC(2026, 10, 1);
 const cells = (store: ReturnType<typeof createConcurrencyStore>, id: string) => {
@@ -79,5 +85,53 @@ describe('per-instance grids of summed Sums', () => {
       [5, 100],
     ]);
     expect([...a.unaligned]).toEqual(['vol-gap']);
+  });
+
+  it('grid memory is bounded by the points, not by their stamps: a stamp 1 ms off, points decades apart', () => {
+    // 14 days of 1-minute points (20,160) whose 10th stamp is 1 ms late: before, the grid refined to
+    // 1 ms cells (1.2e9); now the volume is unaligned and no grid grows.
+    const s = createConcurrencyStore();
+    const n = 14 * 1440;
+    const stamps = Array.from({ length: n }, (_, i) => T0 + i * 60_000 + (i === 10 ? 1 : 0));
+    const values = new Float64Array(n).fill(5);
+    addToInstances(s, ['i-1'], 'vol-a', 'VolumeReadOps', values, { timeOf: (i) => stamps[i]! }, 60_000);
+    expect(s.grids.get('i-1')?.length ?? 0).toBe(0);
+    expect(s.cells).toBe(0);
+    expect([...s.unaligned]).toEqual(['vol-a']);
+
+    // Two aligned 1-minute points 30 years apart: 15.8 M cells before; now the instance overflows.
+    const far = createConcurrencyStore();
+    const thirtyYears = 30 * 365 * 86_400_000;
+    addToInstances(
+      far,
+      ['i-2'],
+      'vol-b',
+      'VolumeReadOps',
+      [1, 2],
+      { timeOf: (i) => T0 - i * thirtyYears },
+      60_000,
+    );
+    expect(far.grids.has('i-2')).toBe(false);
+    expect(far.cells).toBe(0);
+    expect([...far.overflow]).toEqual(['i-2']);
+
+    // 5,000 instances of 14 days at 1 minute (100 M cells): the total stays under the cap.
+    const many = createConcurrencyStore();
+    const week2 = new Float64Array(n).fill(1);
+    for (let k = 0; k < 5_000; k++)
+      addToInstances(
+        many,
+        [`i-${k}`],
+        `vol-${k}`,
+        'VolumeReadOps',
+        week2,
+        { firstMs: T0, stepMs: 60_000 },
+        60_000,
+      );
+    let total = 0;
+    for (const g of many.grids.values()) total += g.length;
+    expect(total).toBe(many.cells);
+    expect(total).toBeLessThanOrEqual(MAX_TOTAL_CELLS);
+    expect(many.overflow.size).toBe(5_000 - Math.floor(MAX_TOTAL_CELLS / n));
   });
 });

@@ -5,6 +5,7 @@ import type {
   FleetVolume,
   MetricName,
 } from './schema.ts';
+import { gcdMs as gcd } from './gcd.ts';
 
 /**
  * Per-instance concurrency (docs/fleet.md §2, "Instances"): the volumes of one instance share its
@@ -44,14 +45,18 @@ export function attachmentsOf(v: FleetVolume): string[] {
 }
 
 export function createConcurrencyStore(): ConcurrencyStore {
-  return { grids: new Map(), unaligned: new Set() };
+  return { grids: new Map(), unaligned: new Set(), overflow: new Set(), cells: 0 };
 }
 
-/** gcd of two whole numbers of milliseconds (metrics.ts has the same; importing it would make a cycle). */
-function gcd(a: number, b: number): number {
-  while (b > 0) [a, b] = [b, a % b];
-  return a;
-}
+const MINUTE_MS = 60_000;
+/**
+ * The longest span a grid covers: CloudWatch keeps 1-hour points for 455 days (15 months, Amazon
+ * CloudWatch concepts, "Metrics retention"); longer is not one query's data. At the finest step a
+ * stamp may take (one minute: EBS metrics are per minute at best) that is 655,200 cells per grid.
+ */
+export const MAX_GRID_SPAN_MS = 455 * 86_400_000;
+/** Cells over all of one reading's grids (two Float64Arrays each, grown up to 2×): ≤ ~512 MB allocated. */
+export const MAX_TOTAL_CELLS = 16_000_000;
 
 const isOps = (metric: MetricName) => metric === 'VolumeReadOps' || metric === 'VolumeWriteOps';
 
@@ -132,8 +137,49 @@ function addLinear(
 }
 
 /**
+ * The length `g` would have once it holds points from loMs to hiMs whose offsets from loMs share
+ * the divisor divMs (0: a single point): the grid's step becomes the gcd of all offsets.
+ */
+function lengthAfter(g: ConcurrencyGrid, loMs: number, hiMs: number, divMs: number) {
+  const end = g.length === 0 ? hiMs : Math.max(g.originMs + (g.length - 1) * g.stepMs, hiMs);
+  const origin = g.length === 0 ? loMs : Math.min(g.originMs, loMs);
+  const step = gcd(gcd(g.stepMs, divMs), Math.abs(loMs - g.originMs));
+  return { span: end - origin, length: (end - origin) / step + 1 };
+}
+
+/**
+ * Whether instance `id` may take the points (its grid's span ≤ MAX_GRID_SPAN_MS, all grids' cells
+ * ≤ MAX_TOTAL_CELLS); when not, its grid is dropped and the instance marked `overflow` (its rows
+ * fall back to the volumes' peaks added, an upper bound) — memory stays bounded whatever the stamps.
+ */
+function admits(
+  store: ConcurrencyStore,
+  id: string,
+  g: ConcurrencyGrid,
+  lo: number,
+  hi: number,
+  div: number,
+) {
+  const next = lengthAfter(g, lo, hi, div);
+  if (next.span <= MAX_GRID_SPAN_MS && store.cells - g.length + next.length <= MAX_TOTAL_CELLS) return true;
+  store.overflow.add(id);
+  if (store.grids.get(id) === g) {
+    store.cells -= g.length;
+    store.grids.delete(id);
+  }
+  return false;
+}
+
+/** Adds to the store's cell count what `g` grew by since it held `before` cells. */
+function counted(store: ConcurrencyStore, g: ConcurrencyGrid, before: number) {
+  store.cells += g.length - before;
+}
+
+/**
  * Adds one result's points to the grids of the instances the volume counts toward; `times` null
- * when the points cannot be placed in time (the volume is then `unaligned`).
+ * when the points cannot be placed in time (the volume is then `unaligned`). A stamp that is not a
+ * whole minute (CloudWatch's points are at multiples of the Period, itself whole minutes) makes the
+ * volume `unaligned` too: one stamp 1 ms off would otherwise refine the grid to 1 ms cells.
  */
 export function addToInstances(
   store: ConcurrencyStore,
@@ -151,18 +197,51 @@ export function addToInstances(
     return;
   }
   const which = isOps(metric) ? 'ops' : 'bytes';
-  const timeOf = 'timeOf' in times ? times.timeOf : (i: number) => times.firstMs + i * times.stepMs;
-  const oldest = Math.min(timeOf(0), timeOf(n - 1));
-  for (const instanceId of instanceIds) {
-    let g = store.grids.get(instanceId);
-    if (g === undefined) store.grids.set(instanceId, (g = newGrid(oldest, stepMs > 0 ? stepMs : 60_000)));
-    if (!('timeOf' in times)) {
-      addLinear(g, which, values, times.firstMs, times.stepMs);
-      continue;
-    }
-    cellOf(g, oldest); // grow at the front once, then in time order
-    for (let i = 0; i < n; i++) g[which][cellOf(g, timeOf(i))]! += values[i]!;
+  const range = rangeOf(times, n);
+  if (range === null) {
+    store.unaligned.add(volumeId);
+    return;
   }
+  const { lo, hi, div } = range;
+  for (const instanceId of instanceIds) {
+    if (store.overflow.has(instanceId)) continue;
+    const fresh = store.grids.get(instanceId);
+    const g = fresh ?? newGrid(lo, stepMs > 0 && stepMs % MINUTE_MS === 0 ? stepMs : MINUTE_MS);
+    if (!admits(store, instanceId, g, lo, hi, div)) continue;
+    if (fresh === undefined) store.grids.set(instanceId, g);
+    const before = g.length;
+    if (!('timeOf' in times)) addLinear(g, which, values, times.firstMs, times.stepMs);
+    else {
+      cellOf(g, lo); // grow at both ends once, then place each point
+      cellOf(g, hi);
+      for (let i = 0; i < n; i++) g[which][cellOf(g, times.timeOf(i))]! += values[i]!;
+    }
+    counted(store, g, before);
+  }
+}
+
+/**
+ * The oldest and newest of n points' times and the gcd of their offsets from the oldest; null when
+ * a time is not a whole minute (or not a time).
+ */
+function rangeOf(times: PointTimes, n: number): { lo: number; hi: number; div: number } | null {
+  if (!('timeOf' in times)) {
+    const abs = Math.abs(times.stepMs);
+    if (times.firstMs % MINUTE_MS !== 0 || abs % MINUTE_MS !== 0) return null;
+    const lo = times.stepMs >= 0 ? times.firstMs : times.firstMs + (n - 1) * times.stepMs;
+    return { lo, hi: lo + (n - 1) * abs, div: n > 1 ? abs : 0 };
+  }
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const t = times.timeOf(i);
+    if (!Number.isFinite(t) || t % MINUTE_MS !== 0) return null;
+    if (t < lo) lo = t;
+    if (t > hi) hi = t;
+  }
+  let div = 0;
+  for (let i = 0; i < n && div !== MINUTE_MS; i++) div = gcd(div, times.timeOf(i) - lo);
+  return { lo, hi, div };
 }
 
 /**
@@ -184,14 +263,25 @@ export function contiguousTimes(
 /** Adds a part's store (read in another thread) to `into`: sums are order-free. */
 export function mergeConcurrency(into: ConcurrencyStore, part: ConcurrencyStore): void {
   for (const v of part.unaligned) into.unaligned.add(v);
+  for (const id of part.overflow) {
+    into.overflow.add(id);
+    const dropped = into.grids.get(id);
+    if (dropped !== undefined) into.cells -= dropped.length;
+    into.grids.delete(id);
+  }
   for (const [instanceId, g] of part.grids) {
-    const target = into.grids.get(instanceId);
-    if (target === undefined) {
+    if (into.overflow.has(instanceId) || g.length === 0) continue;
+    const hi = g.originMs + (g.length - 1) * g.stepMs;
+    const target = into.grids.get(instanceId) ?? newGrid(g.originMs, g.stepMs);
+    if (!admits(into, instanceId, target, g.originMs, hi, g.length > 1 ? g.stepMs : 0)) continue;
+    if (!into.grids.has(instanceId)) {
       into.grids.set(instanceId, g);
+      into.cells += g.length;
       continue;
     }
-    if (g.length === 0) continue;
+    const before = target.length;
     addLinear(target, 'ops', g.ops.subarray(0, g.length), g.originMs, g.stepMs);
     addLinear(target, 'bytes', g.bytes.subarray(0, g.length), g.originMs, g.stepMs);
+    counted(into, target, before);
   }
 }

@@ -1,5 +1,6 @@
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { INSTANCE_BURST_MINUTES_PER_DAY } from '../aws/volume-types.ts';
+import { burstGivenUp } from '../plan/headroom.ts';
 import { instancesSustaining } from '../plan/right-size.ts';
 import { formatInt } from '../units.ts';
 import { capsOf } from './instances.ts';
@@ -45,12 +46,6 @@ export function checkDelivered(args: {
     ]
       .filter(Boolean)
       .join(' and ');
-    const throttled = [
-      aboveIops ? `peaks of ${n0(peakIops)} IOPS will be throttled to ${n0(caps.baselineIops)}` : null,
-      aboveMibps ? `peaks of ${n0(peakMibps)} MiB/s will be throttled to ${n0(caps.baselineMibps)}` : null,
-    ]
-      .filter(Boolean)
-      .join(' and ');
     const next = instancesSustaining(
       { iops: target.iops, throughputMiBps: target.throughputMibps },
       args.instance,
@@ -67,7 +62,10 @@ export function checkDelivered(args: {
         instanceType: name,
         reason: `${name}'s burst (up to ${n0(caps.maximumIops)} IOPS / ${n0(caps.maximumMibps)} MiB/s, ${INSTANCE_BURST_MINUTES_PER_DAY} minutes at least once every 24 hours) carried peaks of ${rode}: the volume is kept at the target, the instance is what must change${sustained}`,
         sustainedBy: next?.instanceType ?? null,
-        cappingGivesUp: `capping at the instance baseline gives up the burst: ${throttled}`,
+        cappingGivesUp: burstGivenUp(
+          { iops: peakIops, mibps: peakMibps },
+          { iops: caps.baselineIops, mibps: caps.baselineMibps },
+        )!,
       },
     };
   }

@@ -31,7 +31,6 @@ import {
 const PERIOD = 300;
 const DAYS = 3;
 const START = Date.UTC(2026, 10, 1);
-const POINTS = (DAYS * 86_400) / PERIOD;
 
 type Vol = { id: string; type: string; size: number; iops?: number; throughput?: number; on: string[] };
 
@@ -61,16 +60,18 @@ type Shape = (minuteOfDay: number, day: number) => number;
 function results(
   id: string,
   shape: Shape,
-  options: { newestFirst?: boolean; skip?: (i: number) => boolean } = {},
+  options: { newestFirst?: boolean; skip?: (i: number) => boolean; period?: number } = {},
 ) {
   const stamps: string[] = [];
   const ops: number[] = [];
-  for (let i = 0; i < POINTS; i++) {
+  const period = options.period ?? PERIOD;
+  const points = (DAYS * 86_400) / period;
+  for (let i = 0; i < points; i++) {
     if (options.skip?.(i)) continue;
-    const t = START + i * PERIOD * 1000;
+    const t = START + i * period * 1000;
     const minute = (((t / 60_000) % 1440) + 1440) % 1440;
     stamps.push(new Date(t).toISOString().replace('.000Z', 'Z'));
-    ops.push(shape(minute, Math.floor(i / (POINTS / DAYS))) * PERIOD);
+    ops.push(shape(minute, Math.floor(i / (points / DAYS))) * period);
   }
   if (options.newestFirst) {
     stamps.reverse();
@@ -88,6 +89,25 @@ function results(
     half('VolumeWriteOps', (x) => x / 2),
     half('VolumeReadBytes', (x) => (x / 2) * 8192),
     half('VolumeWriteBytes', (x) => (x / 2) * 8192),
+  ];
+}
+
+/** VolumeAvgIOPS / VolumeAvgThroughput at 60 s (Stat Maximum): per-second rates of each minute, 8 KiB each. */
+function minutes(id: string, shape: Shape = nightly) {
+  const stamps: string[] = [];
+  const iops: number[] = [];
+  for (let i = 0; i < DAYS * 1440; i++) {
+    stamps.push(new Date(START + i * 60_000).toISOString().replace('.000Z', 'Z'));
+    iops.push(shape(i % 1440, Math.floor(i / 1440)));
+  }
+  return [
+    { Id: `m${id.slice(4)}_iops`, Label: `${id} VolumeAvgIOPS`, Timestamps: stamps, Values: iops },
+    {
+      Id: `m${id.slice(4)}_tput`,
+      Label: `${id} VolumeAvgThroughput`,
+      Timestamps: stamps,
+      Values: iops.map((x) => x * 8192),
+    },
   ];
 }
 
@@ -240,6 +260,43 @@ describe('per-instance concurrency: two gp3 on one r6i.large (3,600 baseline IOP
     expect(exact).toMatchObject({ method: 'time-aligned', peakIops: 3000 });
   });
 
+  it('the per-minute metrics (per-second maxima) stay out of the summed Sums: same 5,000 IOPS, 15 min/day', () => {
+    // VolumeAvgIOPS / VolumeAvgThroughput at 60 s (Stat Maximum): per-second rates, another unit.
+    const withMinutes = {
+      MetricDataResults: [...together.MetricDataResults, ...minutes('vol-0a'), ...minutes('vol-0b')],
+    };
+    const row = planOf(vols, instances, metricsOf(vols, [withMinutes])).instances![0]!;
+    expect(row).toMatchObject({
+      method: 'time-aligned',
+      peakIops: 5000,
+      // 5,000 × 8 KiB = 39.06 MiB/s (before: the minute metrics' bytes/s and IOPS landed in the bytes Sums, 39.2)
+      peakMibps: 39.1,
+      minutesAboveBaselinePerDay: 15,
+      burst: 'carried',
+    });
+    expect(row.verdict).toContain('VolumeRead/WriteOps and Bytes Sums added point by point at 300 s');
+  });
+
+  it('one volume at 60 s, two at 300 s: Sums over different periods are not added point by point (peaks added, 7,500)', () => {
+    // The reference period is the most common (300 s); vol-0a's own 60 s is not a multiple of it.
+    // Before: all Sums ÷ 300 s — vol-0a's 2,500 IOPS × 60 s counted as 500 IOPS, 5,500 together.
+    const three: Vol[] = [...vols, { id: 'vol-0c', type: 'gp3', size: 100, on: ['i-0r6'] }];
+    const mixed = {
+      MetricDataResults: [
+        ...results('vol-0a', nightly, { period: 60 }),
+        ...results('vol-0b', nightly),
+        ...results('vol-0c', nightly),
+      ],
+    };
+    const p = planOf(three, instances, metricsOf(three, [mixed]));
+    expect(p.volumes.map((v) => v.observed?.periodSeconds)).toEqual([60, 300, 300]);
+    const row = p.instances![0]!;
+    expect(row).toMatchObject({ method: 'summed-peaks', peakIops: 7500, minutesAboveBaselinePerDay: null });
+    expect(row.verdict).toContain(
+      "peaks added: its volumes' Sums are over different periods (60 s, 300 s), not comparable point by point, an upper bound",
+    );
+  });
+
   it('every output carries the instance row: text, markdown, CSV, JSON', () => {
     const p = planOf(vols, instances, metricsOf(vols, [together]));
     expect(fleetPlanToText(p)).toContain('i-0r6 r6i.large');
@@ -385,5 +442,23 @@ describe('every cheaper type, with its trade: io1/io2 → gp3 beside io2', () =>
       metricsOf(vols, [{ MetricDataResults: results('vol-0big', shape) }]),
     );
     expect(p.volumes[0]!.alternatives).toEqual([]);
+  });
+});
+
+describe('a lone gp3 on an r6i.large whose busiest minute (4,000 IOPS) is above the 3,600 baseline, its 5-minute Sums (2,500) below', () => {
+  const vols: Vol[] = [{ id: 'vol-1a', type: 'gp3', size: 100, iops: 3000, throughput: 125, on: ['i-1r6'] }];
+  const spike: Shape = (minute) => (minute === 125 ? 4000 : nightly(minute, 0));
+  const file = { MetricDataResults: [...results('vol-1a', nightly), ...minutes('vol-1a', spike)] };
+  const p = planOf(vols, [['i-1r6', 'r6i.large']], metricsOf(vols, [file]));
+
+  it("the instance row shows the volume's busiest minute, not its Sums' peak (before: 2,500)", () => {
+    expect(p.volumes[0]!.observed).toMatchObject({ peakIops: 4000, readIops: 1250, writeIops: 1250 });
+    expect(p.instances![0]).toMatchObject({ method: 'single-volume', peakIops: 4000, burst: 'unknown' });
+  });
+
+  it('the delivered check judges that same minute: the burst carried it, capping would throttle it (before: "still covers the observed peak (2,500 IOPS")', () => {
+    const v = p.volumes[0]!;
+    expect(v.notes.join(' ')).not.toContain('still covers the observed peak');
+    expect(JSON.stringify(p)).toContain('peaks of 4,000 IOPS will be throttled to 3,600');
   });
 });

@@ -1,8 +1,10 @@
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { INSTANCE_BURST_MINUTES_PER_DAY } from '../aws/volume-types.ts';
+import { headroomTarget } from '../plan/headroom.ts';
 import { instancesSustaining } from '../plan/right-size.ts';
 import { formatInt, MiB, mbps, mbpsToMiBps } from '../units.ts';
 import { attachmentsOf } from './concurrent.ts';
+import { peakOf } from './peak.ts';
 import type {
   ConcurrencyGrid,
   ConcurrencyStore,
@@ -138,35 +140,45 @@ function rowOf(
   const observed = vols.map((v) => planOf.get(v.volumeId)!.observed!);
   const period = Math.max(...observed.map((o) => o.periodSeconds));
   const grid = input.store?.grids.get(instanceId);
-  const unaligned = vols.some((v) => input.store?.unaligned.has(v.volumeId));
+  const unaligned =
+    input.store?.overflow.has(instanceId) === true ||
+    vols.some((v) => input.store?.unaligned.has(v.volumeId));
   const multi = vols.filter((v) => v.alsoAttachedTo.length > 0).map((v) => v.volumeId);
+  // The grid holds Sums: added point by point only when every volume's are over one Period and
+  // fall at the same times (cells a whole number of Periods apart); else the peaks are added.
+  const periods = [...new Set(observed.map((o) => o.periodSeconds))].sort((a, b) => a - b);
+  const apart =
+    periods.length > 1
+      ? `its volumes' Sums are over different periods (${periods.join(' s, ')} s), not comparable point by point`
+      : grid && grid.stepMs % (period * 1000) !== 0
+        ? `its volumes' ${period} s points do not fall at the same times`
+        : null;
   let method: FleetInstanceRow['method'];
   let m: Measured;
   if (vols.length === 1 && multi.length === 0) {
     method = 'single-volume';
     const o = observed[0]!;
     m = {
-      peakIops: o.readIops + o.writeIops,
-      peakMibps: o.readMibps + o.writeMibps,
+      peakIops: peakOf(o).iops,
+      peakMibps: peakOf(o).mibps,
       peakAtMs: null,
       minutes: null,
     };
-  } else if (grid && !unaligned) {
+  } else if (grid && !unaligned && apart === null) {
     method = 'time-aligned';
     m = measureGrid(grid, period, caps);
   } else {
     // Points not placeable in time (or not kept): each volume's peak, added — an upper bound.
     method = 'summed-peaks';
     m = {
-      peakIops: observed.reduce((s, o) => s + o.readIops + o.writeIops, 0),
-      peakMibps: observed.reduce((s, o) => s + o.readMibps + o.writeMibps, 0),
+      peakIops: observed.reduce((s, o) => s + peakOf(o).iops, 0),
+      peakMibps: observed.reduce((s, o) => s + peakOf(o).mibps, 0),
       peakAtMs: null,
       minutes: null,
     };
   }
   const peak = { iops: Math.round(m.peakIops), mibps: Math.round(m.peakMibps * 10) / 10 };
-  const factor = 1 + input.headroom;
-  const target = { iops: Math.ceil(m.peakIops * factor), throughputMibps: Math.ceil(m.peakMibps * factor) };
+  const target = headroomTarget({ iops: m.peakIops, mibps: m.peakMibps }, input.headroom);
   const burst = burstVerdict(peak, caps, m.minutes?.worst ?? null);
   const needsMore =
     caps !== null && (target.iops > caps.baselineIops || target.throughputMibps > caps.baselineMibps);
@@ -214,20 +226,27 @@ function rowOf(
     sustainedBy,
     verdict: '',
   };
-  row.verdict = verdictOf(row, needsMore, input.headroom);
+  row.verdict = verdictOf(row, needsMore, input.headroom, unaligned ? null : apart);
   return row;
 }
 
 /** The row in one sentence: together vs the baseline, minutes a day, the burst, headroom, the way out. */
-export function verdictOf(r: FleetInstanceRow, needsMore: boolean, headroom: number): string {
+export function verdictOf(
+  r: FleetInstanceRow,
+  needsMore: boolean,
+  headroom: number,
+  apart: string | null = null,
+): string {
   const name = r.instanceType ?? r.instanceId;
   const together = r.volumeIds.length > 1 ? 'together ' : '';
   const how =
-    r.method === 'summed-peaks'
-      ? ' (peaks added: the points could not be aligned in time, an upper bound)'
-      : r.method === 'single-volume'
-        ? ''
-        : ` (summed point by point at ${r.periodSeconds} s)`;
+    r.method === 'summed-peaks' && apart !== null
+      ? ` (peaks added: ${apart}, an upper bound)`
+      : r.method === 'summed-peaks'
+        ? " (peaks added: the points could not be aligned in time within the planner's bounds — whole minutes, 455 days, cells per request — an upper bound)"
+        : r.method === 'single-volume'
+          ? ''
+          : ` (VolumeRead/WriteOps and Bytes Sums added point by point at ${r.periodSeconds} s)`;
   if (r.baselineIops === null || r.baselineMibps === null)
     return `${together}${n0(r.peakIops)} IOPS, ${r.peakMibps} MiB/s${how}; ${name}'s EBS limits are not in the catalog`;
   const over: string[] = [];

@@ -9,6 +9,7 @@ import {
   type PointTimes,
 } from './concurrent.ts';
 import { IMPLAUSIBLE_BYTES_PER_SEC, IMPLAUSIBLE_IOPS, LONGEST_PERIOD_SECONDS } from './limits.ts';
+import { gcdMs } from './gcd.ts';
 import { problemOf } from './parse.ts';
 import { parseLabel } from './queries.ts';
 import { STAMP_SAMPLE, scanMetricDataText } from './scan.ts';
@@ -48,13 +49,6 @@ export function newSeries(): FleetSeriesSummary {
   };
 }
 
-/** Greatest common divisor of two whole numbers of milliseconds (gcd(0, x) = x). */
-export function gcdMs(a: number, b: number): number {
-  a = Math.abs(a);
-  b = Math.abs(b);
-  while (b > 0) [a, b] = [b, a % b];
-  return a;
-}
 
 /** Options of the readers: the file name for messages, the volume order of the queries, the Period given. */
 export type MetricDataOptions = {
@@ -511,7 +505,8 @@ function addResult(
   const step = regular ? (last - first) / (n - 1) : n === 1 ? 0 : NaN;
   for (let i = 0; i < n; i++) addPoint(s, values[i]!, first + i * step);
   collect?.(target.volumeId, target.metric, values, first, step);
-  const instanceIds = options.concurrency?.get(target.volumeId);
+  // Only the Sums go to the instances' grids: the per-minute metrics are per-second maxima, another unit.
+  const instanceIds = isMinuteMetric(target.metric) ? undefined : options.concurrency?.get(target.volumeId);
   if (instanceIds !== undefined && n > 0)
     addToInstances(
       (into.concurrency ??= createConcurrencyStore()),

@@ -15,8 +15,11 @@ import {
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { formatInt, MiB, mbps, mbpsToMiBps, roundCents } from '../units.ts';
 import { checkDelivered } from './delivered.ts';
-import { instanceRows } from './instances.ts';
-import { gcdMs, modeOf } from './metrics.ts';
+import { headroomTarget } from '../plan/headroom.ts';
+import { capsOf, instanceRows } from './instances.ts';
+import { peakOf } from './peak.ts';
+import { gcdMs } from './gcd.ts';
+import { modeOf } from './metrics.ts';
 import type {
   FleetAlternative,
   FleetBinding,
@@ -154,8 +157,7 @@ function profileOf(v: FleetVolume, o: FleetObserved): IoProfile {
   // The finest evidence (the busiest minute) scales both directions up to the peak it shows.
   const sumIops = o.readIops + o.writeIops;
   const sumMibps = o.readMibps + o.writeMibps;
-  const peakIops = o.peakIops ?? sumIops;
-  const peakMibps = o.peakMibps ?? sumMibps;
+  const { iops: peakIops, mibps: peakMibps } = peakOf(o);
   const fi = sumIops > 0 ? peakIops / sumIops : 1;
   const fm = sumMibps > 0 ? peakMibps / sumMibps : 1;
   const dir = (iops: number, mibps: number) => ({
@@ -196,8 +198,7 @@ type Limit = { id: FleetBinding['id']; cap: number; demand: number; what: string
 
 /** The limit the peak is closest to (highest utilization), volume and instance together. */
 function bindingOf(o: FleetObserved, current: FleetConfig, instance: InstanceSpec | null): FleetBinding {
-  const iopsPeak = o.peakIops ?? o.readIops + o.writeIops;
-  const mibPeak = o.peakMibps ?? o.readMibps + o.writeMibps;
+  const { iops: iopsPeak, mibps: mibPeak } = peakOf(o);
   const limits: Limit[] = [];
   if (current.iops)
     limits.push({
@@ -408,10 +409,8 @@ function planMeasured(
   const o = demand.observed;
   const current = base.current;
   const factor = 1 + ctx.headroom;
-  const target = {
-    iops: Math.ceil((o.peakIops ?? o.readIops + o.writeIops) * factor),
-    throughputMibps: Math.ceil((o.peakMibps ?? o.readMibps + o.writeMibps) * factor),
-  };
+  const peak = peakOf(o);
+  const target = headroomTarget(peak, ctx.headroom);
   const binding = bindingOf(o, current, instance);
   const notes = [...base.notes, ...demand.notes];
   if (!o.exact)
@@ -426,10 +425,7 @@ function planMeasured(
   }
   const caps = {
     iops: Math.min(current.iops ?? Infinity, instance?.ebs?.baselineIops ?? Infinity),
-    mib: Math.min(
-      current.throughputMibps ?? Infinity,
-      instance?.ebs ? Math.floor(mbpsToMiBps(mbps(instance.ebs.baselineBandwidthMbps))) : Infinity,
-    ),
+    mib: Math.min(current.throughputMibps ?? Infinity, capsOf(instance)?.baselineMibps ?? Infinity),
   };
   // Pinned at the limit: demand is at least the limit, unknown above it — never right-sized (demand/censoring.ts).
   const censored = demand.censoring.length > 0;
@@ -447,7 +443,7 @@ function planMeasured(
   const delivered =
     best?.status === 'capped-by-instance'
       ? checkDelivered({
-          peak: { iops: o.readIops + o.writeIops, mibps: o.readMibps + o.writeMibps },
+          peak,
           target,
           instance,
           headroom: ctx.headroom,

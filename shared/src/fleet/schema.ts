@@ -402,6 +402,13 @@ export type ConcurrencyStore = {
    * ends are parsed); their peaks are added to the instance's instead — an upper bound.
    */
   unaligned: Set<string>;
+  /**
+   * Instances whose grid would pass the bounds (concurrent.ts MAX_GRID_SPAN_MS, MAX_TOTAL_CELLS):
+   * their grid is dropped and their volumes' peaks added instead — an upper bound.
+   */
+  overflow: Set<string>;
+  /** Cells in use over all grids (bounded by MAX_TOTAL_CELLS). */
+  cells: number;
 };
 
 /** Volume id → the instances it counts toward: the attached one and, for Multi-Attach, each other. */

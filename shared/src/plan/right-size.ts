@@ -33,6 +33,7 @@ import {
   roundCents,
 } from '../units.ts';
 import { stripeTrade, tradeOf } from './alternatives.ts';
+import { burstGivenUp } from './headroom.ts';
 import { CostBreakdownSchema, monthlyCost, scaleCost, type CostBreakdown } from './cost.ts';
 import { demandOf, hasRandomIo } from './demand.ts';
 import { attachContextOf } from './limits.ts';
@@ -571,17 +572,14 @@ export function rightSize(input: RightSizeInput): RightSizeResult {
     if (isCapped) reasons.push(capNote);
     // Never below what was delivered, silently (docs/domain.md §7a): the peak itself above the
     // baseline rode the instance's burst, and a cap at the baseline throttles it.
-    if (isCapped && ceil && (ssd.iops > ceil.iops || ssd.throughputMiBps > ceil.throughputMiBps))
-      reasons.push(
-        `capping at the instance baseline gives up the burst: ${[
-          ssd.iops > ceil.iops ? `peaks of ${n0(ssd.iops)} IOPS will be throttled to ${n0(ceil.iops)}` : null,
-          ssd.throughputMiBps > ceil.throughputMiBps
-            ? `peaks of ${n0(ssd.throughputMiBps)} MiB/s will be throttled to ${n0(ceil.throughputMiBps)}`
-            : null,
-        ]
-          .filter(Boolean)
-          .join(' and ')}`,
-      );
+    const givenUp =
+      isCapped && ceil
+        ? burstGivenUp(
+            { iops: ssd.iops, mibps: ssd.throughputMiBps },
+            { iops: ceil.iops, mibps: ceil.throughputMiBps },
+          )
+        : null;
+    if (givenUp !== null) reasons.push(givenUp);
     if (ceil && (caps.iops > delivered.iops || caps.throughputMiBps > delivered.tp))
       reasons.push(
         `the volume${count > 1 ? 's' : ''} could deliver ${n0(caps.iops)} IOPS / ${n0(caps.throughputMiBps)} MiB/s; ${ceil.name} lets through ${n0(delivered.iops)} IOPS / ${n0(delivered.tp)} MiB/s`,
