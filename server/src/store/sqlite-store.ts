@@ -376,7 +376,7 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
   if (memory) return new SqliteRunStore(db, clock, options.onQuery, options.now);
   // A database file: its writes go to the writer thread's connection (write-channel.ts).
   const synchronous = options.synchronous === 'NORMAL' ? 1 : 2;
-  let writer: { channel: WorkerWriteChannel; pragmas: WriterPragmas };
+  let writer: { channel: WorkerWriteChannel; pragmas: WriterPragmas; mismatches: string[] };
   try {
     writer = await WorkerWriteChannel.start(
       {
@@ -386,18 +386,21 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
         synchronous,
       },
       sqliteErrorClass(),
+      // The writer's connection is the one that commits: its durability is what "201" rests on
+      // (a writer started again after a crash is checked the same way).
+      (pragmas) => pragmaMismatches(pragmas, { memory, busyTimeoutMs, synchronous }),
       options.onQuery,
     );
   } catch (error) {
     db.close();
     throw startupError(path, error);
   }
-  // The writer's connection is the one that commits: its durability is what "201" rests on.
-  const mismatches = pragmaMismatches(writer.pragmas, { memory, busyTimeoutMs, synchronous });
-  if (mismatches.length > 0) {
+  if (writer.mismatches.length > 0) {
     await writer.channel.close();
     db.close();
-    throw new StoreConfigError(`SQLite at ${path} is not durable as configured: ${mismatches.join('; ')}`);
+    throw new StoreConfigError(
+      `SQLite at ${path} is not durable as configured: ${writer.mismatches.join('; ')}`,
+    );
   }
   const checkpointer = startCheckpointer(db, writer.channel, options.onCheckpoint);
   return new SqliteRunStore(db, clock, options.onQuery, options.now, checkpointer, writer);
