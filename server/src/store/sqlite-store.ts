@@ -808,7 +808,21 @@ export class SqliteRunStore implements RunStore {
   insertFleetPlan(input: InsertFleetPlanInput): Promise<{ plan: StoredFleetPlanRef; created: boolean }> {
     return this.#guard(async () => {
       const plan = prepareFleetPlan(input, this.#clock);
-      const changes = await this.#write('run', [fleetPlanInsertStatement(plan, () => '?')], plan.gzip.length);
+      const insert = fleetPlanInsertStatement(plan, () => '?');
+      const { tokenId } = plan;
+      let changes: number;
+      if (tokenId === null) changes = await this.#write('run', [insert], plan.gzip.length);
+      else {
+        // In the insert's transaction: a token revoked while the plan was computed stores nothing.
+        const tokenActive = { sql: TOKEN_ACTIVE(() => '?'), params: [tokenId] };
+        changes = await this.#write('runIfTokenActive', [tokenActive, insert], plan.gzip.length).catch(
+          (error: unknown) => {
+            throw error instanceof Error && error.name === TOKEN_REVOKED
+              ? new TokenRevokedError(tokenId)
+              : error;
+          },
+        );
+      }
       if (changes === 1) return { plan: fleetPlanRefFromPrepared(plan), created: true };
       // The row holding this key committed before this insert ran (the writer runs writes one at
       // a time), so the store's own connection reads it; plans are never deleted.
