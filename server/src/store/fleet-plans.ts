@@ -1,7 +1,7 @@
 import { newId } from './ids.ts';
 import { isSha256Hex } from './idempotency.ts';
 import { readFleetPlanBody, spliceableParts } from './fleet-plan-document.ts';
-import { int, type MonotonicClock } from './store-core.ts';
+import { int, nullableText, type MonotonicClock } from './store-core.ts';
 import {
   StoreInputError,
   type InsertFleetPlanInput,
@@ -24,6 +24,8 @@ export interface PreparedFleetPlan {
   analysisVersion: string;
   priceDate: string;
   idempotencyKey: string;
+  /** Checked to be active in the insert's transaction (InsertFleetPlanInput.tokenId). */
+  tokenId: string | null;
   gzip: Uint8Array;
   bytes: number;
 }
@@ -52,6 +54,7 @@ export function prepareFleetPlan(input: InsertFleetPlanInput, clock: MonotonicCl
     analysisVersion: versionText(input.analysisVersion, 'analysisVersion'),
     priceDate: versionText(document.priceDate, 'document.priceDate'),
     idempotencyKey: input.idempotencyKey,
+    tokenId: nullableText(input.tokenId ?? null, 'tokenId'),
     gzip: document.gzip,
     bytes: document.bytes,
   };

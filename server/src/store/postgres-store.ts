@@ -616,7 +616,17 @@ export class PostgresRunStore implements RunStore {
     return this.#guardWrite(async () => {
       const plan = prepareFleetPlan(input, this.#clock);
       const { sql, params } = fleetPlanInsertStatement(plan, (n) => `$${n}`);
-      const inserted = await this.#query(`${sql} RETURNING id`, params);
+      const { tokenId } = plan;
+      const inserted = await inTransaction(this.#pool, this.#observe, async (client) => {
+        // FOR SHARE, as insertRun: a concurrent revoke waits until this insert committed or rolled
+        // back, and a token revoked while the plan was computed stores nothing.
+        if (
+          tokenId !== null &&
+          (await this.#query(`${TOKEN_ACTIVE((n) => `$${n}`)} FOR SHARE`, [tokenId], client)).length === 0
+        )
+          throw new TokenRevokedError(tokenId);
+        return this.#query(`${sql} RETURNING id`, params, client);
+      });
       if (inserted.length === 1) return { plan: fleetPlanRefFromPrepared(plan), created: true };
       // Another request (or replica) stored the same key first; its row is committed, so visible.
       const [existing] = await this.#query(fleetPlanByKeyStatement('$1'), [plan.idempotencyKey]);

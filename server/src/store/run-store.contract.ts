@@ -1100,6 +1100,31 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
         expect((await store.insertRun({ ...input, tokenId: null })).created).toBe(true);
       });
 
+      it('a fleet plan’s token is re-checked at commit: revoked meanwhile (from another connection), nothing is stored', async () => {
+        const { store, reopen, sql } = await setup();
+        const token = unwrap(await store.createToken({ name: 'ci', tokenSha256: tokenDigest() }));
+        const before = await store.insertFleetPlan({ ...fleetPlanInsert(), tokenId: token.id });
+        expect(before.created).toBe(true);
+        // `blockwise token revoke` runs in another process while the next plan is computed.
+        const cli = await reopen();
+        unwrap(await cli.revokeToken({ name: 'ci' }));
+        const other = fleetPlanInsert(fleetPlanOfInputs({ headroom: 0.5 }));
+        await expect(store.insertFleetPlan({ ...other, tokenId: token.id })).rejects.toBeInstanceOf(
+          TokenRevokedError,
+        );
+        // Also an identical retry of a plan stored earlier: the token no longer writes.
+        await expect(
+          store.insertFleetPlan({ ...fleetPlanInsert(), tokenId: token.id }),
+        ).rejects.toBeInstanceOf(TokenRevokedError);
+        expect(await sql('SELECT id FROM fleet_plans')).toEqual([{ id: before.plan.id }]);
+        // An unknown token id is no better; no token at all is an anonymous write.
+        await expect(store.insertFleetPlan({ ...other, tokenId: newId() })).rejects.toBeInstanceOf(
+          TokenRevokedError,
+        );
+        expect((await store.insertFleetPlan({ ...other, tokenId: null })).created).toBe(true);
+        expect(await sql('SELECT id FROM fleet_plans')).toHaveLength(2);
+      });
+
       it('has held a token from the first registration on, also after every token is revoked', async () => {
         const { store } = await setup();
         expect(await store.hasHeldToken()).toBe(false);

@@ -321,6 +321,11 @@ export interface InsertFleetPlanInput {
   analysisVersion: string;
   /** fleetPlanIdempotencyKey of the request: the same request stores one plan. */
   idempotencyKey: string;
+  /**
+   * The CI token the request authenticated with (null: anonymous). As for insertRun, it must still
+   * be active in the insert's transaction, else nothing is stored (TokenRevokedError).
+   */
+  tokenId?: string | null;
 }
 
 export interface StoredFleetPlanRef {

@@ -376,7 +376,7 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
   if (memory) return new SqliteRunStore(db, clock, options.onQuery, options.now);
   // A database file: its writes go to the writer thread's connection (write-channel.ts).
   const synchronous = options.synchronous === 'NORMAL' ? 1 : 2;
-  let writer: { channel: WorkerWriteChannel; pragmas: WriterPragmas };
+  let writer: { channel: WorkerWriteChannel; pragmas: WriterPragmas; mismatches: string[] };
   try {
     writer = await WorkerWriteChannel.start(
       {
@@ -386,18 +386,21 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
         synchronous,
       },
       sqliteErrorClass(),
+      // The writer's connection is the one that commits: its durability is what "201" rests on
+      // (a writer started again after a crash is checked the same way).
+      (pragmas) => pragmaMismatches(pragmas, { memory, busyTimeoutMs, synchronous }),
       options.onQuery,
     );
   } catch (error) {
     db.close();
     throw startupError(path, error);
   }
-  // The writer's connection is the one that commits: its durability is what "201" rests on.
-  const mismatches = pragmaMismatches(writer.pragmas, { memory, busyTimeoutMs, synchronous });
-  if (mismatches.length > 0) {
+  if (writer.mismatches.length > 0) {
     await writer.channel.close();
     db.close();
-    throw new StoreConfigError(`SQLite at ${path} is not durable as configured: ${mismatches.join('; ')}`);
+    throw new StoreConfigError(
+      `SQLite at ${path} is not durable as configured: ${writer.mismatches.join('; ')}`,
+    );
   }
   const checkpointer = startCheckpointer(db, writer.channel, options.onCheckpoint);
   return new SqliteRunStore(db, clock, options.onQuery, options.now, checkpointer, writer);
@@ -805,7 +808,21 @@ export class SqliteRunStore implements RunStore {
   insertFleetPlan(input: InsertFleetPlanInput): Promise<{ plan: StoredFleetPlanRef; created: boolean }> {
     return this.#guard(async () => {
       const plan = prepareFleetPlan(input, this.#clock);
-      const changes = await this.#write('run', [fleetPlanInsertStatement(plan, () => '?')], plan.gzip.length);
+      const insert = fleetPlanInsertStatement(plan, () => '?');
+      const { tokenId } = plan;
+      let changes: number;
+      if (tokenId === null) changes = await this.#write('run', [insert], plan.gzip.length);
+      else {
+        // In the insert's transaction: a token revoked while the plan was computed stores nothing.
+        const tokenActive = { sql: TOKEN_ACTIVE(() => '?'), params: [tokenId] };
+        changes = await this.#write('runIfTokenActive', [tokenActive, insert], plan.gzip.length).catch(
+          (error: unknown) => {
+            throw error instanceof Error && error.name === TOKEN_REVOKED
+              ? new TokenRevokedError(tokenId)
+              : error;
+          },
+        );
+      }
       if (changes === 1) return { plan: fleetPlanRefFromPrepared(plan), created: true };
       // The row holding this key committed before this insert ran (the writer runs writes one at
       // a time), so the store's own connection reads it; plans are never deleted.

@@ -11,7 +11,7 @@ import type { QueryObserver, StoreFault } from './run-store.ts';
  * the thread boundary; this module only runs statements in transactions. It imports no domain
  * code (type imports aside): the writer thread starts with this module and the driver only.
  *
- * A write is one SQL statement (`run`, `get`) or a group commit of runs (`insertRuns`): a new
+ * A write is one SQL statement (`run`, `get`; `runIfTokenActive` with its token check) or a group commit of runs (`insertRuns`): a new
  * write method of the store needs no new code here unless it must read and write in one
  * transaction. Reads stay on the store's connection.
  */
@@ -128,6 +128,18 @@ export class SqliteWrites {
     return this.#transaction(() => this.#exec({ sql, params }));
   }
 
+  /**
+   * One statement in a transaction of its own, after `tokenActive` found its CI token still active
+   * in that transaction (a fleet plan: a token revoked while it was planned stores nothing);
+   * else throws the TOKEN_REVOKED error and nothing is written.
+   */
+  runIfTokenActive(tokenActive: Statement, statement: Statement): number {
+    return this.#transaction(() => {
+      this.#requireTokenActive(tokenActive);
+      return this.#exec(statement);
+    });
+  }
+
   /** One statement with RETURNING (or a SELECT after nothing) in a transaction of its own. */
   get({ sql, params }: Statement): Record<string, unknown> | null {
     return this.#transaction(
@@ -163,15 +175,7 @@ export class SqliteWrites {
 
   /** The stored run's metadata row when an identical run (same idempotency key) was there; else null. */
   #insertRun(run: RunWrite): Record<string, unknown> | null {
-    if (
-      run.tokenActive &&
-      !this.#statement(run.tokenActive.sql, run.tokenActive.params).get(...run.tokenActive.params)
-    ) {
-      // Named, not a class: this module imports no domain code; the store rebuilds TokenRevokedError.
-      const error = new Error("the upload's token was revoked before the write committed");
-      error.name = TOKEN_REVOKED;
-      throw error;
-    }
+    if (run.tokenActive) this.#requireTokenActive(run.tokenActive);
     if (this.#exec(run.insert) === 0) {
       const existing = this.#statement(run.existing.sql, run.existing.params).get(...run.existing.params);
       if (!existing) throw new Error('idempotency conflict without a matching run');
@@ -184,6 +188,14 @@ export class SqliteWrites {
       this.#exec({ sql: stats.sql, params: stats.params.with(newBranchParam, newBranch) });
     }
     return null;
+  }
+
+  #requireTokenActive({ sql, params }: Statement): void {
+    if (this.#statement(sql, params).get(...params)) return;
+    // Named, not a class: this module imports no domain code; the store rebuilds TokenRevokedError.
+    const error = new Error("the write's token was revoked before it committed");
+    error.name = TOKEN_REVOKED;
+    throw error;
   }
 
   #exec({ sql, params }: Statement): number {
@@ -200,4 +212,4 @@ export class SqliteWrites {
 export const TOKEN_REVOKED = 'TokenRevokedError';
 
 /** The names of the writes, for the channel that carries them (write-channel.ts). */
-export type WriteName = 'run' | 'get' | 'insertRuns' | 'autocheckpoint';
+export type WriteName = 'run' | 'runIfTokenActive' | 'get' | 'insertRuns' | 'autocheckpoint';

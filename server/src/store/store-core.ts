@@ -70,7 +70,7 @@ function text(value: unknown, path: string, options: { max?: number; allowEmpty?
   return value;
 }
 
-function nullableText(value: unknown, path: string): string | null {
+export function nullableText(value: unknown, path: string): string | null {
   return value === null || value === undefined ? null : text(value, path);
 }
 

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -81,6 +82,11 @@ export type WriteResponse =
 
 export type WriterPragmas = Omit<Extract<WriteResponse, { ready: true }>, 'ready'>;
 
+/** Differences between a writer's pragmas and the ones the store needs (sqlite-store.ts pragmaMismatches). */
+export type PragmaCheck = (pragmas: WriterPragmas) => string[];
+
+const closedError = () => new StoreUnavailableError('SQLite store is closed', { fault: 'closed' });
+
 let devWorker: Promise<URL> | undefined;
 
 /**
@@ -94,7 +100,14 @@ function workerEntry(): URL | Promise<URL> {
     import(new URL('./write-worker.dev.mjs', import.meta.url).href) as Promise<{
       compileWriteWorker: () => Promise<URL>;
     }>
-  ).then((dev) => dev.compileWriteWorker());
+  )
+    .then((dev) => dev.compileWriteWorker())
+    .catch((error: unknown) => {
+      // A failed compile (a syntax error being fixed under `pnpm dev`, a full disk) is not kept:
+      // the next store open compiles again instead of failing for the life of the process.
+      devWorker = undefined;
+      throw error;
+    });
   return devWorker;
 }
 
@@ -121,21 +134,37 @@ export class WorkerWriteChannel implements WriteChannel {
     private readonly data: WriteWorkerData,
     private readonly SqliteError: SqliteErrorClass,
     private readonly observe: QueryObserver | undefined,
+    private readonly checkPragmas: PragmaCheck,
   ) {}
 
-  /** Starts the writer and waits until its connection is open and configured (its pragmas). */
+  /**
+   * Starts the writer and waits until its connection is open and configured (its pragmas). A
+   * writer started again after a crash is checked with the same `checkPragmas`: the connection
+   * that commits is what "201" rests on, the first one or a later one.
+   */
   static async start(
     data: Omit<WriteWorkerData, 'observe' | 'autocheckpointPages'>,
     SqliteError: SqliteErrorClass,
+    checkPragmas: PragmaCheck,
     observe?: QueryObserver,
-  ): Promise<{ channel: WorkerWriteChannel; pragmas: WriterPragmas }> {
+  ): Promise<{ channel: WorkerWriteChannel; pragmas: WriterPragmas; mismatches: string[] }> {
     const channel = new WorkerWriteChannel(
       { ...data, observe: observe !== undefined, autocheckpointPages: 0 },
       SqliteError,
       observe,
+      checkPragmas,
     );
     const pragmas = await channel.#spawn();
-    return { channel, pragmas };
+    return { channel, pragmas, mismatches: checkPragmas(pragmas) };
+  }
+
+  /** Tests: ends the writer thread as a crash would; the next write starts a new one. */
+  async crashWriterForTest(): Promise<void> {
+    const worker = this.#worker;
+    if (!worker) return;
+    const exited = once(worker, 'exit');
+    await worker.terminate();
+    await exited;
   }
 
   get pending(): number {
@@ -195,14 +224,17 @@ export class WorkerWriteChannel implements WriteChannel {
   }
 
   async call<K extends WriteName>(name: K, ...args: WriteArgs[K]): Promise<WriteResults[K]> {
-    if (this.#closed) throw new StoreUnavailableError('SQLite store is closed', { fault: 'closed' });
+    if (this.#closed) throw closedError();
     if (name === 'autocheckpoint') this.data.autocheckpointPages = Number(args[0]);
     if (!this.#worker) {
       // The writer died: one new one for every write that arrives meanwhile.
-      this.#starting ??= this.#spawn().finally(() => {
+      this.#starting ??= this.#restart().finally(() => {
         this.#starting = null;
       });
       await this.#starting;
+      // close() ran while the writer started: it waited for the start and ended that thread, and
+      // nothing may commit after the store said it was closed.
+      if (this.#closed) throw closedError();
     }
     const worker = this.#worker;
     if (!worker) throw new StoreUnavailableError('SQLite writer thread is not running');
@@ -215,18 +247,40 @@ export class WorkerWriteChannel implements WriteChannel {
     });
   }
 
-  /** Waits for the writes already sent, then closes the writer's connection and ends the thread. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
+  /** A writer started again, held to the pragmas the first one was: else no write goes to it. */
+  async #restart(): Promise<WriterPragmas> {
+    const pragmas = await this.#spawn();
+    const mismatches = this.checkPragmas(pragmas);
+    if (mismatches.length === 0) return pragmas;
     const worker = this.#worker;
     this.#worker = null;
-    if (!worker) return;
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    if (worker) await this.#end(worker);
+    throw new StoreUnavailableError(
+      `SQLite writer thread started again is not durable as configured: ${mismatches.join('; ')}`,
+    );
+  }
+
+  /** Closes a writer's connection after the writes already sent, and waits for its thread to end. */
+  async #end(worker: Worker): Promise<void> {
+    const exited = once(worker, 'exit');
     // Referenced until it has exited: the process waits for the writes before the close.
     worker.ref();
     worker.postMessage({ close: true } satisfies WriteRequest);
     await exited;
-    this.#failAll(new StoreUnavailableError('SQLite store is closed', { fault: 'closed' }));
+  }
+
+  /** Waits for the writes already sent, then closes the writer's connection and ends the thread. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    // A writer being started again (after a crash) is waited for, then ended like any other.
+    await this.#starting?.catch(() => {
+      // It did not start (or was refused): there is no thread to end.
+    });
+    const worker = this.#worker;
+    this.#worker = null;
+    if (!worker) return;
+    await this.#end(worker);
+    this.#failAll(closedError());
   }
 }

@@ -77,6 +77,8 @@ export function fleetRouter(ctx: AppContext): Router {
           document: planned.document,
           analysisVersion: ANALYSIS_VERSION,
           idempotencyKey: planned.idempotencyKey,
+          // Checked again when the plan commits: a token revoked while it was planned stores nothing (401).
+          tokenId: req.tokenId ?? null,
         }),
       );
       // The same body again (a retry) is the plan stored first: 200 with its link, not a new one.

@@ -6,6 +6,8 @@ import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32, gunzipSync, gzipSync } from 'node:zlib';
 import { FLEET_REQUEST_LIMITS, type FleetPlan } from '@blockwise/shared/fleet';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
@@ -22,6 +24,7 @@ import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
 import { fleetPlanIdempotencyKey } from '../../store/fleet-plan-document.ts';
 import { crc32Combine } from './fleet-response.ts';
 import { ParsePool } from '../../ingest/parse-pool.ts';
+import { generateToken, hashToken } from '../../http/auth.ts';
 import { CreatedFleetPlanSchema, StoredFleetPlanResponseSchema } from '@blockwise/shared/api';
 
 let t: TestApp;
@@ -256,6 +259,50 @@ describe('POST /api/fleet/plans: limited like uploads', () => {
       expect(third.headers['retry-after']).toBeDefined();
     } finally {
       await small.close();
+    }
+  });
+});
+
+describe('POST /api/fleet/plans: a token revoked while the plan is computed', () => {
+  /** The real pool; `planned` runs after the worker planned, before the route stores the plan. */
+  class PoolWithHook extends ParsePool {
+    planned: () => Promise<void> = async () => {};
+    override async planFleet(...args: Parameters<ParsePool['planFleet']>) {
+      const result = await super.planFleet(...args);
+      await this.planned();
+      return result;
+    }
+  }
+
+  it('is 401 and stores nothing (checked again in the insert’s transaction)', async () => {
+    const pool = new PoolWithHook({ size: 1, maxQueue: 2, timeoutMs: 60_000 });
+    const app = await makeTestApp({ pool });
+    try {
+      const token = generateToken();
+      expect((await app.store.createToken({ name: 'ci', tokenSha256: hashToken(token) })).ok).toBe(true);
+      const post = (payload: Record<string, unknown>) =>
+        request(app.app).post('/api/fleet/plans').set('Authorization', `Bearer ${token}`).send(payload);
+      const storedPlans = () => {
+        const db = new Database(join(app.dir, 'blockwise.db'), { readonly: true });
+        try {
+          return db.prepare('SELECT id FROM fleet_plans').all();
+        } finally {
+          db.close();
+        }
+      };
+      // Control: the same request with the token active is stored.
+      const stored = await post(body());
+      expect(stored.status).toBe(201);
+      pool.planned = async () => {
+        expect((await app.store.revokeToken({ name: 'ci' })).ok).toBe(true);
+      };
+      const revoked = await post(body({ headroom: 0.5 }));
+      expect(revoked.status, JSON.stringify(revoked.body)).toBe(401);
+      expect(revoked.body).toMatchObject({ error: { code: 'unauthorized' } });
+      expect(revoked.headers['www-authenticate']).toMatch(/Bearer/);
+      expect(storedPlans()).toEqual([{ id: stored.body.id }]);
+    } finally {
+      await app.close(); // closes the pool too
     }
   });
 });

@@ -4,7 +4,12 @@ import { gzip } from 'node:zlib';
 export const RUN_ANSWERS_MAX_BYTES = 32 * 1024 * 1024;
 
 /** `GET /api/runs/:id`'s body for one run, encoded once, and gzip'd once off the event loop. */
-export type RunAnswer = { json: Buffer; gzip: Buffer | null };
+export type RunAnswer = {
+  json: Buffer;
+  gzip: Buffer | null;
+  /** Settles once gzip is done with it: `gzip` set, or left null (not worth it, dropped, an error). */
+  readonly gzipped: Promise<void>;
+};
 
 /**
  * The answers of `GET /api/runs/:id` as sent, by run id: a share link is read again and again (a
@@ -37,11 +42,14 @@ export class RunAnswers {
   remember(id: string, json: Buffer): RunAnswer {
     const existing = this.#entries.get(id);
     if (existing) return existing;
-    const entry: RunAnswer = { json, gzip: null };
-    if (json.length > this.maxBytes) return entry;
+    if (json.length > this.maxBytes) return { json, gzip: null, gzipped: Promise.resolve() };
+    let settled = () => {};
+    const gzipped = new Promise<void>((resolve) => (settled = resolve));
+    const entry: RunAnswer = { json, gzip: null, gzipped };
     this.#entries.set(id, entry);
     this.#add(json.length);
     gzip(json, (error, compressed) => {
+      settled();
       // Dropped meanwhile, or not worth it: identity only.
       if (error || this.#entries.get(id) !== entry || compressed.length >= json.length) return;
       entry.gzip = compressed;
