@@ -49,7 +49,6 @@ export function newSeries(): FleetSeriesSummary {
   };
 }
 
-
 /** Options of the readers: the file name for messages, the volume order of the queries, the Period given. */
 export type MetricDataOptions = {
   fileName?: string;
