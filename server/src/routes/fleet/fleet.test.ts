@@ -6,8 +6,6 @@ import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32, gunzipSync, gzipSync } from 'node:zlib';
 import { FLEET_REQUEST_LIMITS, type FleetPlan } from '@blockwise/shared/fleet';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
