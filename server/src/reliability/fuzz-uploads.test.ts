@@ -74,7 +74,9 @@ describe('fuzzed uploads (R3)', () => {
     expect(statuses[400] ?? 0).toBeGreaterThan(0);
     expect(statuses[422] ?? 0).toBeGreaterThan(0);
     expect((await send(server.port, { method: 'GET', path: '/healthz' })).status).toBe(200);
-  });
+    // 500 uploads in turn: ~4 s on a quiet machine, several times that with two busy loops on two
+    // cores (CI's busy stage). What is asserted is the statuses; the bound only stops a hang.
+  }, 180_000);
 
   it('replays every saved regression case (fixtures/regressions/*.json): < 500', async () => {
     const files = readdirSync(REGRESSIONS).filter((f) => f.endsWith('.json'));
