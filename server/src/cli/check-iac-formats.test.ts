@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { BLOCKWISE_REPOSITORY_URL } from '@blockwise/shared/iac';
@@ -154,14 +154,17 @@ describe('check-iac --format sarif', () => {
       const r = await iac([...args, '--fail-on', 'over'], dir);
       expect(r.code, r.stderr).toBe(1);
       const over = sarifOf(r.stdout).runs[0]!.results.find((x) => x.ruleId === 'over_provisioned')!;
-      expect(where(over)).toEqual({
+      const { uri, ...rest } = where(over);
+      expect(rest).toEqual({
         rule: 'over_provisioned',
         level: 'warning',
-        // Up from the temporary folder to /, then down to the fixture: relative, as SARIF wants.
-        uri: `${'../'.repeat(dir.split('/').length - 1)}${REPO_ROOT.slice(1)}${PLAN}`,
         line: undefined,
         name: 'aws_ebs_volume.pg_data',
       });
+      // Relative to the working directory (the temporary folder), as SARIF wants: it leads back to
+      // the fixture from there, wherever the checkout and the temporary folder are.
+      expect(uri.startsWith('../')).toBe(true);
+      expect(resolve(dir, decodeURIComponent(uri))).toBe(join(REPO_ROOT, PLAN));
       expect(over.message.text).toContain('waste USD 360.00 per month');
       expect((over as unknown as { properties: object }).properties).toMatchObject({ wasteUsdPerMonth: 360 });
     } finally {
