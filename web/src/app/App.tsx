@@ -3,9 +3,8 @@ import { Suspense, useEffect, useRef } from 'react';
 import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { LoadingState } from '../components/States.tsx';
 import { lazyPage } from '../lib/lazy-page.tsx';
-import { getComparison } from '../lib/api-client.ts';
 import { createQueryClient } from '../lib/query.ts';
-import { comparisonKey } from '../features/share/api/comparison.ts';
+import { comparisonQuery } from '../features/share/api/comparison.ts';
 import { pageModules } from './pages.ts';
 import { Link, matchRoute, paths, useLocation, useRoute, type Route } from './router.tsx';
 import { SessionProvider, browserStorage } from './session/SessionProvider.tsx';
@@ -42,12 +41,7 @@ export function preloadPage(pathname: string): Promise<void> {
   const route = matchRoute(pathname);
   const code = PAGES[route.name]?.preload() ?? Promise.resolve();
   const data =
-    route.name === 'share'
-      ? queryClient.prefetchQuery({
-          queryKey: [comparisonKey(route.id)],
-          queryFn: ({ signal }) => getComparison(route.id, signal),
-        })
-      : Promise.resolve();
+    route.name === 'share' ? queryClient.prefetchQuery(comparisonQuery(route.id)) : Promise.resolve();
   return Promise.all([code, data]).then(() => undefined);
 }
 

@@ -1,3 +1,4 @@
+import { queryOptions } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -22,7 +23,9 @@ describe('shouldRetry: only failures a second attempt can mend', () => {
 
 const ID = 'A'.repeat(22);
 function Comparison({ id }: { id: string }) {
-  const state = useApiQuery(`comparison:${id}`, (signal) => getComparison(id, signal));
+  const state = useApiQuery(
+    queryOptions({ queryKey: ['comparison', id], queryFn: ({ signal }) => getComparison(id, signal) }),
+  );
   if (state.status === 'loading') return <p>loading</p>;
   if (state.status === 'error')
     return (

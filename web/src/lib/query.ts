@@ -1,4 +1,11 @@
-import { QueryClient, useQuery, useQueryClient, type QueryClientConfig } from '@tanstack/react-query';
+import {
+  QueryClient,
+  useQuery,
+  useQueryClient,
+  type QueryClientConfig,
+  type QueryKey,
+  type UseQueryOptions,
+} from '@tanstack/react-query';
 import { ApiError, describeApiError } from './api-client.ts';
 
 /**
@@ -51,22 +58,23 @@ export function errorCode(error: unknown): string | null {
 }
 
 /**
- * One server resource under `key`, as loading / ready / error states for the page to design.
+ * What a resource's query options factory returns (`queryOptions` of TanStack Query): its one key,
+ * its fetcher and how long a copy stays fresh. Each resource has one factory (`regressionQuery`,
+ * `comparisonQuery`, …, in its feature's `api/` folder), used by every hook and prefetch
+ * that reads it, so one resource is one cache entry and one request.
+ */
+export type ApiQueryOptions<T, K extends QueryKey = QueryKey> = UseQueryOptions<T, Error, T, K>;
+
+/**
+ * One server resource, as loading / ready / error states for the page to design.
  * `reload()` forgets the failure and asks again (the page shows loading meanwhile).
  */
-export function useApiQuery<T>(
-  key: string,
-  load: (signal: AbortSignal) => Promise<T>,
-  /** `immutable`: the resource never changes once created (a share link): cached data is never asked for again. */
-  { immutable = false }: { immutable?: boolean } = {},
+export function useApiQuery<T, K extends QueryKey>(
+  options: ApiQueryOptions<T, K>,
 ): AsyncState<T> & { reload: () => void } {
   const client = useQueryClient();
-  const query = useQuery({
-    queryKey: [key],
-    queryFn: ({ signal }) => load(signal),
-    ...(immutable ? { staleTime: Infinity } : {}),
-  });
-  const reload = () => void client.resetQueries({ queryKey: [key], exact: true });
+  const query = useQuery(options);
+  const reload = () => void client.resetQueries({ queryKey: options.queryKey, exact: true });
   if (query.status === 'success') return { status: 'ready', data: query.data, error: null, reload };
   if (query.status === 'error' && !query.isFetching)
     return {

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TestQueryProvider } from '../../../test/query-client.tsx';
 import { fixtureReport } from '../../../test/fixtures.ts';
 import { regressionOf, seriesHistory } from '../history-fixtures.ts';
-import { REGRESSION_CONCURRENCY, useRegressions } from './history.ts';
+import { useApiQuery } from '../../../lib/query.ts';
+import { REGRESSION_CONCURRENCY, regressionQuery, useRegressions } from './history.ts';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -37,5 +38,32 @@ describe('useRegressions', () => {
     expect(new Set(calls).size).toBe(ids.length);
     expect(result.current.get(ids[0]!)).toMatchObject({ status: 'error', code: 'no_baseline' });
     expect(result.current.get(ids[1]!)?.status).toBe('ready');
+  });
+});
+
+describe('a regression report is one resource', () => {
+  it("the run page's gate and the history's verdict column for the same run send one request", async () => {
+    const calls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        calls.push(url);
+        const id = /\/api\/runs\/([^/]+)\/regression$/.exec(url)![1];
+        return Response.json(
+          regressionOf(
+            items,
+            items.findIndex((i) => i.id === id),
+          ),
+        );
+      }),
+    );
+    const id = items[3]!.id;
+    const { result } = renderHook(
+      () => ({ gate: useApiQuery(regressionQuery(id)), column: useRegressions([id]) }),
+      { wrapper: TestQueryProvider },
+    );
+    await waitFor(() => expect(result.current.gate.status).toBe('ready'));
+    await waitFor(() => expect(result.current.column.get(id)?.status).toBe('ready'));
+    expect(calls).toEqual([`/api/runs/${id}/regression`]);
   });
 });

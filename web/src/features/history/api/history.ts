@@ -4,7 +4,13 @@ import type {
   SeriesListItem,
   SeriesSettingsResponse,
 } from '@blockwise/shared/api';
-import { useInfiniteQuery, useQueries, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import {
+  queryOptions,
+  useInfiniteQuery,
+  useQueries,
+  useQueryClient,
+  type UseQueryResult,
+} from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import {
   describeApiError,
@@ -103,11 +109,28 @@ export function useSeriesRuns(series: string, branch: string | null) {
   );
 }
 
+/** A series' settings (GET /api/series/:name/settings). */
+export const seriesSettingsQuery = (series: string) =>
+  queryOptions({
+    queryKey: ['series-settings', series] as const,
+    queryFn: ({ signal }): Promise<SeriesSettingsResponse> => getSeriesSettings(series, signal),
+  });
+
 export function useSeriesSettings(series: string) {
-  return useApiQuery<SeriesSettingsResponse>(`settings:${series}`, (signal) =>
-    getSeriesSettings(series, signal),
-  );
+  return useApiQuery(seriesSettingsQuery(series));
 }
+
+/**
+ * A run's regression report (GET /api/runs/:id/regression): one cache entry for the run page's
+ * gate and the history's verdict column, fetched once per tab (the report of a stored run does
+ * not change).
+ */
+export const regressionQuery = (runId: string) =>
+  queryOptions({
+    queryKey: ['regression', runId] as const,
+    queryFn: ({ signal }): Promise<RunRegression> => getRunRegression(runId, signal),
+    staleTime: Infinity,
+  });
 
 export type RegressionState =
   { status: 'ready'; report: RunRegression } | { status: 'error'; error: string; code: string | null };
@@ -149,19 +172,13 @@ export function useRegressions(ids: readonly string[]): ReadonlyMap<string, Regr
   );
   return useQueries({
     queries: ids.map((id) => {
-      const state = client.getQueryState(regressionKey(id));
+      const query = regressionQuery(id);
+      const state = client.getQueryState(query.queryKey);
       const settled =
         state?.fetchStatus === 'idle' &&
         (state.status === 'success' || (state.status === 'error' && state.errorUpdatedAt >= viewStart));
-      return {
-        queryKey: regressionKey(id),
-        queryFn: ({ signal }: { signal: AbortSignal }) => getRunRegression(id, signal),
-        enabled: !settled && slots-- > 0,
-        staleTime: Infinity,
-      };
+      return { ...query, enabled: !settled && slots-- > 0 };
     }),
     combine,
   });
 }
-
-const regressionKey = (id: string) => ['regression', id];

@@ -1,7 +1,7 @@
 import type { RunRegression } from '@blockwise/shared/api';
 import type { ReactNode } from 'react';
-import { getRunRegression } from '../../../lib/api-client.ts';
 import { useApiQuery } from '../../../lib/query.ts';
+import { regressionQuery } from '../api/history.ts';
 import { appPath } from '../history-view.ts';
 import { VERDICT_BADGE } from './RunsHistoryTable.tsx';
 
@@ -35,9 +35,7 @@ export function RunGate({
   historyLink: ReactNode;
   link: (path: string, text: string) => ReactNode;
 }) {
-  const state = useApiQuery<RunRegression>(`regression:${runId}`, (signal) =>
-    getRunRegression(runId, signal),
-  );
+  const state = useApiQuery(regressionQuery(runId));
   if (state.status === 'loading')
     return (
       <section className="run-gate" aria-label="Regression gate" aria-busy="true">
