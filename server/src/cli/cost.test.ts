@@ -128,6 +128,46 @@ describe('blockwise cost', () => {
     else expect(r.stderr).toBe(`note: ${note} (gp3 throughput is provisioned in whole MiB/s)\n`);
   });
 
+  describe('--hours: a short-lived volume (a CI runner), billed per second with a 60-second minimum', () => {
+    it.each([
+      // --hours, seconds lived, seconds billed, USD for 100 GiB gp3 at us-east-1's $0.08
+      ['0.2', 720, 720, 0.002192],
+      ['12m', 720, 720, 0.002192],
+      ['720s', 720, 720, 0.002192],
+      ['20s', 20, 60, 0.000183],
+      ['730', 2_628_000, 2_628_000, 8],
+    ] as const)('--hours %s: %d s lived, %d s billed, $%d', async (hours, seconds, billed, usd) => {
+      const r = await run(['cost', '--type', 'gp3', '--size', '100', '--hours', hours, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).forDuration).toMatchObject({ seconds, billedSeconds: billed, total: usd });
+    });
+
+    it('× volumes × nodes, and the readable output says how it was billed', async () => {
+      const args = [
+        'cost',
+        '--type',
+        'gp3',
+        '--size',
+        '100',
+        '--count',
+        '2',
+        '--nodes',
+        '3',
+        '--hours',
+        '12m',
+      ];
+      const r = await run(args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('for 12 min (720 s billed): $0.013151 for all 6 volumes');
+      expect(r.stdout).toContain('per-second billing, 60-second minimum');
+    });
+
+    it('without --hours there is no duration figure', async () => {
+      const r = await run(['cost', '--type', 'gp3', '--size', '100', '--json']);
+      expect(JSON.parse(r.stdout)).not.toHaveProperty('forDuration');
+    });
+  });
+
   it('prints a readable breakdown by default', async () => {
     const r = await run(['cost', '--type', 'gp3', '--size', '1000']);
     expect(r.stdout).toMatch(/per volume\s+\$80\.00 \/ month/);
@@ -184,6 +224,11 @@ describe('blockwise cost', () => {
       ['cost', '--type', 'gp3', '--size', '100', '--rates', 'iops=cheap'],
       /--rates: "iops=cheap": expected key=value/,
     ],
+    [
+      ['cost', '--type', 'gp3', '--size', '100', '--hours', 'soon'],
+      /--hours: expected hours \(0\.2\) or a duration such as 720s, 12m or 2h, above 0; got "soon"/,
+    ],
+    [['cost', '--type', 'gp3', '--size', '100', '--hours', '0'], /--hours: expected hours/],
   ])('exit 2 naming the flag: %j', async (args, message) => {
     const r = await run(args);
     expect(r.code).toBe(2);
