@@ -77,7 +77,7 @@ const REGION_OF = {
 /**
  * The file's price names → the usage type, product family, unit and volume type AWS's offer files
  * use. Volumes only: the file's snapshot prices are left for a change that follows them through
- * the fleet planner (built in, no Region has snapshot prices yet: SOURCES.md, known gaps).
+ * the fleet planner (built in, no Region has snapshot prices yet: shared/src/aws/data/SOURCES.md, known gaps).
  */
 const ITEMS = [
   ['Storage General Purpose gp2 GB Mo', 'EBS:VolumeUsage.gp2', 'Storage', 'GB-Mo', 'gp2'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../testing/run-cli.ts';
 
-/** sa-east-1 had no io2 price in the February 2022 price list: a region missing one type. */
+/** sa-east-1 has no io2 price in the built-in data (2022 extract, 2024 pricing-page file): a region missing one type. */
 const IO2_IN_SA_EAST_1 = [
   'cost',
   '--type',
@@ -37,7 +37,8 @@ describe('blockwise cost', () => {
     expect(out.monthlyUsd).toEqual({ storage: 80, iops: 35, throughput: 22.5, total: 137.5 });
     expect(out.count).toBe(1);
     expect(out.totalMonthlyUsd).toBe(137.5);
-    expect(out.rates).toMatchObject({ source: expect.stringMatching(/^custom rates/), date: '2022-02-10' });
+    // The card under the custom rates is us-east-1's, dated by its source (shared/src/aws/data/SOURCES.md).
+    expect(out.rates).toMatchObject({ source: expect.stringMatching(/^custom rates/), date: '2024-07-18' });
   });
 
   it('units in flags: --size 1TiB, --throughput 500MiB/s, --iops 16k; × count × nodes', async () => {
@@ -71,16 +72,17 @@ describe('blockwise cost', () => {
   });
 
   it.each([
-    // region, type, monthly total for 100 GiB (no IOPS, no throughput above the included)
-    ['sa-east-1', 'gp3', 15.2],
-    ['sa-east-1', 'gp2', 19],
-    ['use1-atl1-az1', 'gp2', 15],
-  ] as const)('%s is missing a price, but %s is priced: $%d', async (region, type, total) => {
+    // region, type, monthly total for 100 GiB (no IOPS, no throughput above the included), date of
+    // the region's prices: Regions from the pricing page's file of 2024-07-18, zones from 2022
+    ['sa-east-1', 'gp3', 15.2, '2024-07-18'],
+    ['sa-east-1', 'gp2', 19, '2024-07-18'],
+    ['use1-atl1-az1', 'gp2', 15, '2022-02-10'],
+  ] as const)('%s is missing a price, but %s is priced: $%d', async (region, type, total, date) => {
     const r = await run(['cost', '--type', type, '--size', '100', '--region', region, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.monthlyUsd.total).toBe(total);
-    expect(out.rates).toMatchObject({ region, date: '2022-02-10' });
+    expect(out.rates).toMatchObject({ region, date });
     // The card shows what the catalog lacks as null, never a guess.
     if (region === 'sa-east-1')
       expect(out.rates.io2).toEqual({ storage: null, iops: null, iops2: null, iops3: null });
@@ -96,7 +98,7 @@ describe('blockwise cost', () => {
 
   it('the readable output says which types the table has no price for', async () => {
     const r = await run(['cost', '--type', 'gp3', '--size', '100', '--region', 'sa-east-1']);
-    expect(r.stdout).toMatch(/Rates: sa-east-1 \(South America \(Sao Paulo\)\), as of 2022-02-10/);
+    expect(r.stdout).toMatch(/Rates: sa-east-1 \(South America \(Sao Paulo\)\), as of 2024-07-18/);
     expect(r.stdout).toContain('(no io2 price in this table)');
   });
 
@@ -171,7 +173,7 @@ describe('blockwise cost', () => {
   it('prints a readable breakdown by default', async () => {
     const r = await run(['cost', '--type', 'gp3', '--size', '1000']);
     expect(r.stdout).toMatch(/per volume\s+\$80\.00 \/ month/);
-    expect(r.stdout).toMatch(/Rates: us-east-1 .* as of 2022-02-10/);
+    expect(r.stdout).toMatch(/Rates: us-east-1 .* as of 2024-07-18/);
   });
 
   it.each([
@@ -201,7 +203,7 @@ describe('blockwise cost', () => {
     // Only the type the region has no price for is refused, naming the region and the component.
     [
       IO2_IN_SA_EAST_1,
-      /--region: no io2 price for sa-east-1 in the catalog \(AWS Price List.*, 2022-02-10\); give it with --rates io2\.storage=…,io2\.iops=…,io2\.iops2=…,io2\.iops3=…/,
+      /--region: no io2 price for sa-east-1 in the catalog \(AWS Price List.*, 2024-07-18\); give it with --rates io2\.storage=…,io2\.iops=…,io2\.iops2=…,io2\.iops3=…/,
     ],
     [
       ['cost', '--type', 'gp3', '--size', '100', '--region', 'use1-atl1-az1'],
