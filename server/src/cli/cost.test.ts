@@ -77,6 +77,9 @@ describe('blockwise cost', () => {
     ['sa-east-1', 'gp3', 15.2, '2024-07-18'],
     ['sa-east-1', 'gp2', 19, '2024-07-18'],
     ['use1-atl1-az1', 'gp2', 15, '2022-02-10'],
+    // Regions opened since 2022, priced from the 2024-07-18 file: 100 × $0.1056 and 100 × $0.1142
+    ['il-central-1', 'gp3', 10.56, '2024-07-18'],
+    ['eu-central-2', 'gp3', 11.42, '2024-07-18'],
   ] as const)('%s is missing a price, but %s is priced: $%d', async (region, type, total, date) => {
     const r = await run(['cost', '--type', type, '--size', '100', '--region', region, '--json']);
     expect(r.code, r.stderr).toBe(0);
@@ -204,6 +207,11 @@ describe('blockwise cost', () => {
     [
       IO2_IN_SA_EAST_1,
       /--region: no io2 price for sa-east-1 in the catalog \(AWS Price List.*, 2024-07-18\); give it with --rates io2\.storage=…,io2\.iops=…,io2\.iops2=…,io2\.iops3=…/,
+    ],
+    // The 2024-07-18 file lists no io2 price for the Regions opened since 2022.
+    [
+      ['cost', '--type', 'io2', '--size', '100', '--iops', '1000', '--region', 'il-central-1'],
+      /--region: no io2 price for il-central-1 in the catalog \(AWS Price List, AmazonEC2 offer 20240718135337 for il-central-1 .*, 2024-07-18\)/,
     ],
     [
       ['cost', '--type', 'gp3', '--size', '100', '--region', 'use1-atl1-az1'],
