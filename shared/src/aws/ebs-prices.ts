@@ -55,7 +55,7 @@ function toRegionRateCard(
 
 /**
  * The rate card of a region, or null when the catalog lacks it or lacks any price (e.g. io2 in
- * zones that had no io2 price in February 2022): never a guessed price. `regionRateCardFor` gives the
+ * regions whose built-in prices list no io2): never a guessed price. `regionRateCardFor` gives the
  * prices such a region does have.
  */
 export function rateCardFor(region: string): RateCard | null {

@@ -44,8 +44,8 @@ export const RateCardSchema = z.object({ ...cardFacts, ...ratesOf(rate) });
 export type RateCard = z.infer<typeof RateCardSchema>;
 
 /**
- * A region's card as the catalog has it: `null` for a price component it lacks (sa-east-1 had no
- * io2 price in the February 2022 price list), never a guessed price. Every RateCard is one, so
+ * A region's card as the catalog has it: `null` for a price component it lacks (sa-east-1 has no
+ * io2 price in the built-in price data), never a guessed price. Every RateCard is one, so
  * cards stored before missing prices were allowed still parse. Ask `priceAvailable` before costing
  * a type, or narrow with `pricedRateCard`.
  */
