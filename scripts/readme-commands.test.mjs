@@ -81,7 +81,7 @@ describe('the README runs without pnpm', () => {
   );
 
   it('runs some of them: the plan and cost examples', () => {
-    expect(standalone.map((c) => c.split(' ')[4])).toEqual(['plan', 'plan', 'cost', 'cost']);
+    expect(standalone.map((c) => c.split(' ')[4])).toEqual(['plan', 'plan', 'cost', 'cost', 'cost']);
   });
 });
 

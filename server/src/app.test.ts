@@ -136,6 +136,6 @@ describe('share page without the built web app', () => {
     expect(page.text).not.toContain('<script>');
     expect(page.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(page.text).toContain('&lt;img src=x onerror=alert(1)&gt;');
-    expect(page.text).toMatch(/Prices as of 2022-02-10/);
+    expect(page.text).toMatch(/Prices as of 2024-07-18/); // the built-in us-east-1 prices (shared/src/aws/data/SOURCES.md)
   });
 });

@@ -14,10 +14,10 @@
 // - describe-instance-types.*.json: `aws ec2 describe-instance-types --output json` shape.
 // - instance-store-iops.awsdocs-2026-03-01.json: the docs tables' instance store IOPS.
 // SKUs are made up (a hash of region and usage type): the reference data has none.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LOCATION_TYPE, prefixOf, writeMirror as writeMirrorIn } from './offer-mirror.mjs';
 
 const from = process.argv[2];
 if (!from) {
@@ -34,103 +34,8 @@ const nvme = read('instance-store-nvme.json');
 const DISCLAIMER =
   'Re-encoded by Blockwise in the AWS Price List offer format from public extracts of the AWS Price List (see shared/src/aws/data/SOURCES.md); SKUs are made up. Not an AWS file.';
 
-/** Usage-type prefixes as AWS writes them; Local / Wavelength Zones use their zone id. */
-const PREFIX = {
-  'us-east-1': '',
-  'us-east-2': 'USE2-',
-  'us-west-1': 'USW1-',
-  'us-west-2': 'USW2-',
-  'af-south-1': 'AFS1-',
-  'ap-east-1': 'APE1-',
-  'ap-northeast-1': 'APN1-',
-  'ap-northeast-2': 'APN2-',
-  'ap-northeast-3': 'APN3-',
-  'ap-south-1': 'APS3-',
-  'ap-southeast-1': 'APS1-',
-  'ap-southeast-2': 'APS2-',
-  'ap-southeast-3': 'APS4-',
-  'ca-central-1': 'CAN1-',
-  'eu-central-1': 'EUC1-',
-  'eu-north-1': 'EUN1-',
-  'eu-south-1': 'EUS1-',
-  'eu-west-1': 'EU-',
-  'eu-west-2': 'EUW2-',
-  'eu-west-3': 'EUW3-',
-  'me-south-1': 'MES1-',
-  'sa-east-1': 'SAE1-',
-  'us-gov-east-1': 'UGE1-',
-  'us-gov-west-1': 'UGW1-',
-};
-const prefixOf = (region) => PREFIX[region] ?? `${region.split('-').slice(0, 2).join('-').toUpperCase()}-`;
-const LOCATION_TYPE = {
-  region: 'AWS Region',
-  local_zone: 'AWS Local Zone',
-  wavelength_zone: 'AWS Wavelength Zone',
-};
-
-const sku = (...parts) =>
-  createHash('sha256')
-    .update(parts.join('|'))
-    .digest('hex')
-    .slice(0, 16)
-    .toUpperCase()
-    .replace(/[0-9]/g, (d) => 'QRSTUVWXYZ'[Number(d)]);
-const usd = (v) => v.toFixed(10);
-
-/** One offer file: products first, then terms.OnDemand, as AWS writes them; one record per line. */
-function offerFile({ region, version, publicationDate, items }) {
-  const products = [];
-  const terms = [];
-  for (const item of items) {
-    const id = sku(region, item.attributes.usagetype, item.attributes.instanceType ?? '');
-    products.push(
-      `${JSON.stringify(id)}:${JSON.stringify({ sku: id, productFamily: item.family, attributes: item.attributes })}`,
-    );
-    const term = `${id}.JRTCKXETXF`;
-    const rate = `${term}.6YS6EN2CT7`;
-    terms.push(
-      `${JSON.stringify(id)}:${JSON.stringify({
-        [term]: {
-          offerTermCode: 'JRTCKXETXF',
-          sku: id,
-          effectiveDate: publicationDate,
-          priceDimensions: {
-            [rate]: {
-              rateCode: rate,
-              description: item.description,
-              beginRange: '0',
-              endRange: 'Inf',
-              unit: item.unit,
-              pricePerUnit: { USD: usd(item.usd) },
-              appliesTo: [],
-            },
-          },
-          termAttributes: {},
-        },
-      })}`,
-    );
-  }
-  return `{"formatVersion":"v1.0","disclaimer":${JSON.stringify(DISCLAIMER)},"offerCode":"AmazonEC2","version":"${version}","publicationDate":"${publicationDate}",\n"products":{\n${products.join(',\n')}\n},\n"terms":{"OnDemand":{\n${terms.join(',\n')}\n}}}\n`;
-}
-
-function writeMirror(dir, version, publicationDate, files) {
-  const root = join(out, dir, 'offers/v1.0/aws/AmazonEC2');
-  const regions = {};
-  for (const [region, items] of Object.entries(files)) {
-    const path = `/offers/v1.0/aws/AmazonEC2/${version}/${region}/index.json`;
-    regions[region] = { regionCode: region, currentVersionUrl: path };
-    mkdirSync(join(root, version, region), { recursive: true });
-    writeFileSync(
-      join(root, version, region, 'index.json'),
-      offerFile({ region, version, publicationDate, items }),
-    );
-  }
-  mkdirSync(join(root, 'current'), { recursive: true });
-  writeFileSync(
-    join(root, 'current', 'region_index.json'),
-    `${JSON.stringify({ formatVersion: 'v1.0', disclaimer: DISCLAIMER, publicationDate, regions }, null, 2)}\n`,
-  );
-}
+const writeMirror = (dir, version, publicationDate, files) =>
+  writeMirrorIn({ out, dir, version, publicationDate, files, disclaimer: DISCLAIMER });
 
 // EBS: the components the catalog reads, as AWS names them.
 const EBS_ITEMS = [

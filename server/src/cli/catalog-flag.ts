@@ -8,7 +8,8 @@ import { UsageError, type CliIo } from './io.ts';
 export const CATALOG_FLAG = { catalog: { type: 'string' } } as const;
 
 export const CATALOG_USAGE = `  --catalog     a catalog file written by \`blockwise catalog update\` (or BLOCKWISE_CATALOG);
-                default: the built-in catalog (prices of 2022-02-10)`;
+                default: the built-in catalog (Region prices of 2024-07-18, Local and Wavelength
+                Zones 2022-02-10)`;
 
 /**
  * Installs `--catalog FILE` (else BLOCKWISE_CATALOG, else the built-in catalog) for this

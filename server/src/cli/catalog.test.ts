@@ -124,8 +124,9 @@ describe('blockwise catalog update (AWS Price List bulk API layout over HTTP)', 
     expect(catalog.ebs['us-east-1'].snapshot).toEqual({ standard: 0.05, archive: 0.0125 });
     // Linux, shared tenancy only: the Windows and dedicated hours are other products.
     expect(catalog.ec2['us-east-1'].usdPerHour).toEqual({ 'r5.4xlarge': 1.008, 'r5d.4xlarge': 1.2 });
-    // Regions the mirror does not list keep their built-in prices and sources.
-    expect(catalog.sources[catalog.ebs['eu-central-1'].source].publicationDate).toBe('2022-02-10T05:01:17Z');
+    // Regions the mirror does not list keep their built-in prices and sources (eu-central-1's:
+    // the EBS pricing page's file of 2024-07-18, shared/src/aws/data/SOURCES.md).
+    expect(catalog.sources[catalog.ebs['eu-central-1'].source].publicationDate).toBe('2024-07-18T13:53:37Z');
   });
 
   it('a region without an io2 price still prices gp3; io2 there is refused naming the gap', async () => {

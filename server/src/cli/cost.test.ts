@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../testing/run-cli.ts';
 
-/** sa-east-1 had no io2 price in the February 2022 price list: a region missing one type. */
+/** sa-east-1 has no io2 price in the built-in data (2022 extract, 2024 pricing-page file): a region missing one type. */
 const IO2_IN_SA_EAST_1 = [
   'cost',
   '--type',
@@ -37,7 +37,8 @@ describe('blockwise cost', () => {
     expect(out.monthlyUsd).toEqual({ storage: 80, iops: 35, throughput: 22.5, total: 137.5 });
     expect(out.count).toBe(1);
     expect(out.totalMonthlyUsd).toBe(137.5);
-    expect(out.rates).toMatchObject({ source: expect.stringMatching(/^custom rates/), date: '2022-02-10' });
+    // The card under the custom rates is us-east-1's, dated by its source (shared/src/aws/data/SOURCES.md).
+    expect(out.rates).toMatchObject({ source: expect.stringMatching(/^custom rates/), date: '2024-07-18' });
   });
 
   it('units in flags: --size 1TiB, --throughput 500MiB/s, --iops 16k; × count × nodes', async () => {
@@ -71,16 +72,20 @@ describe('blockwise cost', () => {
   });
 
   it.each([
-    // region, type, monthly total for 100 GiB (no IOPS, no throughput above the included)
-    ['sa-east-1', 'gp3', 15.2],
-    ['sa-east-1', 'gp2', 19],
-    ['use1-atl1-az1', 'gp2', 15],
-  ] as const)('%s is missing a price, but %s is priced: $%d', async (region, type, total) => {
+    // region, type, monthly total for 100 GiB (no IOPS, no throughput above the included), date of
+    // the region's prices: Regions from the pricing page's file of 2024-07-18, zones from 2022
+    ['sa-east-1', 'gp3', 15.2, '2024-07-18'],
+    ['sa-east-1', 'gp2', 19, '2024-07-18'],
+    ['use1-atl1-az1', 'gp2', 15, '2022-02-10'],
+    // Regions opened since 2022, priced from the 2024-07-18 file: 100 × $0.1056 and 100 × $0.1142
+    ['il-central-1', 'gp3', 10.56, '2024-07-18'],
+    ['eu-central-2', 'gp3', 11.42, '2024-07-18'],
+  ] as const)('%s is missing a price, but %s is priced: $%d', async (region, type, total, date) => {
     const r = await run(['cost', '--type', type, '--size', '100', '--region', region, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.monthlyUsd.total).toBe(total);
-    expect(out.rates).toMatchObject({ region, date: '2022-02-10' });
+    expect(out.rates).toMatchObject({ region, date });
     // The card shows what the catalog lacks as null, never a guess.
     if (region === 'sa-east-1')
       expect(out.rates.io2).toEqual({ storage: null, iops: null, iops2: null, iops3: null });
@@ -96,7 +101,7 @@ describe('blockwise cost', () => {
 
   it('the readable output says which types the table has no price for', async () => {
     const r = await run(['cost', '--type', 'gp3', '--size', '100', '--region', 'sa-east-1']);
-    expect(r.stdout).toMatch(/Rates: sa-east-1 \(South America \(Sao Paulo\)\), as of 2022-02-10/);
+    expect(r.stdout).toMatch(/Rates: sa-east-1 \(South America \(Sao Paulo\)\), as of 2024-07-18/);
     expect(r.stdout).toContain('(no io2 price in this table)');
   });
 
@@ -128,10 +133,50 @@ describe('blockwise cost', () => {
     else expect(r.stderr).toBe(`note: ${note} (gp3 throughput is provisioned in whole MiB/s)\n`);
   });
 
+  describe('--hours: a short-lived volume (a CI runner), billed per second with a 60-second minimum', () => {
+    it.each([
+      // --hours, seconds lived, seconds billed, USD for 100 GiB gp3 at us-east-1's $0.08
+      ['0.2', 720, 720, 0.002192],
+      ['12m', 720, 720, 0.002192],
+      ['720s', 720, 720, 0.002192],
+      ['20s', 20, 60, 0.000183],
+      ['730', 2_628_000, 2_628_000, 8],
+    ] as const)('--hours %s: %d s lived, %d s billed, $%d', async (hours, seconds, billed, usd) => {
+      const r = await run(['cost', '--type', 'gp3', '--size', '100', '--hours', hours, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).forDuration).toMatchObject({ seconds, billedSeconds: billed, total: usd });
+    });
+
+    it('× volumes × nodes, and the readable output says how it was billed', async () => {
+      const args = [
+        'cost',
+        '--type',
+        'gp3',
+        '--size',
+        '100',
+        '--count',
+        '2',
+        '--nodes',
+        '3',
+        '--hours',
+        '12m',
+      ];
+      const r = await run(args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('for 12 min (720 s billed): $0.013151 for all 6 volumes');
+      expect(r.stdout).toContain('per-second billing, 60-second minimum');
+    });
+
+    it('without --hours there is no duration figure', async () => {
+      const r = await run(['cost', '--type', 'gp3', '--size', '100', '--json']);
+      expect(JSON.parse(r.stdout)).not.toHaveProperty('forDuration');
+    });
+  });
+
   it('prints a readable breakdown by default', async () => {
     const r = await run(['cost', '--type', 'gp3', '--size', '1000']);
     expect(r.stdout).toMatch(/per volume\s+\$80\.00 \/ month/);
-    expect(r.stdout).toMatch(/Rates: us-east-1 .* as of 2022-02-10/);
+    expect(r.stdout).toMatch(/Rates: us-east-1 .* as of 2024-07-18/);
   });
 
   it.each([
@@ -161,7 +206,12 @@ describe('blockwise cost', () => {
     // Only the type the region has no price for is refused, naming the region and the component.
     [
       IO2_IN_SA_EAST_1,
-      /--region: no io2 price for sa-east-1 in the catalog \(AWS Price List.*, 2022-02-10\); give it with --rates io2\.storage=…,io2\.iops=…,io2\.iops2=…,io2\.iops3=…/,
+      /--region: no io2 price for sa-east-1 in the catalog \(AWS Price List.*, 2024-07-18\); give it with --rates io2\.storage=…,io2\.iops=…,io2\.iops2=…,io2\.iops3=…/,
+    ],
+    // The 2024-07-18 file lists no io2 price for the Regions opened since 2022.
+    [
+      ['cost', '--type', 'io2', '--size', '100', '--iops', '1000', '--region', 'il-central-1'],
+      /--region: no io2 price for il-central-1 in the catalog \(AWS Price List, AmazonEC2 offer 20240718135337 for il-central-1 .*, 2024-07-18\)/,
     ],
     [
       ['cost', '--type', 'gp3', '--size', '100', '--region', 'use1-atl1-az1'],
@@ -184,6 +234,11 @@ describe('blockwise cost', () => {
       ['cost', '--type', 'gp3', '--size', '100', '--rates', 'iops=cheap'],
       /--rates: "iops=cheap": expected key=value/,
     ],
+    [
+      ['cost', '--type', 'gp3', '--size', '100', '--hours', 'soon'],
+      /--hours: expected hours \(0\.2\) or a duration such as 720s, 12m or 2h, above 0; got "soon"/,
+    ],
+    [['cost', '--type', 'gp3', '--size', '100', '--hours', '0'], /--hours: expected hours/],
   ])('exit 2 naming the flag: %j', async (args, message) => {
     const r = await run(args);
     expect(r.code).toBe(2);

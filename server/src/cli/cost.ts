@@ -2,14 +2,17 @@ import { missingPrices, VOLUME_TRAITS } from '@blockwise/shared/aws';
 import {
   clusterMonthlyCost,
   costPerCapability,
+  durationCost,
   monthlyCost,
   validateVolume,
+  type DurationCost,
   type VolumeConfig,
 } from '@blockwise/shared/plan';
 import { formatUsd } from '@blockwise/shared/units';
 import {
   parseCount,
   parseGp3Generation,
+  parseHoursFlag,
   parseSizeFlag,
   parseThroughputMiBps,
   parseVolumeType,
@@ -21,7 +24,8 @@ import { CATALOG_FLAG, CATALOG_USAGE, applyCatalogFlag, staleRatesNote } from '.
 import { EXIT, parseFlags, type Command } from './io.ts';
 
 const usage = `Usage: blockwise cost --type gp3|gp2|io1|io2|st1|sc1 --size SIZE [--iops N] [--throughput RATE]
-                      [--region us-east-1 | --rates k=v,...] [--count N] [--nodes N] [--gp3-limits current|before-2025]
+                      [--region us-east-1 | --rates k=v,...] [--count N] [--nodes N] [--hours H]
+                      [--gp3-limits current|before-2025]
                       [--catalog FILE] [--json]
 
   --size        GiB, or with a unit: 1000, 1TiB, 500GiB
@@ -34,6 +38,9 @@ const usage = `Usage: blockwise cost --type gp3|gp2|io1|io2|st1|sc1 --size SIZE 
                 (io2 tiers: iops, iops2, iops3; or qualified gp3.storage=…)
   --count       identical volumes (striped or one per mount), default 1
   --nodes       instances carrying this configuration, default 1
+  --hours       how long the volumes live, for short-lived ones (a CI runner's): 0.2, or 12m, 720s.
+                EBS bills per second with a 60-second minimum; the monthly rates are spread over
+                730 h (docs/domain.md §8)
 ${CATALOG_USAGE}`;
 
 export const costCommand: Command = {
@@ -51,6 +58,7 @@ export const costCommand: Command = {
         rates: { type: 'string' },
         count: { type: 'string' },
         nodes: { type: 'string' },
+        hours: { type: 'string' },
         'gp3-limits': { type: 'string' },
         ...CATALOG_FLAG,
         json: { type: 'boolean' },
@@ -69,6 +77,7 @@ export const costCommand: Command = {
     const count = values.count === undefined ? 1 : parseCount(values.count, '--count', { min: 1, max: 64 });
     const nodes =
       values.nodes === undefined ? 1 : parseCount(values.nodes, '--nodes', { min: 1, max: 100_000 });
+    const lifeSeconds = values.hours === undefined ? null : parseHoursFlag(values.hours, '--hours');
     const problems = validateVolume(volume, parseGp3Generation(values['gp3-limits']));
     if (problems.length > 0) throw volumeUsageError(problems);
     const rates = resolveRateCardFor(values.region, values.rates, type);
@@ -78,6 +87,8 @@ export const costCommand: Command = {
     // The fleet total as the planner computes it: per component, × volumes × nodes, then summed.
     const total = clusterMonthlyCost({ ...volume, count }, rates, nodes).total;
     const unpriced = missingPrices(rates).map((m) => m.type);
+    const forLife =
+      lifeSeconds === null ? null : durationCost({ ...volume, count }, rates, lifeSeconds, nodes);
     if (values.json) {
       io.stdout(
         `${JSON.stringify({
@@ -86,6 +97,7 @@ export const costCommand: Command = {
           count,
           nodes,
           totalMonthlyUsd: total,
+          ...(forLife ? { forDuration: { ...forLife, hours: forLife.seconds / 3600 } } : {}),
           perProvisioned: { usdPerIops: per.usdPerIops, usdPerMiBps: per.usdPerMiBps },
           rates,
         })}\n`,
@@ -99,6 +111,7 @@ export const costCommand: Command = {
       `  throughput   ${formatUsd(perVolume.throughput).padStart(12)} / month`,
       `  per volume   ${formatUsd(perVolume.total).padStart(12)} / month`,
       count * nodes > 1 ? `  × ${count} volume(s) × ${nodes} node(s) = ${formatUsd(total)} / month` : null,
+      forLife ? durationLine(forLife, count * nodes) : null,
       `  ${formatUsd(per.usdPerIops * 1000)} per 1,000 IOPS-month, ${formatUsd(per.usdPerMiBps)} per MiB/s-month of what it delivers`,
       `Rates: ${rates.region ?? 'custom'}${rates.location ? ` (${rates.location})` : ''}, as of ${rates.date}; ${rates.source}`,
       unpriced.length > 0 ? `  (no ${unpriced.join(', ')} price in this table)` : null,
@@ -108,3 +121,15 @@ export const costCommand: Command = {
     return EXIT.ok;
   },
 };
+
+/** "for 12 min (720 s billed): $0.002192 …": per-second billing, 60-s minimum, 730-h month. */
+function durationLine(cost: DurationCost, volumes: number): string {
+  const lived =
+    cost.seconds < 3600 ? `${+(cost.seconds / 60).toFixed(2)} min` : `${+(cost.seconds / 3600).toFixed(3)} h`;
+  const what = volumes > 1 ? `all ${volumes} volumes` : 'the volume';
+  return [
+    `  for ${lived} (${cost.billedSeconds.toLocaleString('en-US')} s billed): $${cost.total.toFixed(6)} for ${what}`,
+    `    storage $${cost.storage.toFixed(6)}, IOPS $${cost.iops.toFixed(6)}, throughput $${cost.throughput.toFixed(6)}`,
+    `    (monthly rates × billed seconds ÷ 2,628,000 s in 730 h; per-second billing, 60-second minimum)`,
+  ].join('\n');
+}

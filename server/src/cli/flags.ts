@@ -105,6 +105,21 @@ export function parseDurationFlag(text: string, flag: string): number {
   return r.value;
 }
 
+/**
+ * How long a volume lives, for `cost --hours`: a bare number is hours (0.2 = 12 minutes); a
+ * duration with its unit (720s, 12m, 2h) is taken as written. Returns seconds.
+ */
+export function parseHoursFlag(text: string, flag: string): number {
+  const bare = /^\s*\d+(?:\.\d+)?\s*$/.test(text);
+  const r = bare ? { ok: true as const, value: Number(text) * 3600 } : parseSeconds(text);
+  if (!r.ok || !(r.value > 0))
+    throw new UsageError(
+      `${flag}: expected hours (0.2) or a duration such as 720s, 12m or 2h, above 0; got "${text}"`,
+      flag,
+    );
+  return r.value;
+}
+
 export function parseVolumeType(text: string, flag = '--type'): VolumeType {
   const r = VolumeTypeSchema.safeParse(text.trim().toLowerCase());
   if (!r.success)

@@ -103,7 +103,7 @@ describe('blockwise fleet plan', () => {
       statistic: 'p99',
       headroom: 0.5,
       region: 'us-east-1',
-      priceDate: '2022-02-10',
+      priceDate: '2024-07-18', // the built-in us-east-1 prices' date (shared/src/aws/data/SOURCES.md)
     });
     const c = await runCli([...PLAN, '--csv']);
     expect(c.stdout.trim().split('\n')).toHaveLength(12); // header, 10 volumes, TOTAL

@@ -129,7 +129,7 @@ describe('blockwise plan', () => {
     const r = await run(['plan', ...r5dMixed]);
     expect(r.stdout).toMatch(/Instance EBS bandwidth .* ◀ bottleneck/);
     expect(r.stdout).toMatch(/= 4,750 Mbps/);
-    expect(r.stdout).toMatch(/Prices: us-east-1, as of 2022-02-10/);
+    expect(r.stdout).toMatch(/Prices: us-east-1, as of 2024-07-18/);
   });
 
   it.each([

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { instanceBursts, isStorageOptimizedFamily } from './instance-spec.ts';
-import { defaultRateCard, listPriceRegions, rateCardFor, seedGuideRateCard } from './ebs-prices.ts';
+import {
+  defaultRateCard,
+  listPriceRegions,
+  rateCardFor,
+  regionRateCardFor,
+  seedGuideRateCard,
+} from './ebs-prices.ts';
 import {
   baseVariantOf,
   familyMembers,
@@ -83,26 +89,63 @@ describe('instance catalog', () => {
 });
 
 describe('EBS rate cards', () => {
-  it('us-east-1 is the default, dated 2022-02-10, naming its offer file', () => {
+  // Dated 2024-07-18 since the EBS pricing page's price file of that day was added
+  // (data/SOURCES.md); every us-east-1 rate is the one the 2022-02-10 extract had.
+  it('us-east-1 is the default, dated 2024-07-18, naming its offer file', () => {
     const card = defaultRateCard();
     expect(card).toMatchObject({
       region: 'us-east-1',
-      date: '2022-02-10',
+      date: '2024-07-18',
       gp3: { storage: 0.08, iops: 0.005, throughput: 0.04 },
       io2: { storage: 0.125, iops: 0.065, iops2: 0.0455, iops3: 0.03185 },
     });
     expect(card.source).toMatch(
-      /^AWS Price List, AmazonEC2 offer 20220210050117 for us-east-1 \(published 2022-02-10/,
+      /^AWS Price List, AmazonEC2 offer 20240718135337 for us-east-1 \(published 2024-07-18, .*yeo\/ec2\.shop@576c890f/,
     );
   });
 
   it('has every region of the data; zones without an io2 price get no card rather than a guess', () => {
     const regions = listPriceRegions();
-    // 26 regions and 39 Local / Wavelength Zones in the 2022 extract, less the two China regions (CNY only).
-    expect(regions).toHaveLength(63);
+    // 26 regions and 39 Local / Wavelength Zones in the 2022 extract, less the two China regions
+    // (CNY only), and the 7 Regions the 2024-07-18 pricing-page file adds.
+    expect(regions).toHaveLength(70);
     expect(rateCardFor('eu-central-1')?.gp3.storage).toBe(0.0952);
     for (const r of regions) expect(r.complete).toBe(rateCardFor(r.code) !== null);
     expect(rateCardFor('mars-north-1')).toBeNull();
+  });
+
+  // Regions opened since the 2022 extract, priced from the EBS pricing page's file of
+  // 2024-07-18 (data/SOURCES.md): gp3 storage / IOPS / MiB/s-month (the file's per-GiBps price
+  // ÷ 1,024), io1 storage / IOPS. The file lists no io2 price for any of them.
+  it.each([
+    ['ap-south-2', 'Asia Pacific (Hyderabad)', 0.0912, 0.0057, 46.6944, 0.131, 0.068],
+    ['ap-southeast-4', 'Asia Pacific (Melbourne)', 0.096, 0.006, 49.152, 0.138, 0.072],
+    ['ca-west-1', 'Canada West (Calgary)', 0.088, 0.0055, 45.056, 0.138, 0.072],
+    ['eu-central-2', 'EU (Zurich)', 0.1142, 0.007, 58.4909, 0.179, 0.094],
+    ['eu-south-2', 'EU (Spain)', 0.088, 0.0055, 45.056, 0.138, 0.072],
+    ['il-central-1', 'Israel (Tel Aviv)', 0.1056, 0.0066, 54.0672, 0.1656, 0.0864],
+    ['me-central-1', 'Middle East (UAE)', 0.0968, 0.0061, 49.5616, 0.1518, 0.0792],
+  ])(
+    '%s (%s) prices gp3 and io1 from the 2024-07-18 file; io2 stays unpriced',
+    (code, location, gp3Gb, gp3Iops, gp3GiBps, io1Gb, io1Iops) => {
+      const card = regionRateCardFor(code)!;
+      expect(card).toMatchObject({ region: code, location, date: '2024-07-18' });
+      expect(card.gp3.storage).toBe(gp3Gb);
+      expect(card.gp3.iops).toBe(gp3Iops);
+      // The catalog keeps 10 decimals of the per-MiB/s price (58.4909 ÷ 1,024 = 0.0571200195…).
+    expect(card.gp3.throughput).toBeCloseTo(gp3GiBps / 1024, 9);
+      expect(card.io1).toEqual({ storage: io1Gb, iops: io1Iops });
+      expect(card.io2).toEqual({ storage: null, iops: null, iops2: null, iops3: null });
+      expect(listPriceRegions().find((r) => r.code === code)).toMatchObject({
+        complete: false,
+        unpriced: ['io2'],
+      });
+    },
+  );
+
+  it('Local and Wavelength Zones keep the 2022-02-10 extract (the 2024 file names metros, not zones)', () => {
+    expect(regionRateCardFor('use1-atl1-az1')?.date).toBe('2022-02-10');
+    expect(regionRateCardFor('usw2-lax1-az1')?.date).toBe('2022-02-10');
   });
 
   it('the guide card ([guide], docs/domain.md) changes gp3 only and says where it comes from', () => {

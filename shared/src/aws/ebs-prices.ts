@@ -5,8 +5,9 @@ import { activeCatalog, builtInCatalog, describeSource, sourceDate } from './act
 import type { CatalogData, EbsRegion } from './catalog-schema.ts';
 
 /**
- * EBS prices per region, from the active catalog (active-catalog.ts): the built-in one (AWS Price
- * List data of 2022-02-10, see data/SOURCES.md) or a refreshed file (`blockwise catalog update`).
+ * EBS prices per region, from the active catalog (active-catalog.ts): the built-in one (Regions:
+ * the EBS pricing page's price file of 2024-07-18; Local and Wavelength Zones: AWS Price List data
+ * of 2022-02-10; see data/SOURCES.md) or a refreshed file (`blockwise catalog update`).
  * Each region's card carries its offer file, publication date and fetch date.
  */
 export function listPriceRegions(): {
@@ -54,7 +55,7 @@ function toRegionRateCard(
 
 /**
  * The rate card of a region, or null when the catalog lacks it or lacks any price (e.g. io2 in
- * zones that had no io2 price in February 2022): never a guessed price. `regionRateCardFor` gives the
+ * regions whose built-in prices list no io2): never a guessed price. `regionRateCardFor` gives the
  * prices such a region does have.
  */
 export function rateCardFor(region: string): RateCard | null {

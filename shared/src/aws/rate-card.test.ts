@@ -46,10 +46,12 @@ describe('missing prices, per component (the catalog as it is)', () => {
     }
   });
 
+  // sa-east-1 is dated by the EBS pricing page's file of 2024-07-18 (data/SOURCES.md), which
+  // still lists no io2 price there.
   it('the other types of sa-east-1 keep their prices', () => {
     expect(saEast1).toMatchObject({
       region: 'sa-east-1',
-      date: '2022-02-10',
+      date: '2024-07-18',
       gp3: { storage: 0.152, iops: 0.0095, throughput: 0.076 },
       io1: { storage: 0.238, iops: 0.091 },
       io2: { storage: null, iops: null, iops2: null, iops3: null },
@@ -90,7 +92,7 @@ describe('pricedRateCard: costing a type is an expected failure when its price i
     [
       saEast1,
       'io2',
-      'no io2 price for sa-east-1 in the catalog (AWS Price List, AmazonEC2 offer 20220210050117 for sa-east-1 (published 2022-02-10, fetched 2026-11-24) via cloudkeep-io/ebs-pricing@d76ed276, re-encoded, 2022-02-10)',
+      "no io2 price for sa-east-1 in the catalog (AWS Price List, AmazonEC2 offer 20240718135337 for sa-east-1 (published 2024-07-18, fetched 2026-11-24) Regions only: the Amazon EBS pricing page's price file via yeo/ec2.shop@576c890f data/ebs/ebs.json, re-encoded, 2024-07-18)",
     ],
     [atlanta, 'gp3', /^no gp3 price for use1-atl1-az1 in the catalog \(AWS Price List.*, 2022-02-10\)$/],
     // Some components given by the user, the rest still missing: the message names the rest.

@@ -44,8 +44,8 @@ export const RateCardSchema = z.object({ ...cardFacts, ...ratesOf(rate) });
 export type RateCard = z.infer<typeof RateCardSchema>;
 
 /**
- * A region's card as the catalog has it: `null` for a price component it lacks (sa-east-1 had no
- * io2 price in the February 2022 price list), never a guessed price. Every RateCard is one, so
+ * A region's card as the catalog has it: `null` for a price component it lacks (sa-east-1 has no
+ * io2 price in the built-in price data), never a guessed price. Every RateCard is one, so
  * cards stored before missing prices were allowed still parse. Ask `priceAvailable` before costing
  * a type, or narrow with `pricedRateCard`.
  */
@@ -103,7 +103,7 @@ export function missingPriceMessage(card: RegionRateCard, type: VolumeType): str
  * The example rates of [guide] (docs/domain.md, sources): $0.08 per GB, $0.005 per IOPS above
  * 3,000, $0.06 per MB/s above 125; its cost tables are computed with these. They are NOT the
  * real eu-central-1 rates (docs/domain.md §8); only gp3 is defined by the guide, the other types
- * use us-east-1 2022-02-10 rates.
+ * use the built-in us-east-1 rates.
  */
 export const SEED_GUIDE_GP3 = { storage: 0.08, iops: 0.005, throughput: 0.06 } as const;
 

@@ -22,7 +22,7 @@ import {
 /**
  * Scenarios of issue 25 (per-instance concurrency; never below what is delivered; every cheaper
  * type), as the AWS CLI would write them: describe-volumes, describe-instances, get-metric-data at
- * 5-minute Sums. Prices: the built-in us-east-1 rate card (AWS Price List 2022-02-10: gp3
+ * 5-minute Sums. Prices: the built-in us-east-1 rate card (dated 2024-07-18: gp3
  * $0.08/GiB-month, $0.005 per IOPS above 3,000; io1/io2 $0.125/GiB-month, $0.065 per IOPS).
  * Instance limits: the catalog (DescribeInstanceTypes EbsOptimizedInfo): r6i.large and m6i.large
  * 3,600 baseline IOPS, 650 Mbps; burst 40,000 IOPS, 10,000 Mbps.

@@ -46,7 +46,7 @@ function plan(overrides: Partial<Parameters<typeof planFleet>[0]> = {}): FleetPl
   });
 }
 
-describe('planFleet on the generated fleet (us-east-1 prices of 2022-02-10: gp3 $0.08/GiB, $0.005/IOPS > 3,000, $0.04/MiB/s > 125; gp2 $0.10/GiB; io2 $0.125/GiB, $0.065/IOPS ≤ 32,000)', () => {
+describe('planFleet on the generated fleet (us-east-1 prices of 2024-07-18: gp3 $0.08/GiB, $0.005/IOPS > 3,000, $0.04/MiB/s > 125; gp2 $0.10/GiB; io2 $0.125/GiB, $0.065/IOPS ≤ 32,000)', () => {
   const p = plan();
   const byId = new Map(p.volumes.map((v) => [v.volumeId, v]));
 

@@ -53,7 +53,7 @@ const check = (volumes: IacVolume[], extra: Partial<Parameters<typeof checkIac>[
   });
 
 describe('the done-means case: gp3 maxed out at 80,000 IOPS where demand peaks at 12,000', () => {
-  it('is over-provisioned by $360.00 a month (us-east-1 prices of 2022-02-10)', () => {
+  it('is over-provisioned by $360.00 a month (us-east-1 prices of 2024-07-18)', () => {
     // By hand, from the catalog's us-east-1 card (gp3: $0.08/GiB, $0.005 per IOPS above 3,000,
     // $0.04 per MiB/s above 125):
     //   provisioned  1,000 GiB × 0.08 = 80 + (80,000 − 3,000) × 0.005 = 385 + (1,000 − 125) × 0.04 = 35 → $500.00
@@ -100,7 +100,7 @@ describe('formatIacMarkdown: names from the files stay text', () => {
     expect(md).toContain('| PersistentVolumeClaim db/cfg\\|x\\](http:\u200b//evil) |');
     expect(md).toContain('Demand (`series pg-ci: https://bw.example/runs/1`)');
     expect(md).toContain(
-      'Prices: `us-east-1 (US East (N. Virginia)), prices as of 2022-02-10, source: AWS Price List, AmazonEC2 offer 20220210050117 for us-east-1 (published 2022-02-10, fetched 2026-11-24) via cloudkeep-io/ebs-pricing@d76ed276, re-encoded`',
+      "Prices: `us-east-1 (US East (N. Virginia)), prices as of 2024-07-18, source: AWS Price List, AmazonEC2 offer 20240718135337 for us-east-1 (published 2024-07-18, fetched 2026-11-24) Regions only: the Amazon EBS pricing page's price file via yeo/ec2.shop@576c890f data/ebs/ebs.json, re-encoded`",
     );
   });
 });
@@ -283,7 +283,7 @@ describe('extractTerraformVolumes', () => {
     ]);
     const report = check(r.value.volumes);
     expect(codes(report.findings)).not.toContain('volume_invalid');
-    // gp2 at $0.10 and sc1 at $0.015 per GiB-month (us-east-1, 2022-02-10)
+    // gp2 at $0.10 and sc1 at $0.015 per GiB-month (us-east-1, 2024-07-18)
     expect(report.volumes.map((v) => v.monthlyUsd?.total)).toEqual([0.8, 50, 7.5]);
   });
 
@@ -859,7 +859,7 @@ describe('Multi-Attach: io1/io2 only in EC2, io2 Block only through the EBS CSI 
 });
 
 describe('gp2 → gp3 at equal performance, without demand', () => {
-  // us-east-1, 2022-02-10: gp2 $0.10/GiB; gp3 $0.08/GiB + $0.005/IOPS above 3,000 + $0.04/MiB/s above 125.
+  // us-east-1, 2024-07-18: gp2 $0.10/GiB; gp3 $0.08/GiB + $0.005/IOPS above 3,000 + $0.04/MiB/s above 125.
   it.each([
     // 500 GiB gp2: 1,500 baseline IOPS, 3,000 burst, 250 MiB/s → gp3 3,000 IOPS / 250 MiB/s = 40 + 5.
     [500, 50, 45, 5],
@@ -891,7 +891,7 @@ describe('gp2 → gp3 at equal performance, without demand', () => {
     expect(hint.message).toContain(
       "gp3 500 GiB, 3,000 IOPS, 250 MiB/s keeps gp2's 1,500 baseline IOPS and 3,000 burst and its best 250 MiB/s",
     );
-    expect(hint.message).toContain('us-east-1 prices of 2022-02-10');
+    expect(hint.message).toContain('us-east-1 prices of 2024-07-18');
     expect(formatIacMarkdown(report)).toContain('**$5.00/month** to save at equal performance (hints).');
   });
 

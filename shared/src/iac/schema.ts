@@ -242,7 +242,7 @@ export const IacReportSchema = z.object({
       targetThroughputMiBps: z.number(),
     })
     .nullable(),
-  /** "us-east-1, prices as of 2022-02-10, source: …" */
+  /** "us-east-1, prices as of 2024-07-18, source: …" */
   prices: z.string(),
 });
 export type IacReport = z.infer<typeof IacReportSchema>;

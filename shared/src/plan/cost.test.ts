@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { defaultRateCard, seedGuideRateCard } from '../aws/ebs-prices.ts';
 import { applyRateOverrides } from '../aws/rate-card.ts';
-import { clusterMonthlyCost, io2IopsCost, monthlyCost, overProvisioningWaste, wasteOf } from './cost.ts';
+import {
+  billedSeconds,
+  clusterMonthlyCost,
+  durationCost,
+  io2IopsCost,
+  monthlyCost,
+  overProvisioningWaste,
+  SECONDS_PER_MONTH,
+  wasteOf,
+} from './cost.ts';
 
 const seed = seedGuideRateCard();
 const usEast1 = defaultRateCard();
@@ -131,5 +140,55 @@ describe('wasteOf: the waste between two costs already computed (a stored plan)'
     const a = cost(provisioned, 0, 0, provisioned);
     const b = cost(rightSized, 0, 0, rightSized);
     expect(wasteOf(a, b)).toEqual({ provisioned: a, rightSized: b, wasteUsd: waste });
+  });
+});
+
+describe('short-lived volumes: billed per second, 60-second minimum (docs/domain.md §8)', () => {
+  it.each([
+    // lived (s), billed (s)
+    [20, 60],
+    [60, 60],
+    [60.2, 61],
+    [720, 720],
+    [43_200, 43_200],
+  ])('a volume that lives %d s is billed %d s', (lived, billed) => {
+    expect(billedSeconds(lived)).toBe(billed);
+  });
+
+  it("a CI runner's 100 GiB gp3 volume that lives 12 minutes: $8.00 a month × 720 s ÷ 2,628,000 s", () => {
+    const cost = durationCost({ type: 'gp3', sizeGiB: 100 }, usEast1, 12 * 60);
+    expect(cost).toEqual({
+      seconds: 720,
+      billedSeconds: 720,
+      storage: 0.002192,
+      iops: 0,
+      throughput: 0,
+      total: 0.002192,
+    });
+  });
+
+  it('the same volume deleted after 20 s is billed for a minute', () => {
+    expect(durationCost({ type: 'gp3', sizeGiB: 100 }, usEast1, 20).total).toBe(0.000183);
+  });
+
+  it("AWS's pricing example (2,000 GB gp3, 10,000 IOPS, 500 MB/s for 12 h) in a 730-h month", () => {
+    // The pricing page divides by a 30-day month (2,592,000 s) and gets $2.67 for storage; a 730-h
+    // month has 2,628,000 s: 0.08 × 2,000 × 43,200 ÷ 2,628,000 = $2.630137.
+    const cost = durationCost(
+      { type: 'gp3', sizeGiB: 2000, iops: 10_000, throughputMiBps: 500 },
+      usEast1,
+      43_200,
+    );
+    expect(cost).toMatchObject({ storage: 2.630137, iops: 0.575342, throughput: 0.246575, total: 3.452055 });
+  });
+
+  it('a whole 730-h month costs the monthly figure, × volumes × nodes (io2 tiers included)', () => {
+    const volume = { type: 'io2', sizeGiB: 2000, iops: 40_000, count: 2 } as const;
+    const monthly = clusterMonthlyCost(volume, usEast1, 3).total;
+    expect(durationCost(volume, usEast1, SECONDS_PER_MONTH, 3).total).toBe(monthly);
+  });
+
+  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses a life of %d s (a caller bug)', (s) => {
+    expect(() => billedSeconds(s)).toThrow(RangeError);
   });
 });

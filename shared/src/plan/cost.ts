@@ -43,30 +43,35 @@ export function io2IopsCost(iops: number, card: RateCard): number {
   return t1 * card.io2.iops + t2 * card.io2.iops2 + t3 * card.io2.iops3;
 }
 
-/** Cost of ONE volume of the configuration (not multiplied by `count`). */
-function singleVolumeCost(volume: VolumeConfig, card: RateCard): CostBreakdown {
+/** One volume's monthly USD per component, unrounded: [storage, iops, throughput]. */
+function singleVolumeMonthlyUsd(volume: VolumeConfig, card: RateCard): [number, number, number] {
   const size = volume.sizeGiB;
   switch (volume.type) {
     case 'gp3': {
       const iops = volume.iops ?? GP3.iops.included.value;
       const tp = volume.throughputMiBps ?? GP3.throughputMiBps.included.value;
-      return breakdown(
+      return [
         size * card.gp3.storage,
         Math.max(0, iops - GP3.iops.included.value) * card.gp3.iops,
         Math.max(0, tp - GP3.throughputMiBps.included.value) * card.gp3.throughput,
-      );
+      ];
     }
     case 'gp2':
-      return breakdown(size * card.gp2.storage, 0, 0);
+      return [size * card.gp2.storage, 0, 0];
     case 'io1':
-      return breakdown(size * card.io1.storage, (volume.iops ?? 0) * card.io1.iops, 0);
+      return [size * card.io1.storage, (volume.iops ?? 0) * card.io1.iops, 0];
     case 'io2':
-      return breakdown(size * card.io2.storage, io2IopsCost(volume.iops ?? 0, card), 0);
+      return [size * card.io2.storage, io2IopsCost(volume.iops ?? 0, card), 0];
     case 'st1':
-      return breakdown(size * card.st1.storage, 0, 0);
+      return [size * card.st1.storage, 0, 0];
     case 'sc1':
-      return breakdown(size * card.sc1.storage, 0, 0);
+      return [size * card.sc1.storage, 0, 0];
   }
+}
+
+/** Cost of ONE volume of the configuration (not multiplied by `count`). */
+function singleVolumeCost(volume: VolumeConfig, card: RateCard): CostBreakdown {
+  return breakdown(...singleVolumeMonthlyUsd(volume, card));
 }
 
 export function scaleCost(cost: CostBreakdown, factor: number): CostBreakdown {
@@ -81,6 +86,63 @@ export function monthlyCost(volume: VolumeConfig, card: RateCard): CostBreakdown
 /** A fleet: the per-node configuration × nodes (e.g. 4 database nodes with one data volume each). */
 export function clusterMonthlyCost(volume: VolumeConfig, card: RateCard, nodes: number): CostBreakdown {
   return scaleCost(monthlyCost(volume, card), nodes);
+}
+
+/**
+ * EBS bills a volume's provisioned storage, IOPS and throughput per second, with a 60-second
+ * minimum (AWS's Amazon EBS pricing page; docs/domain.md §8): a volume deleted after 20 s is
+ * billed for 60.
+ */
+export const EBS_MINIMUM_BILLED_SECONDS = 60;
+
+/** The seconds in a month of HOURS_PER_MONTH (730 h): 2,628,000. */
+export const SECONDS_PER_MONTH = HOURS_PER_MONTH * 3600;
+
+/**
+ * What volumes that live `seconds` cost: each component's monthly rate × billed seconds ÷
+ * SECONDS_PER_MONTH. In USD to a millionth of a dollar, not to cents: a CI runner's 12-minute
+ * volume costs a fraction of a cent.
+ */
+export const DurationCostSchema = z.object({
+  /** How long the volumes lived, as given (s). */
+  seconds: z.number(),
+  /** What AWS bills: whole seconds, at least EBS_MINIMUM_BILLED_SECONDS. */
+  billedSeconds: z.number(),
+  storage: z.number(),
+  iops: z.number(),
+  throughput: z.number(),
+  total: z.number(),
+});
+export type DurationCost = z.infer<typeof DurationCostSchema>;
+
+const roundMicros = (value: number) => Math.round(value * 1e6) / 1e6;
+
+/** Seconds AWS bills for a volume that lived `seconds`: rounded up to whole seconds, at least 60. */
+export function billedSeconds(seconds: number): number {
+  if (!(seconds > 0) || !Number.isFinite(seconds))
+    throw new RangeError(`seconds must be positive, got ${seconds}`);
+  return Math.max(EBS_MINIMUM_BILLED_SECONDS, Math.ceil(seconds));
+}
+
+/**
+ * Cost of a configuration (all `count` volumes) × `nodes` for `seconds` of life, billed per
+ * second with the 60-second minimum. Computed from the unrounded monthly components, so short
+ * lives are not distorted by the monthly figures' rounding to cents.
+ */
+export function durationCost(volume: VolumeConfig, card: RateCard, seconds: number, nodes = 1): DurationCost {
+  const billed = billedSeconds(seconds);
+  const factor = ((volume.count ?? 1) * nodes * billed) / SECONDS_PER_MONTH;
+  const [storage, iops, throughput] = singleVolumeMonthlyUsd(volume, card).map(
+    (usdPerMonth) => usdPerMonth * factor,
+  ) as [number, number, number];
+  return {
+    seconds,
+    billedSeconds: billed,
+    storage: roundMicros(storage),
+    iops: roundMicros(iops),
+    throughput: roundMicros(throughput),
+    total: roundMicros(storage + iops + throughput),
+  };
 }
 
 /**

@@ -186,8 +186,13 @@ describe('readStoredSummary: a run summary stored by analysis version 2026.11.2'
     expect(missing).toEqual([]);
     // When a later version changes the shape, this fails until 2026.11.2 has a real upcaster.
     // (The summary and its plan each carry the version they were made by.)
+    // A refreshed price catalog changes the rate card's date and source (not its shape): the
+    // stored summary keeps the ones it was made with.
     const versionless = (x: unknown): unknown =>
-      JSON.parse(JSON.stringify(x).replaceAll(/"analysisVersion":"[^"]*"/g, '"analysisVersion":"-"'));
+      JSON.parse(
+        JSON.stringify(x).replaceAll(/"analysisVersion":"[^"]*"/g, '"analysisVersion":"-"'),
+        (key, v) => (key === 'rates' && v && typeof v === 'object' ? { ...v, date: '-', source: '-' } : v),
+      );
     expect(versionless(value)).toEqual(versionless(summaryToday()));
   });
 

@@ -49,8 +49,10 @@ describe('GET /api/catalog: the catalog the server plans with', () => {
     expect(res.body).toMatchObject({
       origin: 'built-in',
       builtIn: true,
+      // Local / Wavelength Zones from the 2022 extract, Regions from the 2024 pricing-page file.
       pricesFrom: '2022-02-10',
-      ebsRegions: 63,
+      pricesTo: '2024-07-18',
+      ebsRegions: 70,
     });
   });
 

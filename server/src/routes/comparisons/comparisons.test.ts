@@ -102,7 +102,7 @@ describe('POST /api/comparisons → GET: an immutable share link', () => {
     ]);
     expect(got.result.plans[0]!.plan.bottleneck?.id).toBe('instance-bandwidth');
     expect(got.result.plans[0]!.plan.cost.current?.clusterMonthlyUsd.total).toBe(720);
-    expect(got.priceTableDate).toBe('2022-02-10');
+    expect(got.priceTableDate).toBe('2024-07-18');
     expect(got.analysisVersion).toMatch(/^\d{4}\.\d+\.\d+$/);
     // Later uploads change nothing about an existing link.
     await request(t.app)

@@ -117,7 +117,7 @@ const stripe = () =>
     gp3Generation: 'before-2025',
   });
 
-// sa-east-1's price list (2022-02-10) has no io2 price: io2 is sized, not priced.
+// sa-east-1's built-in prices (2024-07-18) have no io2 price: io2 is sized, not priced.
 const saEast1 = () =>
   planFor({
     profile: typedProfile({ readMiBps: 100, readIops: 5000, writeMiBps: 100, writeIops: 5000 }),

@@ -19,7 +19,7 @@ export type Answer = {
   /** When the instance cannot carry the target: the cheapest one that can, from the domain's advice. */
   instance: string | null;
   nvme: string | null;
-  /** "us-east-1 prices of 2022-02-10" (the rate card section names the source). */
+  /** "us-east-1 prices of 2024-07-18" (the rate card section names the source). */
   prices: string;
 };
 
