@@ -327,6 +327,6 @@ describe('the format never changes the exit status', () => {
   it('an unknown format is a usage error naming the five', async () => {
     const r = await iac([MANIFESTS, '--format', 'xml']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('expected text, markdown, json, sarif or junit');
+    expect(r.stderr).toContain('expected text, markdown, json, sarif, junit or github');
   });
 });

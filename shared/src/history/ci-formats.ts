@@ -125,7 +125,13 @@ export function gateResults(outcomes: readonly GateOutcome[]): GateResult[] {
         file: o.file,
         text: `${who(r)} vs ${r.baseBranch ?? 'its base'}: ${metricLine(m)}`,
         name: `${who(r)} / ${m.label}`,
-        properties: { runId: r.runId, metric: m.metric, value: m.value, limit: m.limit, deltaPct: m.deltaPct },
+        properties: {
+          runId: r.runId,
+          metric: m.metric,
+          value: m.value,
+          limit: m.limit,
+          deltaPct: m.deltaPct,
+        },
       });
   }
   return results;
@@ -262,7 +268,8 @@ export function formatGateJunit(outcomes: readonly GateOutcome[], failOnRegressi
 }
 
 /** The gate's verdict over every file: the least reassuring one wins. */
-export type GateVerdict = 'upload-failed' | 'check-failed' | 'regression' | 'no-base' | 'insufficient-history' | 'pass';
+export type GateVerdict =
+  'upload-failed' | 'check-failed' | 'regression' | 'no-base' | 'insufficient-history' | 'pass';
 const VERDICT_ORDER: readonly GateVerdict[] = [
   'upload-failed',
   'check-failed',
@@ -318,7 +325,11 @@ export function gateGithubReport(outcomes: readonly GateOutcome[], options: Gate
   );
   const fails = failsBuild(verdict, options.failOnRegression);
   const head = `**storage regression gate: ${verdict.toUpperCase()}**${
-    fails ? ' — fails the build' : verdict === 'regression' ? ' — not failing (fail-on-regression is off)' : ''
+    fails
+      ? ' — fails the build'
+      : verdict === 'regression'
+        ? ' — not failing (fail-on-regression is off)'
+        : ''
   }${regressed > 0 ? ` · ${regressed} metric(s) regressed` : ''}`;
   const sections = outcomes.map((o) => {
     const name = markdownCode(options.relativePath(o.file));
