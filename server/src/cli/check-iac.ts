@@ -7,6 +7,7 @@ import {
   extractKubernetesVolumes,
   extractTerraformVolumes,
   failingFindings,
+  formatIacCodeQuality,
   formatIacJunit,
   formatIacMarkdown,
   formatIacSarif,
@@ -24,6 +25,7 @@ import { profileFromFio, type IoProfile } from '@blockwise/shared/profile';
 import { profileFromSeries, type IoSeries } from '@blockwise/shared/timeseries';
 import { findInstanceType } from '@blockwise/shared/catalog';
 import { APP_VERSION } from '../config.ts';
+import { createHash } from 'node:crypto';
 import { relative, resolve } from 'node:path';
 import { LineCounter, isSeq, parseAllDocuments, type Node } from 'yaml';
 import type { z } from 'zod';
@@ -45,7 +47,7 @@ import {
 } from './metrics-input.ts';
 
 const usage = `Usage: blockwise check-iac FILE... [--series S --server URL [--branch B] [--token T] | --metrics F | --fio F]
-                           [--headroom 0.25] [--fail-on over|under|incomplete|any|none] [--format text|markdown|json|sarif|junit|github]
+                           [--headroom 0.25] [--fail-on over|under|incomplete|any|none] [--format text|markdown|json|sarif|junit|codequality|github]
                            [--volume TEXT ...] [--region us-east-1] [--rates k=v,…] [--gp3-limits current|before-2025]
                            [--csi-driver-version 1.66]
 
@@ -73,7 +75,8 @@ const usage = `Usage: blockwise check-iac FILE... [--series S --server URL [--br
   --format     text (default), markdown (a pull-request comment), json, sarif (SARIF 2.1.0 for
                GitHub code scanning: a rule per finding code, the file and, for YAML manifests, the
                object's line) or junit (JUnit XML for GitLab test reports and Jenkins: a test suite
-               per file, a test case per volume, failures per --fail-on) or github (GitHub Actions:
+               per file, a test case per volume, failures per --fail-on), codequality (GitLab Code
+               Quality: an issue per finding on its file and line) or github (GitHub Actions:
                an annotation per finding on its file and line, the report appended to the job
                summary, step outputs; action.yml runs it); docs/ci.md has examples.
                The format never changes the exit status
@@ -90,7 +93,7 @@ ${IMPORT_USAGE}
   that cannot be read (a file that is neither a plan nor manifests, one past the input limits —
   input_too_large, input_too_deep: docs/iac.md —, an unreachable server, a series with no runs).`;
 
-const FORMATS = ['text', 'markdown', 'json', 'sarif', 'junit', 'github'] as const;
+const FORMATS = ['text', 'markdown', 'json', 'sarif', 'junit', 'codequality', 'github'] as const;
 /** The demand model's notes (demand/demand.ts) printed with the report. */
 const DEMAND_NOTE_CODES = new Set([
   'recurring_peak',
@@ -314,7 +317,7 @@ export const checkIacCommand: Command = {
     const format = (values.format ?? 'text') as Format;
     if (!FORMATS.includes(format))
       throw new UsageError(
-        `--format: expected text, markdown, json, sarif, junit or github, got "${values.format}"`,
+        `--format: expected text, markdown, json, sarif, junit, codequality or github, got "${values.format}"`,
         '--format',
       );
     const failOnFlag = values['fail-on'] ?? 'none';
@@ -428,6 +431,14 @@ export const checkIacCommand: Command = {
       );
     else if (format === 'sarif')
       io.stdout(formatIacSarif(report, { toolVersion: APP_VERSION, ...locations }));
+    else if (format === 'codequality')
+      io.stdout(
+        formatIacCodeQuality(report, {
+          ...locations,
+          failing,
+          fingerprint: (key) => createHash('md5').update(key).digest('hex'),
+        }),
+      );
     else if (format === 'github')
       await writeGithubReport(
         iacGithubReport(report, { ...locations, failing, failOn: failOnFlag, failsIncomplete }),
@@ -438,7 +449,7 @@ export const checkIacCommand: Command = {
     else io.stdout(formatIacText(report));
     // What the percentile would drop, what coarse points hide: beside the verdicts, not in a log.
     const demandNotes = (demand?.profile.warnings ?? []).filter((w) => DEMAND_NOTE_CODES.has(w.code));
-    // SARIF, JUnit and GitHub's commands are parsed by a tool: the notes go to the log (stderr) instead.
+    // SARIF, JUnit, Code Quality and GitHub's commands are parsed by a tool: the notes go to the log (stderr) instead.
     const notesTo = format === 'text' || format === 'markdown' ? io.stdout : io.stderr;
     if (format !== 'json' && demandNotes.length > 0)
       notesTo(`${demandNotes.map((w) => `demand: [${w.code}] ${escapeText(w.message)}`).join('\n')}\n`);

@@ -8,3 +8,4 @@ export * from './format.ts';
 export * from './sarif.ts';
 export * from './junit.ts';
 export * from './github.ts';
+export * from './codequality.ts';
