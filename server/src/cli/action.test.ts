@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -91,16 +91,14 @@ type ActionRun = {
   outputs: Record<string, string>;
 };
 
-function bash(script: string, cwd: string, env: Record<string, string>) {
+// How the runner runs `shell: bash`: `bash --noprofile --norc -eo pipefail {0}`.
+const BASH = ['bash', '--noprofile', '--norc', '-eo', 'pipefail'];
+
+function bash(script: string, cwd: string, env: Record<string, string>, shell = BASH) {
   // Asynchronous: the server the CLI uploads to answers from this process's event loop.
   return new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-    // How the runner runs `shell: bash`: `bash --noprofile --norc -eo pipefail {0}`.
-    execFile(
-      'bash',
-      ['--noprofile', '--norc', '-eo', 'pipefail', script],
-      { cwd, env },
-      (error, stdout, stderr) =>
-        done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(shell[0]!, [...shell.slice(1), script], { cwd, env }, (error, stdout, stderr) =>
+      done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -358,6 +356,90 @@ describe('the action, run locally', { timeout: 120_000 }, () => {
       /^\*\*check-iac: FAIL\*\* — 3 finding\(s\) fail the build \(`--fail-on over`\)\. Over-provisioning: \*\*\$1,686\.08\/month\*\*\./,
     );
     expect(r.summary).toContain('| PersistentVolumeClaim prod/pg-data |');
+  });
+
+  /**
+   * A job of docs/ci/gitlab/blockwise.gitlab-ci.yml run as a runner would: the hidden job's
+   * variables (its `extends:` first) under the job's own and GitLab's predefined ones, its script
+   * lines in a POSIX shell with errexit (dash, where the image's shell is not bash).
+   */
+  async function runGitlabJob(job: string, variables: Record<string, string>, cwd: string) {
+    const jobs = parse(
+      readFileSync(join(REPO_ROOT, 'docs/ci/gitlab/blockwise.gitlab-ci.yml'), 'utf8'),
+    ) as Record<string, { extends?: string; variables?: Record<string, string>; script: string[] }>;
+    const chain = [jobs[job]!];
+    while (chain[0]!.extends) chain.unshift(jobs[chain[0]!.extends]!);
+    const script = join(cwd, `${job.slice(1)}.sh`);
+    writeFileSync(script, jobs[job]!.script.join('\n'));
+    return bash(
+      script,
+      cwd,
+      {
+        PATH: process.env.PATH!,
+        HOME: process.env.HOME ?? cwd,
+        BLOCKWISE_RETRY_BASE_MS: '5',
+        ...Object.assign({}, ...chain.map((j) => j.variables ?? {})),
+        BLOCKWISE_CLI: CLI,
+        ...variables,
+      },
+      ['sh', '-e'],
+    );
+  }
+
+  it('GitLab template, gate: a regression fails the job and is a <failure> per metric in the JUnit report', async () => {
+    const r = await runGitlabJob(
+      '.blockwise-gate',
+      {
+        BLOCKWISE_URL: url,
+        BLOCKWISE_FILES: 'degraded.json',
+        BLOCKWISE_SERIES: 'action',
+        BLOCKWISE_LABELS: 'kind=ebs\n  volumeType=gp3\n',
+        // A merge request from feature/slow into main.
+        CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature/slow',
+        CI_MERGE_REQUEST_SOURCE_BRANCH_SHA: 'cccc0001',
+        CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main',
+      },
+      dir,
+    );
+    expect(r.code, r.stderr).toBe(1);
+    const xml = readFileSync(join(dir, 'blockwise-gate.xml'), 'utf8');
+    expect(xml).toContain('<property name="branch" value="feature/slow"/>');
+    expect(xml).toContain('<property name="commit" value="cccc0001"/>');
+    expect(xml).toMatch(/<failure message="regression: read IOPS -\d+\.\d%" type="metric_regression">/);
+  });
+
+  it('GitLab template, check-iac: Code Quality issues on the manifest line and a JUnit report; over fails the job', async () => {
+    const work = join(dir, 'gitlab-iac');
+    mkdirSync(join(work, 'infra'), { recursive: true });
+    for (const f of ['ebs-csi.yaml', 'over-provisioned-gp3.plan.json'])
+      copyFileSync(join(REPO_ROOT, 'fixtures/iac', f), join(work, 'infra', f));
+    writeFileSync(
+      join(work, 'fio-12k.json'),
+      rescaleFio(fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json'), {
+        throughput: 12_000 / 77_896.220756,
+      }),
+    );
+    const r = await runGitlabJob(
+      '.blockwise-check-iac',
+      { BLOCKWISE_IAC_FILES: 'infra/*', BLOCKWISE_IAC_FIO: 'fio-12k.json', BLOCKWISE_IAC_FAIL_ON: 'over' },
+      work,
+    );
+    expect(r.code, r.stderr).toBe(1);
+    const issues = JSON.parse(readFileSync(join(work, 'blockwise-check-iac.codequality.json'), 'utf8')) as {
+      check_name: string;
+      severity: string;
+      location: { path: string; lines: { begin: number } };
+    }[];
+    expect(issues).toContainEqual(
+      expect.objectContaining({
+        check_name: 'blockwise/over_provisioned',
+        severity: 'critical',
+        location: { path: 'infra/ebs-csi.yaml', lines: { begin: 61 } },
+      }),
+    );
+    const xml = readFileSync(join(work, 'blockwise-check-iac.xml'), 'utf8');
+    expect(xml).toContain('<testsuite name="infra/ebs-csi.yaml"');
+    expect(xml).toMatch(/<failure [^>]*>[^<]*over_provisioned/);
   });
 
   it('neither files nor iac-files: an error annotation and exit 2', async () => {
