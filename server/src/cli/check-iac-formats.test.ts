@@ -315,8 +315,79 @@ describe('check-iac --format junit', () => {
   });
 });
 
+type CodeQualityIssue = {
+  check_name: string;
+  severity: string;
+  fingerprint: string;
+  description: string;
+  location: { path: string; lines: { begin: number } };
+};
+
+describe('check-iac --format codequality (GitLab Code Quality)', () => {
+  // The fixtures against a fio run re-measured at a 12,000 IOPS peak, from the repository root.
+  async function codeQuality(): Promise<CodeQualityIssue[]> {
+    const dir = mkdtempSync(join(tmpdir(), 'bw-cq-'));
+    try {
+      writeFileSync(join(dir, 'fio-12k.json'), FIO_12K);
+      const r = await iac([
+        MANIFESTS,
+        PLAN,
+        '--fio',
+        join(dir, 'fio-12k.json'),
+        '--fail-on',
+        'over',
+        '--format',
+        'codequality',
+      ]);
+      expect(r.code, r.stderr).toBe(1);
+      return JSON.parse(r.stdout) as CodeQualityIssue[];
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('an issue per finding on its file and line; what fails the build is critical; notes are left out', async () => {
+    const issues = await codeQuality();
+    const brief = issues.map((i) => ({ check: i.check_name, severity: i.severity, ...i.location }));
+    expect(brief).toContainEqual({
+      check: 'blockwise/over_provisioned',
+      severity: 'critical',
+      path: MANIFESTS,
+      lines: { begin: 61 },
+    });
+    // A plan has no lines of the .tf source: line 1 of the plan stands for it.
+    expect(brief).toContainEqual({
+      check: 'blockwise/over_provisioned',
+      severity: 'critical',
+      path: PLAN,
+      lines: { begin: 1 },
+    });
+    expect(brief).toContainEqual({
+      check: 'blockwise/throughput_not_gp3',
+      severity: 'major',
+      path: MANIFESTS,
+      lines: { begin: 17 },
+    });
+    expect(brief).toContainEqual({
+      check: 'blockwise/iops_capped',
+      severity: 'minor',
+      path: MANIFESTS,
+      lines: { begin: 73 },
+    });
+    expect(brief.some((i) => i.check === 'blockwise/instance_not_in_code')).toBe(false);
+    expect(issues.find((i) => i.location.path === PLAN)!.description).toContain('waste USD 360.00 per month');
+  });
+
+  it('fingerprints are unique and the same on the next run (GitLab matches issues by them)', async () => {
+    const first = (await codeQuality()).map((i) => i.fingerprint);
+    expect(new Set(first).size).toBe(first.length);
+    expect(first.every((f) => /^[0-9a-f]{32}$/.test(f))).toBe(true);
+    expect((await codeQuality()).map((i) => i.fingerprint)).toEqual(first);
+  });
+});
+
 describe('the format never changes the exit status', () => {
-  it.each(['text', 'markdown', 'json', 'sarif', 'junit'])(
+  it.each(['text', 'markdown', 'json', 'sarif', 'junit', 'codequality', 'github'])(
     '%s: 1 with --fail-on any, 0 without',
     async (format) => {
       expect((await iac([MANIFESTS, RULES, '--format', format, '--fail-on', 'any'])).code).toBe(1);
@@ -324,9 +395,9 @@ describe('the format never changes the exit status', () => {
     },
   );
 
-  it('an unknown format is a usage error naming the five', async () => {
+  it('an unknown format is a usage error naming the seven', async () => {
     const r = await iac([MANIFESTS, '--format', 'xml']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('expected text, markdown, json, sarif or junit');
+    expect(r.stderr).toContain('expected text, markdown, json, sarif, junit, codequality or github');
   });
 });

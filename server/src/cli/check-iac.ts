@@ -7,10 +7,12 @@ import {
   extractKubernetesVolumes,
   extractTerraformVolumes,
   failingFindings,
+  formatIacCodeQuality,
   formatIacJunit,
   formatIacMarkdown,
   formatIacSarif,
   formatIacText,
+  iacGithubReport,
   manifestSubject,
   parseCsiDriverVersion,
   type CsiDriverVersion,
@@ -23,12 +25,14 @@ import { profileFromFio, type IoProfile } from '@blockwise/shared/profile';
 import { profileFromSeries, type IoSeries } from '@blockwise/shared/timeseries';
 import { findInstanceType } from '@blockwise/shared/catalog';
 import { APP_VERSION } from '../config.ts';
+import { createHash } from 'node:crypto';
 import { relative, resolve } from 'node:path';
 import { LineCounter, isSeq, parseAllDocuments, type Node } from 'yaml';
 import type { z } from 'zod';
 import { CATALOG_FLAG, CATALOG_USAGE, applyCatalogFlag } from './catalog-flag.ts';
 import { parseFraction, parseGp3Generation, resolveRegionRateCard } from './flags.ts';
 import { IAC_INPUT_LIMITS, isStackOverflow, jsonTooDeep, scanYaml, type InputBound } from './iac-input.ts';
+import { writeGithubReport } from './github.ts';
 import { EXIT, UsageError, parseFlags, type Command } from './io.ts';
 import {
   IMPORT_FLAGS,
@@ -43,7 +47,7 @@ import {
 } from './metrics-input.ts';
 
 const usage = `Usage: blockwise check-iac FILE... [--series S --server URL [--branch B] [--token T] | --metrics F | --fio F]
-                           [--headroom 0.25] [--fail-on over|under|incomplete|any|none] [--format text|markdown|json|sarif|junit]
+                           [--headroom 0.25] [--fail-on over|under|incomplete|any|none] [--format text|markdown|json|sarif|junit|codequality|github]
                            [--volume TEXT ...] [--region us-east-1] [--rates k=v,…] [--gp3-limits current|before-2025]
                            [--csi-driver-version 1.66]
 
@@ -71,7 +75,10 @@ const usage = `Usage: blockwise check-iac FILE... [--series S --server URL [--br
   --format     text (default), markdown (a pull-request comment), json, sarif (SARIF 2.1.0 for
                GitHub code scanning: a rule per finding code, the file and, for YAML manifests, the
                object's line) or junit (JUnit XML for GitLab test reports and Jenkins: a test suite
-               per file, a test case per volume, failures per --fail-on); docs/ci.md has examples.
+               per file, a test case per volume, failures per --fail-on), codequality (GitLab Code
+               Quality: an issue per finding on its file and line) or github (GitHub Actions:
+               an annotation per finding on its file and line, the report appended to the job
+               summary, step outputs; action.yml runs it); docs/ci.md has examples.
                The format never changes the exit status
   --volume     judge only volumes whose name contains TEXT against the demand (repeatable); the
                rules still apply to all (a root volume does not carry the database's load)
@@ -86,7 +93,7 @@ ${IMPORT_USAGE}
   that cannot be read (a file that is neither a plan nor manifests, one past the input limits —
   input_too_large, input_too_deep: docs/iac.md —, an unreachable server, a series with no runs).`;
 
-const FORMATS = ['text', 'markdown', 'json', 'sarif', 'junit'] as const;
+const FORMATS = ['text', 'markdown', 'json', 'sarif', 'junit', 'codequality', 'github'] as const;
 /** The demand model's notes (demand/demand.ts) printed with the report. */
 const DEMAND_NOTE_CODES = new Set([
   'recurring_peak',
@@ -310,7 +317,7 @@ export const checkIacCommand: Command = {
     const format = (values.format ?? 'text') as Format;
     if (!FORMATS.includes(format))
       throw new UsageError(
-        `--format: expected text, markdown, json, sarif or junit, got "${values.format}"`,
+        `--format: expected text, markdown, json, sarif, junit, codequality or github, got "${values.format}"`,
         '--format',
       );
     const failOnFlag = values['fail-on'] ?? 'none';
@@ -412,25 +419,37 @@ export const checkIacCommand: Command = {
     // Demand from incomplete data (a page left out, missing spans: demand/demand.ts) is never silent.
     const incomplete = (demand?.profile.warnings ?? []).filter((w) => w.code === 'incomplete_data');
     const failsIncomplete = failOnIncomplete && incomplete.length > 0;
+    // Where findings are (SARIF, GitHub annotations): relative to the working directory.
+    const locations = {
+      relativePath: (file: string) => relative(io.cwd, resolve(io.cwd, file)),
+      objectLines,
+      terraformFiles,
+    };
     if (format === 'json')
       io.stdout(
         `${JSON.stringify({ ...report, failOn: failOnFlag, failing: failing.length, demandComplete: incomplete.length === 0, incomplete: incomplete.map((w) => w.message) })}\n`,
       );
     else if (format === 'sarif')
+      io.stdout(formatIacSarif(report, { toolVersion: APP_VERSION, ...locations }));
+    else if (format === 'codequality')
       io.stdout(
-        formatIacSarif(report, {
-          toolVersion: APP_VERSION,
-          relativePath: (file) => relative(io.cwd, resolve(io.cwd, file)),
-          objectLines,
-          terraformFiles,
+        formatIacCodeQuality(report, {
+          ...locations,
+          failing,
+          fingerprint: (key) => createHash('md5').update(key).digest('hex'),
         }),
+      );
+    else if (format === 'github')
+      await writeGithubReport(
+        iacGithubReport(report, { ...locations, failing, failOn: failOnFlag, failsIncomplete }),
+        io,
       );
     else if (format === 'junit') io.stdout(formatIacJunit(report, failing, positionals));
     else if (format === 'markdown') io.stdout(formatIacMarkdown(report));
     else io.stdout(formatIacText(report));
     // What the percentile would drop, what coarse points hide: beside the verdicts, not in a log.
     const demandNotes = (demand?.profile.warnings ?? []).filter((w) => DEMAND_NOTE_CODES.has(w.code));
-    // SARIF and JUnit are files a tool parses: the notes go to the log (stderr) instead.
+    // SARIF, JUnit, Code Quality and GitHub's commands are parsed by a tool: the notes go to the log (stderr) instead.
     const notesTo = format === 'text' || format === 'markdown' ? io.stdout : io.stderr;
     if (format !== 'json' && demandNotes.length > 0)
       notesTo(`${demandNotes.map((w) => `demand: [${w.code}] ${escapeText(w.message)}`).join('\n')}\n`);

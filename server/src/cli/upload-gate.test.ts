@@ -365,7 +365,10 @@ describe('blockwise upload: the regression gate', () => {
   });
 
   it.each([
-    [['x.json', '--format', 'xml'], /--format: expected text, markdown, json, sarif or junit, got "xml"/],
+    [
+      ['x.json', '--format', 'xml'],
+      /--format: expected text, markdown, json, sarif, junit or github, got "xml"/,
+    ],
     [['x.json', '--fail-on-regression'], /--fail-on-regression needs --series/],
     [
       ['x.json', '--format', 'markdown'],
@@ -373,6 +376,7 @@ describe('blockwise upload: the regression gate', () => {
     ],
     [['x.json', '--format', 'sarif'], /--format sarif prints the regression report, which needs --series/],
     [['x.json', '--format', 'junit'], /--format junit prints the regression report, which needs --series/],
+    [['x.json', '--format', 'github'], /--format github prints the regression report, which needs --series/],
     [
       ['x.json', '--series', 's', '--json', '--format', 'markdown'],
       /--json and --format markdown contradict/,

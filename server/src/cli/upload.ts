@@ -13,17 +13,19 @@ import { escapeText } from '@blockwise/shared/escape-text';
 import {
   formatGateJunit,
   formatGateSarif,
+  gateGithubReport,
   formatRegressionMarkdown,
   formatRegressionText,
   type GateOutcome,
 } from '@blockwise/shared/history';
 import { APP_VERSION } from '../config.ts';
 import type { z } from 'zod';
+import { writeGithubReport } from './github.ts';
 import { EXIT, UsageError, parseFlags, type CliIo, type Command } from './io.ts';
 
 const usage = `Usage: blockwise upload FILE... --server URL [--token T] [--label key=value ...]
                         [--series S] [--branch B] [--commit C] [--base-branch main]
-                        [--fail-on-regression] [--format text|markdown|json|sarif|junit] [--json]
+                        [--fail-on-regression] [--format text|markdown|json|sarif|junit|github] [--json]
 
   Uploads fio result files to a Blockwise server and prints each run's URL. Needs only Node.
   The token can also come from BLOCKWISE_TOKEN (better: it stays out of process listings).
@@ -38,12 +40,14 @@ const usage = `Usage: blockwise upload FILE... --server URL [--token T] [--label
   stderr), or inside the JSON document (--format json, same as --json). --format sarif (SARIF
   2.1.0 for GitHub code scanning: a result per regressed metric on its file) and --format junit
   (JUnit XML for GitLab test reports and Jenkins: a test suite per file, a test case per metric,
-  failures with --fail-on-regression) print the document on stdout and the URLs on stderr
-  (docs/ci.md has examples). The format never changes the exit status.
+  failures with --fail-on-regression) print the document on stdout and the URLs on stderr;
+  --format github (GitHub Actions: an annotation per regressed metric on its file on stdout, the
+  report appended to the job summary, step outputs; action.yml runs it) likewise (docs/ci.md has
+  examples). The format never changes the exit status.
   Exit status: 0 uploaded (and passed, or too little history to judge); 1 an upload failed, or
   with --fail-on-regression a regression was found or the check could not run; 2 usage error.`;
 
-const FORMATS = ['text', 'markdown', 'json', 'sarif', 'junit'] as const;
+const FORMATS = ['text', 'markdown', 'json', 'sarif', 'junit', 'github'] as const;
 type Format = (typeof FORMATS)[number];
 
 const LABEL_NAMES = new Set([
@@ -260,7 +264,7 @@ export const uploadCommand: Command = {
     if (positionals.length === 0) throw new UsageError('give at least one fio result file', 'FILE');
     if (values.format !== undefined && !(FORMATS as readonly string[]).includes(values.format))
       throw new UsageError(
-        `--format: expected text, markdown, json, sarif or junit, got "${values.format}"`,
+        `--format: expected text, markdown, json, sarif, junit or github, got "${values.format}"`,
         '--format',
       );
     if (values.json && values.format !== undefined && values.format !== 'json')
@@ -279,7 +283,7 @@ export const uploadCommand: Command = {
     const gate = params.has('series');
     if (!gate && values['fail-on-regression'])
       throw new UsageError('--fail-on-regression needs --series (the history to compare with)', '--series');
-    if (!gate && (format === 'markdown' || format === 'sarif' || format === 'junit'))
+    if (!gate && (format === 'markdown' || format === 'sarif' || format === 'junit' || format === 'github'))
       throw new UsageError(
         `--format ${format} prints the regression report, which needs --series`,
         '--series',
@@ -317,7 +321,7 @@ export const uploadCommand: Command = {
       if (outcome.ok && gate) outcome.regression = await fetchRegression(server, outcome.run.id, token, io);
       outcomes.push(outcome);
     }
-    return report(outcomes, format, Boolean(values['fail-on-regression']), io);
+    return await report(outcomes, format, Boolean(values['fail-on-regression']), io);
   },
 };
 
@@ -326,7 +330,12 @@ export const uploadCommand: Command = {
  * server's messages go through escapeText: this lands in a CI log, where a raw newline in a file
  * name could start a line the runner executes (`::error::…`).
  */
-function report(outcomes: UploadOutcome[], format: Format, failOnRegression: boolean, io: CliIo): number {
+async function report(
+  outcomes: UploadOutcome[],
+  format: Format,
+  failOnRegression: boolean,
+  io: CliIo,
+): Promise<number> {
   if (format === 'json') io.stdout(`${JSON.stringify({ runs: outcomes })}\n`);
   // stdout keeps its meaning per format: one URL per file (text), else only the document.
   const urlLine = format === 'text' ? io.stdout : io.stderr;
@@ -369,6 +378,14 @@ function report(outcomes: UploadOutcome[], format: Format, failOnRegression: boo
       }),
     );
   if (format === 'junit') io.stdout(formatGateJunit(outcomes.map(gateOutcome), failOnRegression));
+  if (format === 'github')
+    await writeGithubReport(
+      gateGithubReport(outcomes.map(gateOutcome), {
+        failOnRegression,
+        relativePath: (file) => relative(io.cwd, resolve(io.cwd, file)),
+      }),
+      io,
+    );
   if (regressions > 0 && !failOnRegression && format !== 'json')
     io.stderr(`${regressions} run(s) regressed; not failing (add --fail-on-regression to fail the build)\n`);
   if (!outcomes.every((o) => o.ok)) return EXIT.failed;
@@ -380,7 +397,8 @@ function report(outcomes: UploadOutcome[], format: Format, failOnRegression: boo
 /** An upload's outcome as the gate's SARIF and JUnit formats read it. */
 function gateOutcome(o: UploadOutcome): GateOutcome {
   if (!o.ok) return { file: o.file, uploadError: o.error };
-  if (!o.regression) return { file: o.file };
-  if (!o.regression.ok) return { file: o.file, gateError: o.regression.error };
-  return { file: o.file, report: o.regression.report };
+  if (!o.regression) return { file: o.file, links: { run: o.run.url } };
+  if (!o.regression.ok) return { file: o.file, gateError: o.regression.error, links: { run: o.run.url } };
+  const r = o.regression.report;
+  return { file: o.file, report: r, links: { run: r.runUrl, comparison: r.comparisonUrl } };
 }

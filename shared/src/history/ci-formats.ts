@@ -1,6 +1,8 @@
-import { escapeXml, escapeXmlText } from '../escape-text.ts';
+import { escapeMarkdown, escapeXml, escapeXmlText, markdownCode } from '../escape-text.ts';
+import type { Annotation, GithubReport } from '../github-commands.ts';
 import { BLOCKWISE_REPOSITORY_URL } from '../iac/sarif.ts';
 import { displayUnit, formatDeltaPct, formatMetricNumber } from './format-value.ts';
+import { formatRegressionMarkdown, type RegressionLinks } from './format.ts';
 import type { MetricCheck, RegressionReport } from './regression-report.schema.ts';
 
 /**
@@ -15,13 +17,15 @@ export type GateOutcome = {
   uploadError?: { code: string; message: string };
   gateError?: { code: string; message: string };
   report?: RegressionReport;
+  /** The run's page and the frozen comparison, absolute (the GitHub summary and outputs link them). */
+  links?: RegressionLinks;
 };
 
 type Level = 'error' | 'warning' | 'note';
 type Rule = { id: string; text: string; section: string; level: Level };
 
 /** Stable rule ids: the verdicts of docs/ci.md ("How the gate decides") and the two ways it cannot run. */
-const RULES: readonly Rule[] = [
+const RULES = [
   {
     id: 'metric_regression',
     text: "A metric is worse than the base branch's recent runs by more than the series' threshold.",
@@ -52,7 +56,7 @@ const RULES: readonly Rule[] = [
     section: 'how-the-gate-decides',
     level: 'note',
   },
-];
+] as const satisfies readonly Rule[];
 
 const fileUri = (file: string) => file.replaceAll('\\', '/').split('/').map(encodeURIComponent).join('/');
 const metricName = (m: MetricCheck) => (m.unit === 'IOPS' ? m.label : `${m.label} (${displayUnit(m.unit)})`);
@@ -75,23 +79,33 @@ export type GateSarifOptions = {
   repositoryUrl?: string | null;
 };
 
-export function formatGateSarif(outcomes: readonly GateOutcome[], options: GateSarifOptions): string {
-  const repositoryUrl =
-    options.repositoryUrl === undefined ? BLOCKWISE_REPOSITORY_URL : options.repositoryUrl;
-  const results: { rule: Rule; file: string; text: string; name: string; properties: object }[] = [];
-  const rule = (id: string) => RULES.find((r) => r.id === id)!;
+/** One thing the gate reports on a file: a regressed metric, a run it could not judge, an upload or check that failed. */
+export type GateResult = {
+  ruleId: GateRuleId;
+  level: Level;
+  file: string;
+  text: string;
+  /** What the result is about: the series, branch and commit, and the metric. */
+  name: string;
+  properties: Record<string, unknown>;
+};
+type GateRuleId = (typeof RULES)[number]['id'];
+
+/** The gate's results, in the order of the files: what SARIF and GitHub annotations both print. */
+export function gateResults(outcomes: readonly GateOutcome[]): GateResult[] {
+  const results: GateResult[] = [];
+  const push = (id: GateRuleId, r: Omit<GateResult, 'ruleId' | 'level'>) =>
+    results.push({ ruleId: id, level: RULES.find((x) => x.id === id)!.level, ...r });
   for (const o of outcomes) {
     if (o.uploadError)
-      results.push({
-        rule: rule('upload_failed'),
+      push('upload_failed', {
         file: o.file,
         text: `${o.uploadError.code}: ${o.uploadError.message}`,
         name: o.file,
         properties: { code: o.uploadError.code },
       });
     else if (o.gateError)
-      results.push({
-        rule: rule('regression_check_failed'),
+      push('regression_check_failed', {
         file: o.file,
         text: `${o.gateError.code}: ${o.gateError.message}`,
         name: o.file,
@@ -100,16 +114,14 @@ export function formatGateSarif(outcomes: readonly GateOutcome[], options: GateS
     const r = o.report;
     if (!r) continue;
     if (r.verdict === 'insufficient-history' || r.verdict === 'no-base')
-      results.push({
-        rule: rule(r.verdict === 'no-base' ? 'no_base' : 'insufficient_history'),
+      push(r.verdict === 'no-base' ? 'no_base' : 'insufficient_history', {
         file: o.file,
         text: `${who(r)}: ${r.message}`,
         name: who(r),
         properties: { runId: r.runId },
       });
     for (const m of r.metrics.filter((x) => x.verdict === 'regression'))
-      results.push({
-        rule: rule('metric_regression'),
+      push('metric_regression', {
         file: o.file,
         text: `${who(r)} vs ${r.baseBranch ?? 'its base'}: ${metricLine(m)}`,
         name: `${who(r)} / ${m.label}`,
@@ -122,7 +134,14 @@ export function formatGateSarif(outcomes: readonly GateOutcome[], options: GateS
         },
       });
   }
-  const used = RULES.filter((r) => results.some((x) => x.rule === r));
+  return results;
+}
+
+export function formatGateSarif(outcomes: readonly GateOutcome[], options: GateSarifOptions): string {
+  const repositoryUrl =
+    options.repositoryUrl === undefined ? BLOCKWISE_REPOSITORY_URL : options.repositoryUrl;
+  const results = gateResults(outcomes);
+  const used = RULES.filter((r) => results.some((x) => x.ruleId === r.id));
   const help = (r: Rule) => `docs/ci.md#${r.section}`;
   const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -147,9 +166,9 @@ export function formatGateSarif(outcomes: readonly GateOutcome[], options: GateS
           },
         },
         results: results.map((x) => ({
-          ruleId: x.rule.id,
-          ruleIndex: used.indexOf(x.rule),
-          level: x.rule.level,
+          ruleId: x.ruleId,
+          ruleIndex: used.findIndex((r) => r.id === x.ruleId),
+          level: x.level,
           message: { text: x.text },
           locations: [
             {
@@ -246,4 +265,93 @@ export function formatGateJunit(outcomes: readonly GateOutcome[], failOnRegressi
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/** The gate's verdict over every file: the least reassuring one wins. */
+export type GateVerdict =
+  'upload-failed' | 'check-failed' | 'regression' | 'no-base' | 'insufficient-history' | 'pass';
+const VERDICT_ORDER: readonly GateVerdict[] = [
+  'upload-failed',
+  'check-failed',
+  'regression',
+  'no-base',
+  'insufficient-history',
+  'pass',
+];
+
+function outcomeVerdict(o: GateOutcome): GateVerdict {
+  if (o.uploadError) return 'upload-failed';
+  if (o.gateError || !o.report) return 'check-failed';
+  return o.report.verdict;
+}
+
+export function gateVerdict(outcomes: readonly GateOutcome[]): GateVerdict {
+  const found = new Set(outcomes.map(outcomeVerdict));
+  return VERDICT_ORDER.find((v) => found.has(v)) ?? 'check-failed';
+}
+
+/** Whether the gate fails the build: the CLI's exit status, as a verdict. */
+const failsBuild = (v: GateVerdict, failOnRegression: boolean) =>
+  v === 'upload-failed' || (failOnRegression && (v === 'check-failed' || v === 'regression'));
+
+export type GateGithubOptions = {
+  failOnRegression: boolean;
+  relativePath: (file: string) => string;
+};
+
+/**
+ * The gate for GitHub Actions (`upload --format github`): an annotation per gateResults entry on
+ * its result file (a regressed metric, a check or upload that failed: errors when they fail the
+ * build, else warnings; a run too new to judge: a notice), the markdown report per file as the job
+ * summary under one verdict line, and step outputs (`verdict`, `run-url`, `comparison-url`,
+ * `regressed-metrics`).
+ */
+export function gateGithubReport(outcomes: readonly GateOutcome[], options: GateGithubOptions): GithubReport {
+  const annotations: Annotation[] = gateResults(outcomes).map((x) => ({
+    level:
+      x.level === 'note'
+        ? 'notice'
+        : x.ruleId === 'upload_failed' || options.failOnRegression
+          ? 'error'
+          : 'warning',
+    file: options.relativePath(x.file),
+    title: `blockwise gate: ${x.ruleId}`,
+    message: x.text,
+  }));
+  const verdict = gateVerdict(outcomes);
+  const regressed = outcomes.reduce(
+    (n, o) => n + (o.report?.metrics.filter((m) => m.verdict === 'regression').length ?? 0),
+    0,
+  );
+  const fails = failsBuild(verdict, options.failOnRegression);
+  const head = `**storage regression gate: ${verdict.toUpperCase()}**${
+    fails
+      ? ' — fails the build'
+      : verdict === 'regression'
+        ? ' — not failing (fail-on-regression is off)'
+        : ''
+  }${regressed > 0 ? ` · ${regressed} metric(s) regressed` : ''}`;
+  const sections = outcomes.map((o) => {
+    const name = markdownCode(options.relativePath(o.file));
+    if (o.uploadError)
+      return `${name}: upload failed: ${escapeMarkdown(`${o.uploadError.code}: ${o.uploadError.message}`)}\n`;
+    if (o.gateError)
+      return `${name}: the regression check could not run: ${escapeMarkdown(`${o.gateError.code}: ${o.gateError.message}`)}\n`;
+    if (!o.report) return `${name}: uploaded, not checked.\n`;
+    return `${name}\n\n${formatRegressionMarkdown(o.report, o.links)}`;
+  });
+  const runUrls = outcomes.flatMap((o) => (o.links?.run ? [o.links.run] : []));
+  const comparison = outcomes.find((o) => o.links?.comparison)?.links?.comparison;
+  return {
+    annotations,
+    summary: `${head}\n\n${sections.join('\n---\n\n')}\n`,
+    outputs: {
+      verdict,
+      'run-url': runUrls[0] ?? '',
+      // Every file's run, one a line (several result files in one step).
+      'run-urls': runUrls.join('\n'),
+      'comparison-url': comparison ?? '',
+      'regressed-metrics': String(regressed),
+    },
+  };
 }

@@ -7,3 +7,5 @@ export * from './check.ts';
 export * from './format.ts';
 export * from './sarif.ts';
 export * from './junit.ts';
+export * from './github.ts';
+export * from './codequality.ts';

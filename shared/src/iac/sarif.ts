@@ -117,6 +117,42 @@ export type SarifOptions = {
   repositoryUrl?: string | null;
 };
 
+/** Where a finding points: the file relative to the working directory, the object's line (YAML/JSON manifests), its name. */
+export type FindingLocation = {
+  path: string;
+  line?: number;
+  /** The Terraform resource address, or the manifest object (`PersistentVolumeClaim prod/pg`). */
+  name: string;
+  kind: 'resource' | 'object';
+};
+
+/**
+ * One place that says where a finding is, for every format that points at code (SARIF, GitHub
+ * annotations): a Terraform plan has no lines of the `.tf` source, so its findings name the
+ * resource address instead.
+ */
+export function locateFinding(
+  f: Pick<IacFinding, 'file' | 'subject'>,
+  options: Pick<SarifOptions, 'relativePath' | 'objectLines' | 'terraformFiles'>,
+): FindingLocation {
+  const line = options.objectLines.get(f.file)?.get(f.subject);
+  return {
+    path: options.relativePath(f.file),
+    ...(line !== undefined ? { line } : {}),
+    ...(options.terraformFiles.has(f.file)
+      ? { name: terraformAddress(f.subject), kind: 'resource' as const }
+      : { name: f.subject, kind: 'object' as const }),
+  };
+}
+
+/** A finding in one line: its subject, the message, and the money it wastes or saves (USD per month, with the prices' source). */
+export function findingMessage(f: IacFinding, prices: string): string {
+  const money = f.wasteUsdPerMonth
+    ? ` (${f.kind === 'hint' ? 'saves' : 'waste'} USD ${f.wasteUsdPerMonth.toFixed(2)} per month, prices ${prices})`
+    : '';
+  return `${f.subject}: ${f.message}${money}`;
+}
+
 export function formatIacSarif(report: IacReport, options: SarifOptions): string {
   const repositoryUrl =
     options.repositoryUrl === undefined ? BLOCKWISE_REPOSITORY_URL : options.repositoryUrl;
@@ -136,26 +172,19 @@ export function formatIacSarif(report: IacReport, options: SarifOptions): string
     };
   });
   const results = report.findings.map((f) => {
-    const line = options.objectLines.get(f.file)?.get(f.subject);
-    const terraform = options.terraformFiles.has(f.file);
+    const at = locateFinding(f, options);
     return {
       ruleId: f.code,
       ruleIndex: ruleIndex.get(f.code)!,
       level: sarifLevel(f),
-      message: {
-        text: `${f.subject}: ${f.message}${f.wasteUsdPerMonth ? ` (${f.kind === 'hint' ? 'saves' : 'waste'} USD ${f.wasteUsdPerMonth.toFixed(2)} per month, prices ${report.prices})` : ''}`,
-      },
+      message: { text: findingMessage(f, report.prices) },
       locations: [
         {
           physicalLocation: {
-            artifactLocation: { uri: fileUri(options.relativePath(f.file)) },
-            ...(line !== undefined ? { region: { startLine: line } } : {}),
+            artifactLocation: { uri: fileUri(at.path) },
+            ...(at.line !== undefined ? { region: { startLine: at.line } } : {}),
           },
-          logicalLocations: [
-            terraform
-              ? { fullyQualifiedName: terraformAddress(f.subject), kind: 'resource' }
-              : { fullyQualifiedName: f.subject, kind: 'object' },
-          ],
+          logicalLocations: [{ fullyQualifiedName: at.name, kind: at.kind }],
         },
       ],
       properties: {
