@@ -1,4 +1,4 @@
-import { fail, ok, type Result } from '../problem.ts';
+import { fail, ok, type Problem, type Result } from '../problem.ts';
 import type { DirectionLoad, IoProfile } from '../profile/io-profile.schema.ts';
 import { formatDecimal, formatInt, KiB, MiB } from '../units.ts';
 
@@ -215,26 +215,32 @@ type ResolvedJobOptions = {
  * a Problem naming the option: the options come from a CLI flag or a web form.
  */
 export function readJobOptions(options: FioJobOptions): Result<ResolvedJobOptions> {
-  const runtimeSec = options.runtimeSec ?? DEFAULT_FIO_RUNTIME_SEC;
-  const rampTimeSec = options.rampTimeSec ?? DEFAULT_FIO_RAMP_SEC;
-  const latencyMs = options.assumedLatencyMs ?? DEFAULT_ASSUMED_LATENCY_MS;
-  if (!(runtimeSec >= 1))
-    return fail('bad_option', `runtime must be at least 1 s, got ${runtimeSec}`, 'runtime');
-  if (!(rampTimeSec >= 0))
-    return fail('bad_option', `ramp time cannot be negative, got ${rampTimeSec}`, 'rampTime');
-  if (!(latencyMs > 0))
-    return fail('bad_option', `assumed latency must be above 0 ms, got ${latencyMs}`, 'assumedLatencyMs');
-  if (options.sizeBytes !== undefined && options.sizeBytes !== null && !(options.sizeBytes >= 4 * KiB)) {
-    return fail('bad_option', `size must be at least 4 KiB, got ${options.sizeBytes} bytes`, 'size');
-  }
-  return ok({
+  const resolved: ResolvedJobOptions = {
     engine: options.engine ?? 'libaio',
-    runtimeSec,
-    rampTimeSec,
-    latencyMs,
+    runtimeSec: options.runtimeSec ?? DEFAULT_FIO_RUNTIME_SEC,
+    rampTimeSec: options.rampTimeSec ?? DEFAULT_FIO_RAMP_SEC,
+    latencyMs: options.assumedLatencyMs ?? DEFAULT_ASSUMED_LATENCY_MS,
     maxJobs: Math.max(1, Math.floor(options.maxJobs ?? DEFAULT_MAX_JOBS)),
     pace: options.pace ?? true,
-  });
+  };
+  const refused = checkJobOptions(resolved, options.sizeBytes ?? null);
+  return refused ?? ok(resolved);
+}
+
+/** The first option out of range, as the Problem to show; null when all are usable. NaN is out of every range. */
+function checkJobOptions(
+  o: ResolvedJobOptions,
+  sizeBytes: number | null,
+): { ok: false; error: Problem } | null {
+  if (!(o.runtimeSec >= 1))
+    return fail('bad_option', `runtime must be at least 1 s, got ${o.runtimeSec}`, 'runtime');
+  if (!(o.rampTimeSec >= 0))
+    return fail('bad_option', `ramp time cannot be negative, got ${o.rampTimeSec}`, 'rampTime');
+  if (!(o.latencyMs > 0))
+    return fail('bad_option', `assumed latency must be above 0 ms, got ${o.latencyMs}`, 'assumedLatencyMs');
+  if (sizeBytes !== null && !(sizeBytes >= 4 * KiB))
+    return fail('bad_option', `size must be at least 4 KiB, got ${sizeBytes} bytes`, 'size');
+  return null;
 }
 
 const RW_BY_DIRECTIONS = {
