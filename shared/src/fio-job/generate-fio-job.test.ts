@@ -8,8 +8,12 @@ import { publishedProfile } from '../test-support/profiles.ts';
 import { importMetrics } from '../timeseries/import-metrics.ts';
 import { profileFromSeries } from '../timeseries/sizing.ts';
 import {
+  chooseAccessPattern,
+  chooseBlockSizes,
   fioSize,
   generateFioJob,
+  readJobOptions,
+  sizeQueue,
   splitBlockSize,
   type GeneratedFioJob,
   type FioJobOptions,
@@ -298,5 +302,119 @@ describe('generateFioJob', () => {
     expect(optionsOf(cwJob.jobFile).get('rwmixread')).toBe('71');
     expect(optionsOf(cwJob.jobFile).get('bs')).toBe('64k,32k');
     expect(cwJob.jobFile).toContain('[vol-0a1b2c3d4e5f60718]');
+  });
+});
+
+describe("generateFioJob's steps", () => {
+  const sysbench = parseSysbench(
+    readFileSync(
+      new URL('../../../fixtures/sysbench/k_rndrd_64k_direct_histogram.txt', import.meta.url),
+      'utf8',
+    ),
+  );
+  const sysbenchProfile = sysbench.ok ? profileFromSysbench(sysbench.value) : null;
+  if (!sysbenchProfile?.ok) throw new Error('fixture k_rndrd_64k_direct_histogram.txt did not parse');
+  const readOnly = publishedProfile({ readMiBps: 250, readIops: 16000, writeMiBps: 0, writeIops: 0 });
+  const writeOnlySeq = publishedProfile({
+    readMiBps: 0,
+    readIops: 0,
+    writeMiBps: 50,
+    writeIops: 400,
+    benchmark: { sequential: true },
+  });
+  const high = publishedProfile({ readMiBps: 625, readIops: 40000, writeMiBps: 625, writeIops: 40000 });
+  const paced = { latencyMs: 1, maxJobs: 4, pace: true };
+
+  it.each([
+    ['seed randrw (domain.md §6)', seedProfile, { rw: 'randrw', rwmixread: 34 }],
+    ['sysbench random reads', sysbenchProfile.value, { rw: 'randread', rwmixread: null }],
+    ['typed-in reads only', readOnly, { rw: 'randread', rwmixread: null }],
+    ['sequential writes only', writeOnlySeq, { rw: 'write', rwmixread: null }],
+    // 1 read in 10,000 I/Os is still a mix: the share stays ≥ 1% so fio issues the reads.
+    [
+      'a trace of reads',
+      publishedProfile({ readMiBps: 0.01, readIops: 1, writeMiBps: 100, writeIops: 9999 }),
+      { rw: 'randrw', rwmixread: 1 },
+    ],
+  ] as const)('chooseAccessPattern: %s', (_name, profile, expected) => {
+    expect(chooseAccessPattern(profile)).toEqual(expected);
+  });
+
+  it.each([
+    ['seed: both mixed → one bssplit, read first', seedProfile, 'bssplit=32k/2:64k/98,64k/99:128k/1'],
+    ['sysbench 64 KiB reads → bs for the read direction only', sysbenchProfile.value, 'bs=64k'],
+    ['both single sizes → bs=R,W', high, 'bs=16k,16k'],
+    ['writes only', writeOnlySeq, 'bs=128k'],
+  ] as const)('chooseBlockSizes: %s', (_name, profile, option) => {
+    const blocks = chooseBlockSizes(profile);
+    expect(blocks.option).toBe(option);
+    // A direction without I/O gets no sizes, whatever its block size says.
+    expect(blocks.read.split === null).toBe(profile.read.iops === 0);
+    expect(blocks.write.split === null).toBe(profile.write.iops === 0);
+  });
+
+  it.each([
+    // 9,061 IOPS × 1 ms = 9.06, doubled = 19 in flight: one job, the rate is the profile's.
+    [
+      'seed, paced',
+      seedProfile,
+      paced,
+      { outstanding: 19, numjobs: 1, iodepth: 19, rateIopsPerJob: { read: 3043, write: 6018 } },
+    ],
+    // Unpaced: exactly Little's law, no rate.
+    [
+      'seed, unpaced',
+      seedProfile,
+      { ...paced, pace: false },
+      { outstanding: 10, numjobs: 1, iodepth: 10, rateIopsPerJob: null },
+    ],
+    // 80,000 IOPS: 160 in flight, > 25,000 IOPS per thread → 4 jobs of 40, the rate split per job.
+    [
+      '80,000 IOPS',
+      high,
+      paced,
+      { outstanding: 160, numjobs: 4, iodepth: 40, rateIopsPerJob: { read: 10000, write: 10000 } },
+    ],
+    // Two jobs allowed: the queue per job goes above 64 rather than dropping the load.
+    [
+      '80,000 IOPS on 2 jobs',
+      high,
+      { ...paced, maxJobs: 2 },
+      { outstanding: 160, numjobs: 2, iodepth: 80, rateIopsPerJob: { read: 20000, write: 20000 } },
+    ],
+    // A direction without I/O gets no rate.
+    [
+      'reads only',
+      readOnly,
+      paced,
+      { outstanding: 32, numjobs: 1, iodepth: 32, rateIopsPerJob: { read: 16000, write: null } },
+    ],
+  ] as const)('sizeQueue: %s', (_name, profile, options, expected) => {
+    expect(sizeQueue(profile, options)).toMatchObject(expected);
+  });
+
+  it.each([
+    [{}, { engine: 'libaio', runtimeSec: 1800, rampTimeSec: 60, latencyMs: 1, maxJobs: 4, pace: true }],
+    // maxJobs is a count of threads: whole, at least one.
+    [{ maxJobs: 2.7 }, { maxJobs: 2 }],
+    [{ maxJobs: 0 }, { maxJobs: 1 }],
+    [
+      { runtimeSec: 1, rampTimeSec: 0 },
+      { runtimeSec: 1, rampTimeSec: 0 },
+    ],
+  ] as const)('readJobOptions fills in %j', (options, expected) => {
+    const r = readJobOptions(options);
+    expect(r.ok && r.value).toMatchObject(expected);
+  });
+
+  it.each([
+    [{ runtimeSec: 0.5 }, 'runtime'],
+    [{ rampTimeSec: -1 }, 'rampTime'],
+    [{ assumedLatencyMs: 0 }, 'assumedLatencyMs'],
+    [{ runtimeSec: Number.NaN }, 'runtime'],
+    [{ sizeBytes: 4095 }, 'size'],
+  ] as const)('readJobOptions refuses %j, naming %s', (options, path) => {
+    const r = readJobOptions(options);
+    expect(!r.ok && r.error).toMatchObject({ code: 'bad_option', path });
   });
 });

@@ -14,7 +14,11 @@ import {
   driverIops,
   extractKubernetesVolumes,
   gibOfBytes,
+  isPassedThrough,
+  mergeClassRequest,
+  multiAttachOf,
   parseQuantityBytes,
+  readDriverInteger,
   readEbsParameters,
   type ManifestObject,
 } from './kubernetes.ts';
@@ -1085,5 +1089,95 @@ describe('a plan that changes a volume: `current` is what the metrics were deliv
     const same = extractTerraformVolumes(readPlan('over-provisioned-gp3.plan.json'), 'plan.json');
     if (!same.ok) throw new Error(same.error.message);
     expect(same.value.volumes.every((v) => v.current === undefined)).toBe(true);
+  });
+});
+
+describe("extractKubernetesVolumes's steps", () => {
+  const at = { file: 'ebs-csi.yaml', subject: 'StorageClass io2-fast' };
+  // The classes of fixtures/iac/ebs-csi.yaml, read as the driver reads them.
+  const classOf = (parameters: Record<string, string>, modify = false) =>
+    readEbsParameters(parameters, at.file, at.subject, modify).params;
+  const io2Fast = classOf({ type: 'io2', iops: '20000', throughput: '500' });
+  const gp3PerGb = classOf({ type: 'gp3', iopsPerGB: '600', allowAutoIOPSPerGBIncrease: 'true' });
+  const gp3Default = classOf({ type: 'gp3', 'csi.storage.k8s.io/fstype': 'xfs', encrypted: 'true' });
+  const gp3_16k = classOf({ type: 'gp3', iops: '16000', throughput: '1000' }, true);
+
+  it.each([
+    // Go's strconv.ParseInt(value, 10, 32): a sign is allowed, spaces and exponents are not, 32 bits at most.
+    ['3000', 3000, null],
+    ['+3000', 3000, null],
+    [' 3000', null, 'parameter_not_integer'],
+    ['3e3', null, 'parameter_not_integer'],
+    ['2147483647', 2147483647, null],
+    ['2147483648', null, 'parameter_not_integer'],
+    // 0 or less is "not given" (pkg/cloud CreateDisk: IOPS > 0): a note, not a refusal.
+    ['0', null, 'parameter_no_effect'],
+    ['-2147483648', null, 'parameter_no_effect'],
+  ] as const)('readDriverInteger(%j) → %j (%s)', (text, value, code) => {
+    const read = readDriverInteger('iops', text, false, at);
+    expect([read.value, read.finding?.code ?? null]).toEqual([value, code]);
+  });
+
+  it.each([
+    ['tagSpecification_1', false, true],
+    ['tagSpecification_1', true, true],
+    // Tag deletion is a modify-only key: on a StorageClass it is unknown.
+    ['tagDeletion_1', true, true],
+    ['tagDeletion_1', false, false],
+    // Kubernetes' own keys on a StorageClass; a VolumeAttributesClass has none.
+    ['csi.storage.k8s.io/fstype', false, true],
+    ['csi.storage.k8s.io/fstype', true, false],
+    ['iops', false, false],
+  ] as const)('isPassedThrough(%j, modify %j) → %j', (key, modify, expected) => {
+    expect(isPassedThrough(key, modify)).toBe(expected);
+  });
+
+  it.each([
+    // The StorageClass alone: its type, IOPS and throughput.
+    [
+      'io2-fast alone',
+      io2Fast,
+      undefined,
+      100,
+      { type: 'io2', iops: { value: 20000, fromRatio: false }, throughputMiBps: 500 },
+    ],
+    // No type anywhere is gp3, the driver's default; no IOPS asked: none.
+    ['no parameters', classOf({}), undefined, 100, { type: 'gp3', iops: null, throughputMiBps: null }],
+    // iopsPerGB × the claim's size (GiB).
+    [
+      'gp3-per-gb × 50 GiB',
+      gp3PerGb,
+      undefined,
+      50,
+      { type: 'gp3', iops: { value: 30000, fromRatio: true }, throughputMiBps: null },
+    ],
+    // The attributes class wins over the StorageClass (CSI spec: mutable_parameters take precedence)…
+    [
+      'gp3 + gp3-16k',
+      gp3Default,
+      gp3_16k,
+      100,
+      { type: 'gp3', iops: { value: 16000, fromRatio: false }, throughputMiBps: 1000 },
+    ],
+    // …and its iops wins over the StorageClass's iopsPerGB.
+    [
+      'gp3-per-gb + gp3-16k',
+      gp3PerGb,
+      gp3_16k,
+      50,
+      { type: 'gp3', iops: { value: 16000, fromRatio: false }, throughputMiBps: 1000 },
+    ],
+  ] as const)('mergeClassRequest: %s', (_name, storageClass, attributes, sizeGiB, expected) => {
+    expect(mergeClassRequest(storageClass, attributes, sizeGiB)).toEqual(expected);
+  });
+
+  it.each([
+    [{ accessModes: ['ReadWriteOnce'] }, null],
+    [{}, null],
+    [{ accessModes: ['ReadWriteMany'], volumeMode: 'Block' }, 'ReadWriteMany Block'],
+    // Filesystem is the default volumeMode.
+    [{ accessModes: ['ReadWriteOnce', 'ReadWriteMany'] }, 'ReadWriteMany Filesystem'],
+  ] as const)('multiAttachOf(%j) → %j', (spec, expected) => {
+    expect(multiAttachOf(spec)).toBe(expected);
   });
 });

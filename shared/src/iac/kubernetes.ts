@@ -117,9 +117,19 @@ export type EbsParameters = {
   allowAutoIopsIncrease: boolean;
 };
 
+/** Where a finding points: the manifest file and the object in it. */
+type At = { file: string; subject: string };
+const findingAt = (at: At, kind: IacFinding['kind'], code: string, message: string) =>
+  finding(kind, at.file, at.subject, code, message);
+
+/** What one parameter sets (last key wins, as in the driver's loop) and what it draws. */
+type ParameterRead = { set: Partial<EbsParameters>; findings: IacFinding[] };
+const NOTHING: ParameterRead = { set: {}, findings: [] };
+
 /**
  * Reads a StorageClass's or VolumeAttributesClass's parameters as the driver would, and says what
  * it would reject, ignore or change. `modify`: VolumeAttributesClass rules (case-sensitive keys).
+ * Each parameter is read on its own (readParameter), then the combination is checked.
  */
 export function readEbsParameters(
   parameters: Record<string, unknown>,
@@ -127,6 +137,7 @@ export function readEbsParameters(
   subject: string,
   modify: boolean,
 ): { params: EbsParameters; findings: IacFinding[] } {
+  const at = { file, subject };
   const findings: IacFinding[] = [];
   const params: EbsParameters = {
     type: null,
@@ -135,137 +146,171 @@ export function readEbsParameters(
     throughputMiBps: null,
     allowAutoIopsIncrease: false,
   };
-  // As the driver reads them: Go's strconv.ParseInt(value, 10, 32) (no spaces, a sign allowed, 32
-  // bits), and a value of 0 or less counts as not given (pkg/cloud CreateDisk: `IOPS > 0`).
-  const integer = (key: string, value: string): number | null => {
-    const n = /^[+-]?\d+$/.test(value) ? Number(value) : NaN;
-    if (Number.isSafeInteger(n) && n >= -(2 ** 31) && n < 2 ** 31) {
-      if (n > 0) return n;
-      findings.push(
-        finding(
-          'note',
-          file,
-          subject,
-          'parameter_no_effect',
-          `parameter ${key}: "${value}" asks for nothing (the driver treats 0 or less as not given)`,
-        ),
-      );
-      return null;
-    }
-    findings.push(
-      finding(
-        'driver',
-        file,
-        subject,
-        'parameter_not_integer',
-        `parameter ${key}: "${value}" is not a whole number of at most 32 bits, without spaces; the driver refuses to ${modify ? 'modify' : 'create'} the volume ("Could not parse")`,
-      ),
-    );
-    return null;
-  };
   for (const [key, raw] of Object.entries(parameters)) {
-    if (typeof raw !== 'string') {
-      findings.push(
-        finding(
+    const read = readParameter(key, raw, modify, at);
+    Object.assign(params, read.set);
+    findings.push(...read.findings);
+  }
+  findings.push(...checkParameterCombination(params, modify, at));
+  return { params, findings };
+}
+
+/**
+ * Keys the driver hands on without reading them as volume settings: tags (`tagSpecification_*`,
+ * and `tagDeletion_*` when modifying) and, on a StorageClass, the `csi.storage.k8s.io/` keys
+ * Kubernetes itself consumes (fstype, secrets).
+ */
+export function isPassedThrough(key: string, modify: boolean): boolean {
+  if (key.startsWith('tagSpecification') || (modify && key.startsWith('tagDeletion'))) return true;
+  return !modify && key.startsWith('csi.storage.k8s.io/');
+}
+
+/** One parameter: not a string (Kubernetes refuses), passed through, unknown (the driver refuses), or a setting. */
+function readParameter(key: string, raw: unknown, modify: boolean, at: At): ParameterRead {
+  if (typeof raw !== 'string') {
+    return {
+      set: {},
+      findings: [
+        findingAt(
+          at,
           'invalid',
-          file,
-          subject,
           'parameter_not_string',
           `parameter ${key}: ${JSON.stringify(raw)} is not a string; Kubernetes rejects the object (parameters are a map of strings: quote the value)`,
         ),
-      );
-      continue;
-    }
-    if (key.startsWith('tagSpecification') || (modify && key.startsWith('tagDeletion'))) continue;
-    if (!modify && key.startsWith('csi.storage.k8s.io/')) continue;
-    const k = modify ? key : key.toLowerCase();
-    if (!(modify ? MODIFY_KEYS : CREATE_KEYS).has(k)) {
-      findings.push(
-        finding(
+      ],
+    };
+  }
+  if (isPassedThrough(key, modify)) return NOTHING;
+  const k = modify ? key : key.toLowerCase();
+  if (!(modify ? MODIFY_KEYS : CREATE_KEYS).has(k)) {
+    return {
+      set: {},
+      findings: [
+        findingAt(
+          at,
           'driver',
-          file,
-          subject,
           'unknown_parameter',
           modify
             ? `parameter ${key} is not one the driver modifies (type, iops, throughput, iopspergb, allowautoiopsincreaseonmodify, tagSpecification_*, tagDeletion_*; keys are case-sensitive here): it fails every modification ("Invalid mutable parameter key")`
             : `parameter ${key} is not one the driver knows: it refuses to create volumes with this class ("Invalid parameter key")`,
         ),
-      );
-      continue;
-    }
-    switch (k) {
-      case 'type':
-      case 'volumeType':
-        params.type = raw.trim().toLowerCase();
-        break;
-      case 'iops':
-        params.iops = integer(key, raw);
-        break;
-      case 'iopspergb':
-        params.iopsPerGB = integer(key, raw);
-        break;
-      case 'throughput':
-        params.throughputMiBps = integer(key, raw);
-        break;
-      case 'allowautoiopspergbincrease':
-        // The driver's isTrue: exactly "true" ("True" or " true" leave it off).
-        params.allowAutoIopsIncrease = raw === 'true';
-        break;
-      case 'blockexpress':
-        findings.push(
-          finding(
-            'note',
-            file,
-            subject,
-            'parameter_no_effect',
-            'parameter blockExpress has no effect: every io2 volume is Block Express now (the driver logs it as deprecated)',
-          ),
-        );
-        break;
-    }
+      ],
+    };
   }
+  return readKnownParameter(k, key, raw, modify, at);
+}
+
+/** The integer settings and the field each fills (the driver parses all three the same way). */
+const INTEGER_PARAMETERS = { iops: 'iops', iopspergb: 'iopsPerGB', throughput: 'throughputMiBps' } as const;
+
+/** A key the driver accepts (`k` as it compares it): the setting it makes; the rest (encrypted, fstype…) set nothing judged here. */
+function readKnownParameter(k: string, key: string, raw: string, modify: boolean, at: At): ParameterRead {
+  if (k === 'type' || k === 'volumeType') return { set: { type: raw.trim().toLowerCase() }, findings: [] };
+  if (k in INTEGER_PARAMETERS) {
+    const read = readDriverInteger(key, raw, modify, at);
+    const field = INTEGER_PARAMETERS[k as keyof typeof INTEGER_PARAMETERS];
+    return { set: { [field]: read.value }, findings: read.finding ? [read.finding] : [] };
+  }
+  // The driver's isTrue: exactly "true" ("True" or " true" leave it off).
+  if (k === 'allowautoiopspergbincrease')
+    return { set: { allowAutoIopsIncrease: raw === 'true' }, findings: [] };
+  if (k === 'blockexpress') {
+    return {
+      set: {},
+      findings: [
+        findingAt(
+          at,
+          'note',
+          'parameter_no_effect',
+          'parameter blockExpress has no effect: every io2 volume is Block Express now (the driver logs it as deprecated)',
+        ),
+      ],
+    };
+  }
+  return NOTHING;
+}
+
+/**
+ * An integer parameter as the driver reads it: Go's strconv.ParseInt(value, 10, 32) (no spaces, a
+ * sign allowed, 32 bits), and a value of 0 or less counts as not given (pkg/cloud CreateDisk:
+ * `IOPS > 0`). Null with the finding that says why when it sets nothing.
+ */
+export function readDriverInteger(
+  key: string,
+  value: string,
+  modify: boolean,
+  at: At,
+): { value: number | null; finding: IacFinding | null } {
+  const n = /^[+-]?\d+$/.test(value) ? Number(value) : NaN;
+  if (!(Number.isSafeInteger(n) && n >= -(2 ** 31) && n < 2 ** 31)) {
+    return {
+      value: null,
+      finding: findingAt(
+        at,
+        'driver',
+        'parameter_not_integer',
+        `parameter ${key}: "${value}" is not a whole number of at most 32 bits, without spaces; the driver refuses to ${modify ? 'modify' : 'create'} the volume ("Could not parse")`,
+      ),
+    };
+  }
+  if (n > 0) return { value: n, finding: null };
+  return {
+    value: null,
+    finding: findingAt(
+      at,
+      'note',
+      'parameter_no_effect',
+      `parameter ${key}: "${value}" asks for nothing (the driver treats 0 or less as not given)`,
+    ),
+  };
+}
+
+/**
+ * What the settings of one class do together: a type EC2 does not know, iops with iopsPerGB (the
+ * driver refuses), IOPS on a type without provisioned IOPS, throughput on anything but gp3 (EC2
+ * refuses). A StorageClass without a type is gp3 (the driver's default); a VolumeAttributesClass
+ * without one keeps the volume's type, so its type-dependent checks are left to the claim.
+ */
+function checkParameterCombination(params: EbsParameters, modify: boolean, at: At): IacFinding[] {
+  const findings: IacFinding[] = [];
   const type = params.type ?? (modify ? null : 'gp3');
   if (params.type !== null && !DRIVER_TYPES.has(params.type))
     findings.push(
-      finding(
+      findingAt(
+        at,
         'driver',
-        file,
-        subject,
         'unknown_type',
         `type "${params.type}" is not an EBS volume type (io1, io2, gp2, gp3, sc1, st1, standard): EC2 rejects the volume`,
       ),
     );
   if (params.iops !== null && params.iopsPerGB !== null)
     findings.push(
-      finding(
+      findingAt(
+        at,
         'driver',
-        file,
-        subject,
         'iops_and_iops_per_gb',
         'iops and iopsPerGB are both set: the driver refuses every volume of this class ("specify either IOPS or IOPSPerGb, not both")',
       ),
     );
   if (type !== null && !TAKES_IOPS.has(type) && (params.iops !== null || params.iopsPerGB !== null))
     findings.push(
-      finding(
+      findingAt(
+        at,
         'driver',
-        file,
-        subject,
         'iops_not_supported',
         `${params.iops !== null ? 'iops' : 'iopsPerGB'} on ${type}: only io1, io2 and gp3 take provisioned IOPS; the driver passes it on and EC2 rejects the volume`,
       ),
     );
   if (type !== null && type !== 'gp3' && params.throughputMiBps !== null)
     findings.push(
-      finding(
+      findingAt(
+        at,
         'driver',
-        file,
-        subject,
         'throughput_not_gp3',
         `throughput ${params.throughputMiBps} MiB/s on ${type}: throughput is only a gp3 setting (the driver's docs: "only effective when gp3 volume type is specified"); the driver passes it to EC2, which refuses it for other types — it never buys ${type} any throughput`,
       ),
     );
-  return { params, findings };
+  return findings;
 }
 
 /** The IOPS limits the driver caps a request with (it asks EC2 by dry run; these are the catalog's, aws/volume-types.ts). */
@@ -355,180 +400,44 @@ function flatten(objects: readonly ManifestObject[]): ManifestObject[] {
   });
 }
 
-/** Every EBS volume the manifests provision (one per PersistentVolumeClaim), and what the driver would do with the classes. */
+type StorageClass = ReturnType<typeof StorageClassSchema.parse>;
+type Claim = { file: string; object: ReturnType<typeof PersistentVolumeClaimSchema.parse> };
+
+/** The classes the files define, by name, and the claims to judge against them. */
+type ManifestIndex = {
+  classes: Map<string, ClassEntry<StorageClass>>;
+  /** StorageClasses of other provisioners: name → provisioner (a claim on one is not checked, and says so). */
+  otherClasses: Map<string, string>;
+  attributeClasses: Map<string, ClassEntry<unknown>>;
+  /** The class annotated is-default-class (the last one, when several are). */
+  defaultClass: string | null;
+  claims: Claim[];
+  /** What reading the classes found. */
+  findings: IacFinding[];
+};
+
+/** What the driver is known to do with IOPS requests, and how findings name the driver. */
+type DriverContext = { gen: Gp3Generation; rule: CsiIopsRule; driver: string };
+
+/**
+ * Every EBS volume the manifests provision (one per PersistentVolumeClaim), and what the driver
+ * would do with the classes. Steps: index the objects (classes first, so a claim may come before
+ * its class in the files), judge each claim, then say when the driver version was not read.
+ */
 export function extractKubernetesVolumes(
   objects: readonly ManifestObject[],
   gen: Gp3Generation = 'current',
   driverVersion: CsiDriverVersion = DEFAULT_CSI_DRIVER_VERSION,
 ): IacExtracted {
   const { rule, verified } = csiIopsRuleOf(driverVersion);
-  const driver = `driver ${formatCsiDriverVersion(driverVersion)}`;
-  const findings: IacFinding[] = [];
+  const context: DriverContext = { gen, rule, driver: `driver ${formatCsiDriverVersion(driverVersion)}` };
+  const index = indexManifests(objects);
+  const findings = [...index.findings];
   const volumes: IacVolume[] = [];
-  const classes = new Map<string, ClassEntry<ReturnType<typeof StorageClassSchema.parse>>>();
-  const otherClasses = new Map<string, string>();
-  const attributeClasses = new Map<string, ClassEntry<unknown>>();
-  let defaultClass: string | null = null;
-  const claims: { file: string; object: ReturnType<typeof PersistentVolumeClaimSchema.parse> }[] = [];
-
-  for (const { file, object } of flatten(objects)) {
-    const head = KubernetesObjectSchema.safeParse(object);
-    if (!head.success) continue;
-    const subject = `${head.data.kind} ${nameOf(head.data)}`;
-    if (head.data.kind === 'StorageClass') {
-      const sc = StorageClassSchema.safeParse(object);
-      if (!sc.success) {
-        findings.push(
-          finding('invalid', file, subject, 'object_invalid', 'a StorageClass needs a provisioner'),
-        );
-        continue;
-      }
-      const name = sc.data.metadata?.name ?? '';
-      const isDefault =
-        sc.data.metadata?.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true';
-      if (isDefault) defaultClass = name;
-      if (sc.data.provisioner !== EBS_CSI_DRIVER) {
-        otherClasses.set(name, sc.data.provisioner);
-        continue;
-      }
-      const read = readEbsParameters(sc.data.parameters ?? {}, file, subject, false);
-      findings.push(...read.findings);
-      classes.set(name, { file, object: sc.data, params: read.params });
-    } else if (head.data.kind === 'VolumeAttributesClass') {
-      const vac = VolumeAttributesClassSchema.safeParse(object);
-      if (!vac.success || vac.data.driverName !== EBS_CSI_DRIVER) continue;
-      const read = readEbsParameters(vac.data.parameters ?? {}, file, subject, true);
-      findings.push(...read.findings);
-      attributeClasses.set(vac.data.metadata?.name ?? '', { file, object: vac.data, params: read.params });
-    } else if (head.data.kind === 'PersistentVolumeClaim') {
-      const pvc = PersistentVolumeClaimSchema.safeParse(object);
-      if (pvc.success) claims.push({ file, object: pvc.data });
-    }
-  }
-
-  for (const { file, object } of claims) {
-    const subject = `PersistentVolumeClaim ${nameOf(object)}`;
-    const note = (code: string, message: string) =>
-      findings.push(finding('note', file, subject, code, message));
-    const named = object.spec.storageClassName;
-    if (named === '') {
-      note(
-        'no_dynamic_provisioning',
-        'storageClassName is "": binds a pre-made volume, nothing is provisioned: not checked',
-      );
-      continue;
-    }
-    const className = named ?? defaultClass;
-    if (className === null || className === undefined) {
-      note(
-        'storage_class_unknown',
-        'no storageClassName and no default StorageClass among the files: not checked',
-      );
-      continue;
-    }
-    const sc = classes.get(className);
-    if (!sc) {
-      const other = otherClasses.get(className);
-      note(
-        other ? 'not_ebs_csi' : 'storage_class_not_found',
-        other
-          ? `StorageClass ${className} uses provisioner ${other}, not ${EBS_CSI_DRIVER}: not checked`
-          : `StorageClass ${className} is not among the files given: not checked`,
-      );
-      continue;
-    }
-    const bytes = parseQuantityBytes(object.spec.resources?.requests?.storage);
-    if (bytes === null || bytes <= 0) {
-      note('size_unknown', 'no resources.requests.storage quantity (such as 100Gi): not checked');
-      continue;
-    }
-    const sizeGiB = gibOfBytes(bytes);
-    const vacName = object.spec.volumeAttributesClassName ?? null;
-    const vac = vacName ? attributeClasses.get(vacName) : undefined;
-    if (vacName && !vac)
-      note(
-        'attributes_class_not_found',
-        `VolumeAttributesClass ${vacName} is not among the files given (or not for ${EBS_CSI_DRIVER}): judged on the StorageClass alone`,
-      );
-    // The attributes class's values win over the StorageClass's (CSI spec: mutable_parameters take precedence).
-    const p = sc.params;
-    const v = vac?.params;
-    const typeText = v?.type ?? p.type ?? 'gp3';
-    const type = resolveVolumeType(typeText, file, subject);
-    if ('note' in type) {
-      findings.push(type.note);
-      continue;
-    }
-    const t = type.type;
-    const requested = v?.iops ?? p.iops ?? (p.iopsPerGB !== null ? p.iopsPerGB * sizeGiB : null);
-    const volume: IacVolume['volume'] = { type: t, sizeGiB };
-    if (requested !== null && TAKES_IOPS.has(t)) {
-      const fromRatio = v?.iops == null && p.iops === null;
-      const d = driverIops(t, sizeGiB, requested, p.allowAutoIopsIncrease, gen, rule);
-      const asked = fromRatio
-        ? `iopsPerGB ${p.iopsPerGB} × ${n0(sizeGiB)} GiB = ${n0(requested)} IOPS`
-        : `${n0(requested)} IOPS`;
-      if (d.change === 'below-minimum') {
-        findings.push(
-          finding(
-            'driver',
-            file,
-            subject,
-            'iops_below_minimum',
-            `${asked} is below ${d.limit}: the volume is refused (the driver passes the request on and EC2 rejects it; set allowAutoIOPSPerGBIncrease: "true" to have it raised)`,
-          ),
-        );
-        continue;
-      }
-      if (d.change === 'above-ratio') {
-        findings.push(
-          finding(
-            'driver',
-            file,
-            subject,
-            'iops_above_size_ratio',
-            `${asked} is above ${d.limit}: the ${driver} does not cap it (its per-GiB cap would fall below the minimum) and EC2 refuses the volume; drivers after v1.66 cap it to the minimum (PR #3021)`,
-          ),
-        );
-        continue;
-      }
-      if (d.change === 'raised')
-        findings.push(
-          finding(
-            'driver',
-            file,
-            subject,
-            'iops_raised',
-            `${asked} is below ${d.limit}: the ${driver} raises it to ${n0(d.iops)}${p.allowAutoIopsIncrease ? ' (allowAutoIOPSPerGBIncrease)' : ''}`,
-          ),
-        );
-      if (d.change === 'capped')
-        findings.push(
-          finding(
-            'driver',
-            file,
-            subject,
-            'iops_capped',
-            `${asked} is above ${d.limit}: the ${driver} silently provisions ${n0(d.iops)} IOPS`,
-          ),
-        );
-      volume.iops = d.iops;
-    }
-    const throughput = v?.throughputMiBps ?? p.throughputMiBps;
-    if (throughput !== null && t === 'gp3') volume.throughputMiBps = throughput;
-    // ReadWriteMany is how a claim asks the EBS CSI driver for Multi-Attach (its docs/multi-attach.md).
-    const multiNode = object.spec.accessModes?.includes('ReadWriteMany') ?? false;
-    const block = object.spec.volumeMode === 'Block';
-    volumes.push({
-      file,
-      subject,
-      origin: 'kubernetes',
-      volume,
-      instanceType: null,
-      ...(multiNode
-        ? { multiAttach: block ? ('ReadWriteMany Block' as const) : ('ReadWriteMany Filesystem' as const) }
-        : {}),
-    });
+  for (const claim of index.claims) {
+    const judged = judgeClaim(claim, index, context);
+    findings.push(...judged.findings);
+    if (judged.volume) volumes.push(judged.volume);
   }
   if (!verified && volumes.length > 0)
     findings.push(
@@ -541,4 +450,272 @@ export function extractKubernetesVolumes(
       ),
     );
   return { volumes, findings };
+}
+
+/** Sorts the Kubernetes objects of the files into classes by name and claims; anything else is ignored. */
+function indexManifests(objects: readonly ManifestObject[]): ManifestIndex {
+  const index: ManifestIndex = {
+    classes: new Map(),
+    otherClasses: new Map(),
+    attributeClasses: new Map(),
+    defaultClass: null,
+    claims: [],
+    findings: [],
+  };
+  for (const { file, object } of flatten(objects)) {
+    const head = KubernetesObjectSchema.safeParse(object);
+    if (!head.success) continue;
+    const at = { file, subject: `${head.data.kind} ${nameOf(head.data)}` };
+    if (head.data.kind === 'StorageClass') addStorageClass(index, object, at);
+    else if (head.data.kind === 'VolumeAttributesClass') addAttributesClass(index, object, at);
+    else if (head.data.kind === 'PersistentVolumeClaim') {
+      const pvc = PersistentVolumeClaimSchema.safeParse(object);
+      if (pvc.success) index.claims.push({ file, object: pvc.data });
+    }
+  }
+  return index;
+}
+
+/** A StorageClass: remembered as the default if annotated so; its parameters read only when it is the EBS CSI driver's. */
+function addStorageClass(index: ManifestIndex, object: unknown, at: At): void {
+  const sc = StorageClassSchema.safeParse(object);
+  if (!sc.success) {
+    index.findings.push(findingAt(at, 'invalid', 'object_invalid', 'a StorageClass needs a provisioner'));
+    return;
+  }
+  const name = sc.data.metadata?.name ?? '';
+  if (sc.data.metadata?.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true')
+    index.defaultClass = name;
+  if (sc.data.provisioner !== EBS_CSI_DRIVER) {
+    index.otherClasses.set(name, sc.data.provisioner);
+    return;
+  }
+  const read = readEbsParameters(sc.data.parameters ?? {}, at.file, at.subject, false);
+  index.findings.push(...read.findings);
+  index.classes.set(name, { file: at.file, object: sc.data, params: read.params });
+}
+
+/** A VolumeAttributesClass of the EBS CSI driver (others are not ours to judge), read with the modify rules. */
+function addAttributesClass(index: ManifestIndex, object: unknown, at: At): void {
+  const vac = VolumeAttributesClassSchema.safeParse(object);
+  if (!vac.success || vac.data.driverName !== EBS_CSI_DRIVER) return;
+  const read = readEbsParameters(vac.data.parameters ?? {}, at.file, at.subject, true);
+  index.findings.push(...read.findings);
+  index.attributeClasses.set(vac.data.metadata?.name ?? '', {
+    file: at.file,
+    object: vac.data,
+    params: read.params,
+  });
+}
+
+/**
+ * One claim → the volume the driver provisions for it, or the note that says why it is not
+ * checked (no class, another provisioner, no size, an unknown type) or the driver finding that
+ * says EC2 refuses it.
+ */
+function judgeClaim(
+  claim: Claim,
+  index: ManifestIndex,
+  context: DriverContext,
+): { volume: IacVolume | null; findings: IacFinding[] } {
+  const { file, object } = claim;
+  const at = { file, subject: `PersistentVolumeClaim ${nameOf(object)}` };
+  const refused = (f: IacFinding) => ({ volume: null, findings: [f] });
+  const sc = findStorageClass(object.spec.storageClassName, index, at);
+  if ('note' in sc) return refused(sc.note);
+  const bytes = parseQuantityBytes(object.spec.resources?.requests?.storage);
+  if (bytes === null || bytes <= 0)
+    return refused(
+      findingAt(
+        at,
+        'note',
+        'size_unknown',
+        'no resources.requests.storage quantity (such as 100Gi): not checked',
+      ),
+    );
+  const sizeGiB = gibOfBytes(bytes);
+  const vac = findAttributesClass(object.spec.volumeAttributesClassName, index, at);
+  const findings = vac.findings;
+  const request = mergeClassRequest(sc.entry.params, vac.entry?.params, sizeGiB);
+  const type = resolveVolumeType(request.type, file, at.subject);
+  if ('note' in type) return { volume: null, findings: [...findings, type.note] };
+  const volume: IacVolume['volume'] = { type: type.type, sizeGiB };
+  if (request.iops !== null && TAKES_IOPS.has(type.type)) {
+    const iops = provisionIops(type.type, sizeGiB, request.iops, sc.entry.params, context, at);
+    findings.push(...iops.findings);
+    if (iops.iops === null) return { volume: null, findings };
+    volume.iops = iops.iops;
+  }
+  if (request.throughputMiBps !== null && type.type === 'gp3')
+    volume.throughputMiBps = request.throughputMiBps;
+  const multiAttach = multiAttachOf(object.spec);
+  return {
+    volume: {
+      file,
+      subject: at.subject,
+      origin: 'kubernetes',
+      volume,
+      instanceType: null,
+      ...(multiAttach ? { multiAttach } : {}),
+    },
+    findings,
+  };
+}
+
+/**
+ * The claim's StorageClass among the files, or the note that says why the claim is not checked:
+ * `storageClassName: ""` binds a pre-made volume; no name takes the default class; a class of
+ * another provisioner is not the EBS CSI driver's.
+ */
+function findStorageClass(
+  named: string | null | undefined,
+  index: Pick<ManifestIndex, 'classes' | 'otherClasses' | 'defaultClass'>,
+  at: At,
+): { entry: ClassEntry<StorageClass> } | { note: IacFinding } {
+  const note = (code: string, message: string) => ({ note: findingAt(at, 'note', code, message) });
+  if (named === '')
+    return note(
+      'no_dynamic_provisioning',
+      'storageClassName is "": binds a pre-made volume, nothing is provisioned: not checked',
+    );
+  const className = named ?? index.defaultClass;
+  if (className === null)
+    return note(
+      'storage_class_unknown',
+      'no storageClassName and no default StorageClass among the files: not checked',
+    );
+  const entry = index.classes.get(className);
+  if (entry) return { entry };
+  const other = index.otherClasses.get(className);
+  return other
+    ? note(
+        'not_ebs_csi',
+        `StorageClass ${className} uses provisioner ${other}, not ${EBS_CSI_DRIVER}: not checked`,
+      )
+    : note('storage_class_not_found', `StorageClass ${className} is not among the files given: not checked`);
+}
+
+/**
+ * The claim's VolumeAttributesClass, when it names one: a name not among the files (or of another
+ * driver) is a note, and the claim is judged on its StorageClass alone rather than not at all.
+ */
+function findAttributesClass(
+  named: string | null | undefined,
+  index: Pick<ManifestIndex, 'attributeClasses'>,
+  at: At,
+): { entry: ClassEntry<unknown> | undefined; findings: IacFinding[] } {
+  if (!named) return { entry: undefined, findings: [] };
+  const entry = index.attributeClasses.get(named);
+  if (entry) return { entry, findings: [] };
+  return {
+    entry: undefined,
+    findings: [
+      findingAt(
+        at,
+        'note',
+        'attributes_class_not_found',
+        `VolumeAttributesClass ${named} is not among the files given (or not for ${EBS_CSI_DRIVER}): judged on the StorageClass alone`,
+      ),
+    ],
+  };
+}
+
+/** What a claim asks for: IOPS as given, or iopsPerGB × size (the text says which). */
+type IopsRequest = { value: number; fromRatio: boolean };
+
+/**
+ * What the claim's classes ask for together. The attributes class's values win over the
+ * StorageClass's (CSI spec: mutable_parameters take precedence); no type anywhere is gp3 (the
+ * driver's default); IOPS come from iops, else the StorageClass's iopsPerGB × the claim's size.
+ */
+export function mergeClassRequest(
+  storageClass: EbsParameters,
+  attributes: EbsParameters | undefined,
+  sizeGiB: number,
+): { type: string; iops: IopsRequest | null; throughputMiBps: number | null } {
+  const given = attributes?.iops ?? storageClass.iops;
+  const iops: IopsRequest | null =
+    given !== null
+      ? { value: given, fromRatio: false }
+      : storageClass.iopsPerGB !== null
+        ? { value: storageClass.iopsPerGB * sizeGiB, fromRatio: true }
+        : null;
+  return {
+    type: attributes?.type ?? storageClass.type ?? 'gp3',
+    iops,
+    throughputMiBps: attributes?.throughputMiBps ?? storageClass.throughputMiBps,
+  };
+}
+
+/**
+ * The IOPS the driver provisions for a request (driverIops) and what it says about it: a raise or
+ * a silent cap is a finding on a volume that exists; a request EC2 refuses leaves no volume
+ * (`iops: null`).
+ */
+function provisionIops(
+  type: VolumeType,
+  sizeGiB: number,
+  request: IopsRequest,
+  storageClass: EbsParameters,
+  context: DriverContext,
+  at: At,
+): { iops: number | null; findings: IacFinding[] } {
+  const { driver } = context;
+  const d = driverIops(
+    type,
+    sizeGiB,
+    request.value,
+    storageClass.allowAutoIopsIncrease,
+    context.gen,
+    context.rule,
+  );
+  const asked = request.fromRatio
+    ? `iopsPerGB ${storageClass.iopsPerGB} × ${n0(sizeGiB)} GiB = ${n0(request.value)} IOPS`
+    : `${n0(request.value)} IOPS`;
+  const say = (code: string, message: string) => [findingAt(at, 'driver', code, message)];
+  switch (d.change) {
+    case 'below-minimum':
+      return {
+        iops: null,
+        findings: say(
+          'iops_below_minimum',
+          `${asked} is below ${d.limit}: the volume is refused (the driver passes the request on and EC2 rejects it; set allowAutoIOPSPerGBIncrease: "true" to have it raised)`,
+        ),
+      };
+    case 'above-ratio':
+      return {
+        iops: null,
+        findings: say(
+          'iops_above_size_ratio',
+          `${asked} is above ${d.limit}: the ${driver} does not cap it (its per-GiB cap would fall below the minimum) and EC2 refuses the volume; drivers after v1.66 cap it to the minimum (PR #3021)`,
+        ),
+      };
+    case 'raised':
+      return {
+        iops: d.iops,
+        findings: say(
+          'iops_raised',
+          `${asked} is below ${d.limit}: the ${driver} raises it to ${n0(d.iops)}${storageClass.allowAutoIopsIncrease ? ' (allowAutoIOPSPerGBIncrease)' : ''}`,
+        ),
+      };
+    case 'capped':
+      return {
+        iops: d.iops,
+        findings: say(
+          'iops_capped',
+          `${asked} is above ${d.limit}: the ${driver} silently provisions ${n0(d.iops)} IOPS`,
+        ),
+      };
+    default:
+      return { iops: d.iops, findings: [] };
+  }
+}
+
+/** ReadWriteMany is how a claim asks the EBS CSI driver for Multi-Attach (its docs/multi-attach.md); Block or Filesystem decides whether that is safe. */
+export function multiAttachOf(spec: {
+  accessModes?: readonly unknown[] | null | undefined;
+  volumeMode?: unknown;
+}): IacVolume['multiAttach'] | null {
+  if (!(spec.accessModes?.includes('ReadWriteMany') ?? false)) return null;
+  return spec.volumeMode === 'Block' ? 'ReadWriteMany Block' : 'ReadWriteMany Filesystem';
 }
