@@ -8,7 +8,7 @@ import {
   type VolumeType,
 } from '../aws/volume-types.ts';
 import type { AttachContext, SettingRange } from '../aws/volume-types/descriptor.ts';
-import { hddSpecThroughputMiBps } from '../aws/volume-types/hdd.ts';
+import { hddSpecBurstSeconds, hddSpecThroughputMiBps } from '../aws/volume-types/hdd.ts';
 import type { Problem } from '../problem.ts';
 import { formatInt } from '../units.ts';
 
@@ -199,9 +199,5 @@ export function validateVolume(volume: VolumeConfig, gp3Generation: Gp3Generatio
  * min. null: demand at or below baseline (never drains); 0: above the burst ceiling (never served).
  */
 export function hddBurstSeconds(type: 'st1' | 'sc1', sizeGiB: number, demandMiBps: number): number | null {
-  const tp = hddThroughputMiBps(type, sizeGiB);
-  if (demandMiBps <= tp.sustained) return null;
-  if (demandMiBps > tp.burst) return 0;
-  const bucketMiB = (sizeGiB / 1024) * HDD[type].creditsTiBPerTiB.value * 1024 * 1024;
-  return bucketMiB / (demandMiBps - tp.sustained);
+  return hddSpecBurstSeconds(HDD[type], sizeGiB, demandMiBps);
 }

@@ -191,6 +191,16 @@ export type VolumeTypeDescriptor<K extends string = string> = {
   /** The cheapest ONE volume of the type that meets the need, or why none does. */
   size: (need: SizingNeed, ctx: SizingContext) => Sized;
   costComponents: readonly CostComponent<K>[];
+  /**
+   * The type's credit bucket, if it has one: which allowance it is (plan/sustainability.ts), which
+   * demand drains it (operations per second or MiB/s, per volume), and how long a full bucket
+   * holds that demand (null: never drains; 0: never served). null: no burst credits.
+   */
+  burst: {
+    allowance: 'gp2' | 'hdd';
+    drainedBy: 'operations' | 'throughput';
+    seconds: (sizeGiB: number, demandPerVolume: number) => number | null;
+  } | null;
 };
 
 /** Declares a type's descriptor, keeping its rate keys as literals (so RateCard knows `card.io2.iops2`). */

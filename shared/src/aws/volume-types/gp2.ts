@@ -134,6 +134,11 @@ export const gp2 = defineVolumeType({
       reasons.push('size bought for performance, not capacity: gp3 decouples the two');
     return { volume: { sizeGiB: size }, reasons };
   },
+  burst: {
+    allowance: 'gp2',
+    drainedBy: 'operations',
+    seconds: (sizeGiB, ops) => gp2BurstSeconds(sizeGiB, ops),
+  },
   // gp2 = GiB × storage: its performance comes with the size.
   costComponents: [
     {

@@ -152,6 +152,7 @@ export const gp3 = defineVolumeType({
     if (size > GP3.sizeGiB.max[gen].value) return tooBig(`needs ${n0(size)} GiB, above gp3's maximum size`);
     return { volume: { sizeGiB: size, iops, throughputMiBps: tp }, reasons };
   },
+  burst: null,
   // gp3 = GiB × storage + max(0, IOPS − 3,000) × iops + max(0, MiB/s − 125) × throughput.
   costComponents: [
     {

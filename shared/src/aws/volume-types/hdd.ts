@@ -31,6 +31,20 @@ export function hddSpecThroughputMiBps(spec: HddSpec, sizeGiB: number): { sustai
 }
 
 /**
+ * st1/sc1 burst: the bucket holds 1 TiB of throughput credits per TiB of size (full at creation)
+ * and refills at the baseline rate; above baseline it drains by (demand − baseline) MiB/s, so a
+ * full bucket lasts size ÷ (demand − baseline) — a 1 TiB st1 at 250 MiB/s: 1 TiB ÷ 210 MiB/s ≈ 83
+ * min. null: demand at or below baseline (never drains); 0: above the burst ceiling (never served).
+ */
+export function hddSpecBurstSeconds(spec: HddSpec, sizeGiB: number, demandMiBps: number): number | null {
+  const tp = hddSpecThroughputMiBps(spec, sizeGiB);
+  if (demandMiBps <= tp.sustained) return null;
+  if (demandMiBps > tp.burst) return 0;
+  const bucketMiB = (sizeGiB / 1024) * spec.creditsTiBPerTiB.value * 1024 * 1024;
+  return bucketMiB / (demandMiBps - tp.sustained);
+}
+
+/**
  * An HDD type's descriptor: st1 and sc1 differ only in their numbers. They spend a whole 1 MiB of
  * throughput on every operation, so small or random I/O drains them: 200 random IOPS cost 200
  * MiB/s (a 1 TiB sc1 sustains 12 of them). AWS advises SSD for small, random I/O; so does the
@@ -103,6 +117,11 @@ export function hddVolumeType(type: 'st1' | 'sc1', spec: HddSpec, traits: Omit<V
           `${n0(size)} GiB for a ${n0(hddSpecThroughputMiBps(spec, size).sustained)} MiB/s baseline (${spec.baselineMiBpsPerTiB.value} MiB/s per TiB); sequential I/O merges into 1 MiB operations`,
         ],
       };
+    },
+    burst: {
+      allowance: 'hdd',
+      drainedBy: 'throughput',
+      seconds: (sizeGiB, miBps) => hddSpecBurstSeconds(spec, sizeGiB, miBps),
     },
     // st1, sc1 = GiB × storage: throughput comes with the size.
     costComponents: [

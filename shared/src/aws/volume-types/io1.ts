@@ -95,6 +95,7 @@ export const io1 = defineVolumeType({
     );
     return { volume: { sizeGiB: size, iops }, reasons };
   },
+  burst: null,
   // io1 = GiB × storage + IOPS × iops (every provisioned IOPS, flat). The Price List calls io1 `piops`.
   costComponents: [
     {

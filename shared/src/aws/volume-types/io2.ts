@@ -119,6 +119,7 @@ export const io2 = defineVolumeType({
       reasons.push(`size raised to ${n0(size)} GiB: io2 allows ${n0(IO2.iops.maxPerGiB.value)} IOPS per GiB`);
     return { volume: { sizeGiB: size, iops }, reasons };
   },
+  burst: null,
   // io2 = GiB × storage + IOPS graduated: 1–32,000 at `iops`, 32,001–64,000 at `iops2`, above at `iops3`.
   costComponents: [
     {
