@@ -183,6 +183,8 @@ export type VolumeTypeDescriptor<K extends string = string> = {
   /** The performance the type includes without provisioning (gp3: 3,000 IOPS, 125 MiB/s); null where nothing is included. */
   included: { iops: number | null; throughputMiBps: number | null };
   settingRanges: (gen: Gp3Generation) => SettingRanges;
+  /** The most IOPS that may be provisioned per GiB of size; null where IOPS are not provisioned. */
+  maxIopsPerGiB: number | null;
   /** The largest a volume can be (fleet/limits.ts bounds what an AWS export may claim with these). */
   maxima: TypeMaxima;
   capabilities: (v: VolumeSettings, ctx: AttachContext) => SingleVolumeCapabilities;

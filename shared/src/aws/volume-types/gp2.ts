@@ -89,6 +89,7 @@ export const gp2 = defineVolumeType({
     iops: null,
     throughputMiBps: null,
   }),
+  maxIopsPerGiB: null,
   maxima: {
     sizeGiB: GP2.sizeGiB.max.value,
     iops: GP2.iops.baselineMax.value,

@@ -80,6 +80,7 @@ export const gp3 = defineVolumeType({
     iops: [GP3.iops.min.value, GP3.iops.max[gen].value],
     throughputMiBps: [GP3.throughputMiBps.min.value, GP3.throughputMiBps.max[gen].value],
   }),
+  maxIopsPerGiB: GP3.iops.maxPerGiB.value,
   maxima: {
     sizeGiB: GP3.sizeGiB.max.current.value,
     iops: GP3.iops.max.current.value,

@@ -68,6 +68,7 @@ export function hddVolumeType(type: 'st1' | 'sc1', spec: HddSpec, traits: Omit<V
       iops: null,
       throughputMiBps: null,
     }),
+    maxIopsPerGiB: null,
     maxima: {
       sizeGiB: spec.sizeGiB.max.value,
       iops: spec.maxIops.value,

@@ -54,6 +54,7 @@ export const io1 = defineVolumeType({
     iops: [IO1.iops.min.value, IO1.iops.max.value],
     throughputMiBps: null,
   }),
+  maxIopsPerGiB: IO1.iops.maxPerGiB.value,
   maxima: {
     sizeGiB: IO1.sizeGiB.max.value,
     iops: IO1.iops.max.value,

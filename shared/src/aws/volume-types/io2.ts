@@ -75,6 +75,7 @@ export const io2 = defineVolumeType({
     iops: [IO2.iops.min.value, IO2.iops.max.value],
     throughputMiBps: null,
   }),
+  maxIopsPerGiB: IO2.iops.maxPerGiB.value,
   maxima: {
     sizeGiB: IO2.sizeGiB.max.value,
     iops: IO2.iops.max.value,
