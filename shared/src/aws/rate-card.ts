@@ -19,6 +19,11 @@ const CARD_TYPES = Object.keys(VOLUME_TYPE_REGISTRY) as VolumeType[];
 const rateKeysOf = (type: VolumeType): readonly string[] =>
   VOLUME_TYPE_REGISTRY[type].costComponents.map((component) => component.key);
 
+/** Each type's prices, copied (so a card can be edited without touching the one it came from). */
+export function copyRates<R extends Record<VolumeType, object>>(rates: R): Pick<R, VolumeType> {
+  return Object.fromEntries(CARD_TYPES.map((type) => [type, { ...rates[type] }])) as Pick<R, VolumeType>;
+}
+
 /** The price components of each volume type, given the schema of one price. */
 const ratesOf = <R extends z.ZodType>(price: R) =>
   Object.fromEntries(
@@ -119,8 +124,7 @@ export function applyRateOverrides<C extends RegionRateCard>(
   text: string,
   type?: VolumeType,
 ): Result<C> {
-  const card = { ...base } as C;
-  for (const type of CARD_TYPES) (card as Record<VolumeType, object>)[type] = { ...base[type] };
+  const card = { ...base, ...copyRates(base) } as C;
   const pairs = text
     .split(',')
     .map((s) => s.trim())
