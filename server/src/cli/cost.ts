@@ -1,4 +1,4 @@
-import { missingPrices, VOLUME_TRAITS } from '@blockwise/shared/aws';
+import { missingPrices, VOLUME_TRAITS, VOLUME_TYPES } from '@blockwise/shared/aws';
 import {
   clusterMonthlyCost,
   costPerCapability,
@@ -66,7 +66,9 @@ export const costCommand: Command = {
       false,
     );
     await applyCatalogFlag(values.catalog, io);
-    const type = parseVolumeType(requireFlag(values.type, '--type', 'gp3, gp2, io1, io2, st1 or sc1'));
+    const type = parseVolumeType(
+      requireFlag(values.type, '--type', `${VOLUME_TYPES.slice(0, -1).join(', ')} or ${VOLUME_TYPES.at(-1)}`),
+    );
     const volume: VolumeConfig = {
       type,
       sizeGiB: parseSizeFlag(requireFlag(values.size, '--size', 'e.g. 1000 or 1TiB')),

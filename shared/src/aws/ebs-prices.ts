@@ -1,5 +1,5 @@
 import type { RateCard, RegionRateCard } from './rate-card.ts';
-import { isFullyPriced, missingPrices, SEED_GUIDE_GP3 } from './rate-card.ts';
+import { copyRates, isFullyPriced, missingPrices, SEED_GUIDE_GP3 } from './rate-card.ts';
 import { VOLUME_TYPES, type VolumeType } from './volume-types.ts';
 import { activeCatalog, builtInCatalog, describeSource, sourceDate } from './active-catalog.ts';
 import type { CatalogData, EbsRegion } from './catalog-schema.ts';
@@ -44,12 +44,7 @@ function toRegionRateCard(
     location: region.location,
     source: source ? describeSource(source) : region.source,
     date: source ? sourceDate(source) : 'unknown',
-    gp2: { ...r.gp2 },
-    gp3: { ...r.gp3 },
-    io1: { ...r.io1 },
-    io2: { ...r.io2 },
-    st1: { ...r.st1 },
-    sc1: { ...r.sc1 },
+    ...copyRates(r),
   };
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Result } from '../problem.ts';
 import { fail, ok } from '../problem.ts';
-import { VOLUME_TYPES, type VolumeType } from './volume-types.ts';
+import { VOLUME_TYPE_REGISTRY, VOLUME_TYPES, type RateKeyOf, type VolumeType } from './volume-types.ts';
 
 /**
  * EBS prices for one region (or a user's own), in USD:
@@ -12,20 +12,26 @@ import { VOLUME_TYPES, type VolumeType } from './volume-types.ts';
  */
 const rate = z.number().nonnegative().finite();
 
-/** The price components of each volume type, given the schema of one price. */
-const ratesOf = <R extends z.ZodType>(price: R) => ({
-  gp2: z.object({ storage: price }),
-  gp3: z.object({ storage: price, iops: price, throughput: price }),
-  io1: z.object({ storage: price, iops: price }),
-  io2: z.object({ storage: price, iops: price, iops2: price, iops3: price }),
-  st1: z.object({ storage: price }),
-  sc1: z.object({ storage: price }),
-});
+/** The types in the rate card's (and the catalog's) key order: the registry's. */
+const CARD_TYPES = Object.keys(VOLUME_TYPE_REGISTRY) as VolumeType[];
 
-/** The price components of each volume type, as `--rates` and the catalog name them (the schema's keys). */
-const RATE_SHAPES = ratesOf(rate);
-const RATE_KEYS = new Map(VOLUME_TYPES.map((type) => [type, Object.keys(RATE_SHAPES[type].shape)]));
-const rateKeysOf = (type: VolumeType): readonly string[] => RATE_KEYS.get(type)!;
+/** The price components of a type, as `--rates` and the catalog name them: its descriptor's cost-component keys. */
+const rateKeysOf = (type: VolumeType): readonly string[] =>
+  VOLUME_TYPE_REGISTRY[type].costComponents.map((component) => component.key);
+
+/** Each type's prices, copied (so a card can be edited without touching the one it came from). */
+export function copyRates<R extends Record<VolumeType, object>>(rates: R): Pick<R, VolumeType> {
+  return Object.fromEntries(CARD_TYPES.map((type) => [type, { ...rates[type] }])) as Pick<R, VolumeType>;
+}
+
+/** The price components of each volume type, given the schema of one price. */
+const ratesOf = <R extends z.ZodType>(price: R) =>
+  Object.fromEntries(
+    CARD_TYPES.map((type) => [
+      type,
+      z.object(Object.fromEntries(rateKeysOf(type).map((key) => [key, price]))),
+    ]),
+  ) as { [T in VolumeType]: z.ZodObject<{ [K in RateKeyOf<T>]: R }> };
 
 const cardFacts = {
   region: z.string().nullable(),
@@ -118,15 +124,7 @@ export function applyRateOverrides<C extends RegionRateCard>(
   text: string,
   type?: VolumeType,
 ): Result<C> {
-  const card = {
-    ...base,
-    gp2: { ...base.gp2 },
-    gp3: { ...base.gp3 },
-    io1: { ...base.io1 },
-    io2: { ...base.io2 },
-    st1: { ...base.st1 },
-    sc1: { ...base.sc1 },
-  } as C;
+  const card = { ...base, ...copyRates(base) } as C;
   const pairs = text
     .split(',')
     .map((s) => s.trim())

@@ -1,14 +1,15 @@
-import { GP2, GP3, HDD, IO1, IO2 } from '../aws/volume-types.ts';
+import { VOLUME_TYPE_REGISTRY, VOLUME_TYPES } from '../aws/volume-types.ts';
 import { fail, ok, type Result } from '../problem.ts';
 import { MiB } from '../units.ts';
 
 /**
- * Physical ceilings of one point (a Sum over one period), per second: 10 × the largest EBS volume
- * (io2 Block Express, 256,000 IOPS: aws/volume-types.ts) and 100 GiB/s of bytes (no EC2 instance
+ * Physical ceilings of one point (a Sum over one period), per second: 10 × the IOPS of the largest EBS volume
+ * type (io2 Block Express, 256,000 IOPS: aws/volume-types/io2.ts) and 100 GiB/s of bytes (no EC2 instance
  * reaches that EBS bandwidth). A Sum above them is not a reading of an EBS volume; the metrics
  * reader (metrics.ts, checkValues) holds each point to them times its period.
  */
-export const IMPLAUSIBLE_IOPS = 10 * IO2.iops.max.value;
+export const IMPLAUSIBLE_IOPS =
+  10 * Math.max(...VOLUME_TYPES.map((type) => VOLUME_TYPE_REGISTRY[type].maxima.iops));
 export const IMPLAUSIBLE_BYTES_PER_SEC = 100 * 1024 * MiB;
 /** A one-point result shows no spacing: its Sum is bounded over the longest history CloudWatch keeps (455 days). */
 export const LONGEST_PERIOD_SECONDS = 455 * 86_400;
@@ -55,39 +56,13 @@ export const maxFleetPlanBytes = (requestBytes: number) =>
 /** The largest size (GiB), IOPS and throughput (MiB/s) a volume of a type can have. */
 export type VolumeTypeLimits = { sizeGib: number; iops: number; throughputMibps: number };
 
-/** Per type, from shared/src/aws/volume-types.ts (each number cites its AWS source there). */
-const VOLUME_TYPE_LIMITS: Readonly<Record<string, VolumeTypeLimits>> = {
-  gp3: {
-    sizeGib: GP3.sizeGiB.max.current.value,
-    iops: GP3.iops.max.current.value,
-    throughputMibps: GP3.throughputMiBps.max.current.value,
-  },
-  gp2: {
-    sizeGib: GP2.sizeGiB.max.value,
-    iops: GP2.iops.baselineMax.value,
-    throughputMibps: GP2.throughputMiBps.maxFrom171GiB.value,
-  },
-  io1: {
-    sizeGib: IO1.sizeGiB.max.value,
-    iops: IO1.iops.max.value,
-    throughputMibps: IO1.throughputMiBps.max.value,
-  },
-  io2: {
-    sizeGib: IO2.sizeGiB.max.value,
-    iops: IO2.iops.max.value,
-    throughputMibps: IO2.throughputMiBps.max.value,
-  },
-  st1: {
-    sizeGib: HDD.st1.sizeGiB.max.value,
-    iops: HDD.st1.maxIops.value,
-    throughputMibps: HDD.st1.maxMiBps.value,
-  },
-  sc1: {
-    sizeGib: HDD.sc1.sizeGiB.max.value,
-    iops: HDD.sc1.maxIops.value,
-    throughputMibps: HDD.sc1.maxMiBps.value,
-  },
-};
+/** Per type: its descriptor's maxima (aws/volume-types/*.ts, where each number cites its AWS source). */
+const VOLUME_TYPE_LIMITS: Readonly<Record<string, VolumeTypeLimits>> = Object.fromEntries(
+  VOLUME_TYPES.map((type) => {
+    const max = VOLUME_TYPE_REGISTRY[type].maxima;
+    return [type, { sizeGib: max.sizeGiB, iops: max.iops, throughputMibps: max.throughputMiBps }];
+  }),
+);
 
 /** Any other type (`standard`, a type newer than this build): the largest any known type allows. */
 const ANY_TYPE_LIMITS: VolumeTypeLimits = {

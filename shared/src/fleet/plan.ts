@@ -1,6 +1,11 @@
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { missingPriceMessage, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
-import { INSTANCE_BURST_MINUTES_PER_DAY, VOLUME_TYPES, type VolumeType } from '../aws/volume-types.ts';
+import {
+  descriptorOf,
+  INSTANCE_BURST_MINUTES_PER_DAY,
+  VOLUME_TYPES,
+  type VolumeType,
+} from '../aws/volume-types.ts';
 import { demandFromFleetSeries, describeCensoring, type FleetDemand } from '../demand/fleet.ts';
 import { monthlyCost } from '../plan/cost.ts';
 import { attachContextOf } from '../plan/limits.ts';
@@ -166,7 +171,7 @@ function profileOf(v: FleetVolume, o: FleetObserved): IoProfile {
     blockSizeBytes: iops > 0 && mibps > 0 ? (mibps * MiB) / iops : null,
     latency: null,
   });
-  const hdd = v.type === 'st1' || v.type === 'sc1';
+  const hdd = isVolumeType(v.type) && descriptorOf(v.type).traits.media === 'hdd';
   const pattern = hdd ? 'sequential' : 'random';
   return {
     source: 'observed',
@@ -186,12 +191,12 @@ function profileOf(v: FleetVolume, o: FleetObserved): IoProfile {
 /**
  * Types a volume may move to by modify-volume without changing what it is for: General Purpose
  * SSD → gp3 (or stays gp2 when that is cheaper); io1/io2 stay Provisioned IOPS (io2: same price,
- * more durable); HDD stays HDD. Never SSD → HDD: the access pattern is unknown.
+ * more durable); HDD stays HDD. Never SSD → HDD: the access pattern is unknown. Each type's
+ * descriptor lists them (`alternatives`, aws/volume-types/*.ts): a new type says its own, rather
+ * than falling through to some other family's.
  */
 function candidateTypes(type: VolumeType): VolumeType[] {
-  if (type === 'gp2' || type === 'gp3') return ['gp3', 'gp2'];
-  if (type === 'io1' || type === 'io2') return ['io2', 'io1'];
-  return ['st1', 'sc1'];
+  return [...descriptorOf(type).alternatives];
 }
 
 type Limit = { id: FleetBinding['id']; cap: number; demand: number; what: string };
@@ -343,7 +348,7 @@ function gp3Alternative(
   rec: FleetConfig | null,
   ctx: Ctx,
 ): FleetAlternative[] {
-  if (v.type !== 'io1' && v.type !== 'io2') return [];
+  if (!isVolumeType(v.type) || !descriptorOf(v.type).provisionedIops) return [];
   const result = rightSize({
     profile: profileOf(v, o),
     headroom: ctx.headroom,

@@ -1,6 +1,6 @@
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { describeRateCard, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
-import { NON_NITRO, type Gp3Generation } from '../aws/volume-types.ts';
+import { descriptorOf, NON_NITRO, type Gp3Generation } from '../aws/volume-types.ts';
 import { tradeOf } from '../plan/alternatives.ts';
 import { io2NotNitroTerms } from '../plan/configuration-checks.ts';
 import { monthlyCost, wasteOf, type CostBreakdown } from '../plan/cost.ts';
@@ -80,7 +80,7 @@ type Emit = (kind: IacFinding['kind'], code: string, message: string, waste?: nu
 function checkRules(v: IacVolume, instance: InstanceSpec | null, gen: Gp3Generation, emit: Emit): boolean {
   const problems = validateVolume(v.volume, gen);
   for (const p of problems) emit('invalid', p.code, p.message);
-  const piops = v.volume.type === 'io1' || v.volume.type === 'io2' ? (v.volume.iops ?? 0) : 0;
+  const piops = descriptorOf(v.volume.type).provisionedIops ? (v.volume.iops ?? 0) : 0;
   if (piops > NON_NITRO.maxPiops.value) {
     const max = n0(NON_NITRO.maxPiops.value);
     if (instance?.hypervisor === 'xen')
@@ -277,7 +277,7 @@ function checkVolume(
         emit(
           'over',
           'over_provisioned',
-          `${describeVolume(config, { performance: true })} costs ${formatUsd(cost.total)}/month; the demand needs ${describeTarget(rs)}, which ${describeVolume(volume, { performance: true })} meets for ${formatUsd(best.monthlyUsd.total)}/month: ${formatUsd(wasteUsd)}/month wasted (${card.region ?? 'custom'} prices of ${card.date})${(config.type === 'io1' || config.type === 'io2') && best.type !== config.type ? `. The trade: ${tradeOf(config.type, best.type)}` : ''}`,
+          `${describeVolume(config, { performance: true })} costs ${formatUsd(cost.total)}/month; the demand needs ${describeTarget(rs)}, which ${describeVolume(volume, { performance: true })} meets for ${formatUsd(best.monthlyUsd.total)}/month: ${formatUsd(wasteUsd)}/month wasted (${card.region ?? 'custom'} prices of ${card.date})${descriptorOf(config.type).provisionedIops && best.type !== config.type ? `. The trade: ${tradeOf(config.type, best.type)}` : ''}`,
           wasteUsd,
         );
     }

@@ -1,4 +1,4 @@
-import { GP3, IO1, IO2, type Gp3Generation, type VolumeType } from '../aws/volume-types.ts';
+import { descriptorOf, VOLUME_TYPES, type Gp3Generation, type VolumeType } from '../aws/volume-types.ts';
 import { formatInt } from '../units.ts';
 import {
   DEFAULT_CSI_DRIVER_VERSION,
@@ -106,7 +106,14 @@ const MODIFY_KEYS = new Set([
 /** Types the driver passes to CreateVolume (its docs/parameters.md "type" values). */
 const DRIVER_TYPES = new Set(['io1', 'io2', 'gp2', 'gp3', 'sc1', 'st1', 'standard']);
 
-const TAKES_IOPS = new Set(['io1', 'io2', 'gp3']);
+/** The types that take provisioned IOPS (their descriptors give an IOPS range). */
+const IOPS_TYPES: readonly string[] = VOLUME_TYPES.filter(
+  (t) => descriptorOf(t).settingRanges('current').iops !== null,
+);
+const TAKES_IOPS = new Set(IOPS_TYPES);
+const takesThroughput = (type: string) =>
+  (VOLUME_TYPES as readonly string[]).includes(type) &&
+  descriptorOf(type as VolumeType).settingRanges('current').throughputMiBps !== null;
 
 /** What a class asks the driver for, after its own checks. */
 export type EbsParameters = {
@@ -298,10 +305,10 @@ function checkParameterCombination(params: EbsParameters, modify: boolean, at: A
         at,
         'driver',
         'iops_not_supported',
-        `${params.iops !== null ? 'iops' : 'iopsPerGB'} on ${type}: only io1, io2 and gp3 take provisioned IOPS; the driver passes it on and EC2 rejects the volume`,
+        `${params.iops !== null ? 'iops' : 'iopsPerGB'} on ${type}: only ${IOPS_TYPES.slice(0, -1).join(', ')} and ${IOPS_TYPES.at(-1)} take provisioned IOPS; the driver passes it on and EC2 rejects the volume`,
       ),
     );
-  if (type !== null && type !== 'gp3' && params.throughputMiBps !== null)
+  if (type !== null && !takesThroughput(type) && params.throughputMiBps !== null)
     findings.push(
       findingAt(
         at,
@@ -313,15 +320,12 @@ function checkParameterCombination(params: EbsParameters, modify: boolean, at: A
   return findings;
 }
 
-/** The IOPS limits the driver caps a request with (it asks EC2 by dry run; these are the catalog's, aws/volume-types.ts). */
+/** The IOPS limits the driver caps a request with (it asks EC2 by dry run; these are the type's descriptor's, aws/volume-types/*.ts). */
 function iopsLimitsOf(type: VolumeType, gen: Gp3Generation) {
-  if (type === 'gp3')
-    return { min: GP3.iops.min.value, max: GP3.iops.max[gen].value, perGiB: GP3.iops.maxPerGiB.value };
-  if (type === 'io1')
-    return { min: IO1.iops.min.value, max: IO1.iops.max.value, perGiB: IO1.iops.maxPerGiB.value };
-  if (type === 'io2')
-    return { min: IO2.iops.min.value, max: IO2.iops.max.value, perGiB: IO2.iops.maxPerGiB.value };
-  return null;
+  const d = descriptorOf(type);
+  const range = d.settingRanges(gen).iops;
+  if (range === null || d.maxIopsPerGiB === null) return null;
+  return { min: range[0], max: range[1], perGiB: d.maxIopsPerGiB };
 }
 
 /**
@@ -546,7 +550,7 @@ function judgeClaim(
     if (iops.iops === null) return { volume: null, findings };
     volume.iops = iops.iops;
   }
-  if (request.throughputMiBps !== null && type.type === 'gp3')
+  if (request.throughputMiBps !== null && takesThroughput(type.type))
     volume.throughputMiBps = request.throughputMiBps;
   const multiAttach = multiAttachOf(object.spec);
   return {

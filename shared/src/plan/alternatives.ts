@@ -1,8 +1,9 @@
-import type { VolumeType } from '../aws/volume-types.ts';
+import { descriptorOf, type VolumeType } from '../aws/volume-types.ts';
 import { formatInt } from '../units.ts';
 
 /**
- * What a cheaper volume type gives up (docs/domain.md §7, "Every cheaper type, with its trade").
+ * What a cheaper volume type gives up (docs/domain.md §7, "Every cheaper type, with its trade"):
+ * the words are each type's `trade` (its descriptor, aws/volume-types/*.ts), from these sources.
  * Durability and annual failure rate: Amazon EBS User Guide, "Amazon EBS volume types" (gp2, gp3,
  * io1, st1, sc1: 99.8–99.9 %, AFR 0.1–0.2 %; io2 Block Express: 99.999 %, AFR ≤ 0.001 %).
  * Latency: "Provisioned IOPS SSD volumes" (io2 Block Express: sub-millisecond average latency) and
@@ -11,40 +12,9 @@ import { formatInt } from '../units.ts';
  * (gp3: single-digit millisecond latency).
  */
 
-/** Annual failure rate of one volume, percent: the range AWS publishes per type. */
-export const ANNUAL_FAILURE_RATE_PCT: Record<VolumeType, { min: number; max: number }> = {
-  gp3: { min: 0.1, max: 0.2 },
-  gp2: { min: 0.1, max: 0.2 },
-  io1: { min: 0.1, max: 0.2 },
-  st1: { min: 0.1, max: 0.2 },
-  sc1: { min: 0.1, max: 0.2 },
-  io2: { min: 0.001, max: 0.001 },
-};
-
-const LATENCY: Record<VolumeType, string> = {
-  io2: 'sub-millisecond average latency (under 500 µs at 16 KiB I/O)',
-  io1: 'single-digit-millisecond latency',
-  gp3: 'single-digit-millisecond latency',
-  gp2: 'single-digit-millisecond latency',
-  st1: 'HDD latency',
-  sc1: 'HDD latency',
-};
-const DURABILITY: Record<VolumeType, string> = {
-  io2: '99.999 % durability (AFR ≤ 0.001 %)',
-  io1: '99.8–99.9 % durability (AFR 0.1–0.2 %)',
-  gp3: '99.8–99.9 % durability (AFR 0.1–0.2 %)',
-  gp2: '99.8–99.9 % durability (AFR 0.1–0.2 %)',
-  st1: '99.8–99.9 % durability (AFR 0.1–0.2 %)',
-  sc1: '99.8–99.9 % durability (AFR 0.1–0.2 %)',
-};
-const CONSISTENCY: Record<VolumeType, string> = {
-  io2: '≥ 90 % of provisioned IOPS 99.9 % of the time',
-  io1: '≥ 90 % of provisioned IOPS 99.9 % of the time',
-  gp3: '≥ 90 % of provisioned IOPS 99 % of the time',
-  gp2: '≥ 90 % of provisioned IOPS 99 % of the time',
-  st1: '≥ 90 % of expected throughput 99 % of the time',
-  sc1: '≥ 90 % of expected throughput 99 % of the time',
-};
+const LATENCY = (type: VolumeType) => descriptorOf(type).trade.latency;
+const DURABILITY = (type: VolumeType) => descriptorOf(type).trade.durability;
+const CONSISTENCY = (type: VolumeType) => descriptorOf(type).trade.consistency;
 
 /**
  * The trade of moving a volume from `from` to `to`, in one sentence: what is kept and what is
@@ -53,16 +23,16 @@ const CONSISTENCY: Record<VolumeType, string> = {
 export function tradeOf(from: VolumeType, to: VolumeType): string {
   const gives: string[] = [];
   const keeps: string[] = [];
-  (DURABILITY[from] === DURABILITY[to] ? keeps : gives).push(
-    DURABILITY[from] === DURABILITY[to]
-      ? DURABILITY[to]
-      : `${from}'s ${DURABILITY[from]} for ${DURABILITY[to]}`,
+  (DURABILITY(from) === DURABILITY(to) ? keeps : gives).push(
+    DURABILITY(from) === DURABILITY(to)
+      ? DURABILITY(to)
+      : `${from}'s ${DURABILITY(from)} for ${DURABILITY(to)}`,
   );
-  (LATENCY[from] === LATENCY[to] ? keeps : gives).push(
-    LATENCY[from] === LATENCY[to] ? LATENCY[to] : `${from}'s ${LATENCY[from]} for ${LATENCY[to]}`,
+  (LATENCY(from) === LATENCY(to) ? keeps : gives).push(
+    LATENCY(from) === LATENCY(to) ? LATENCY(to) : `${from}'s ${LATENCY(from)} for ${LATENCY(to)}`,
   );
-  if (CONSISTENCY[from] !== CONSISTENCY[to])
-    gives.push(`${from}'s ${CONSISTENCY[from]} for ${CONSISTENCY[to]}`);
+  if (CONSISTENCY(from) !== CONSISTENCY(to))
+    gives.push(`${from}'s ${CONSISTENCY(from)} for ${CONSISTENCY(to)}`);
   const parts = [
     gives.length > 0
       ? `${from} → ${to} gives up ${gives.join('; ')}`
@@ -81,7 +51,7 @@ export function tradeOf(from: VolumeType, to: VolumeType): string {
  */
 export function stripeTrade(type: VolumeType, count: number): string | null {
   if (count <= 1) return null;
-  const afr = ANNUAL_FAILURE_RATE_PCT[type];
+  const afr = descriptorOf(type).trade.annualFailureRatePct;
   const set = (p: number) => (1 - (1 - p / 100) ** count) * 100;
   const pct = (p: number) => `${p < 0.1 ? p.toFixed(3) : p.toFixed(1)} %`;
   const range = afr.min === afr.max ? pct(set(afr.min)) : `${pct(set(afr.min))}–${pct(set(afr.max))}`;

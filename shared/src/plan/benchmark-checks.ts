@@ -1,6 +1,6 @@
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { instanceBursts } from '../aws/instance-spec.ts';
-import { INSTANCE_BURST_MINUTES_PER_DAY } from '../aws/volume-types.ts';
+import { descriptorOf, INSTANCE_BURST_MINUTES_PER_DAY } from '../aws/volume-types.ts';
 import type { Warning } from '../problem.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { formatInt, mbps, mbpsToMiBps } from '../units.ts';
@@ -140,7 +140,7 @@ export function checkBenchmark({ profile, target, instance, limits }: BenchmarkC
   // Instance store has no burst: the EBS windows say nothing about a run on local NVMe.
   // Nothing to outlast when the volume has no credits and the instance does not burst.
   const volumeBursts =
-    target?.kind !== 'ebs' || ['gp2', 'st1', 'sc1'].includes(target.volume.type) || instance === null;
+    target?.kind !== 'ebs' || descriptorOf(target.volume.type).burst !== null || instance === null;
   if (
     target?.kind !== 'nvme' &&
     (volumeBursts || bursting) &&

@@ -1,5 +1,5 @@
 import type { InstanceSpec } from '../aws/instance-spec.ts';
-import { NON_NITRO } from '../aws/volume-types.ts';
+import { descriptorOf, NON_NITRO } from '../aws/volume-types.ts';
 import type { Warning } from '../problem.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { formatInt } from '../units.ts';
@@ -64,7 +64,7 @@ export function checkConfiguration(input: {
   if (
     volume &&
     instance?.hypervisor === 'xen' &&
-    (volume.type === 'io1' || volume.type === 'io2') &&
+    descriptorOf(volume.type).provisionedIops &&
     (volume.iops ?? 0) > NON_NITRO.maxPiops.value
   )
     warnings.push({

@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { GP3 } from '../aws/volume-types.ts';
+import { descriptorOf, VOLUME_TYPE_REGISTRY } from '../aws/volume-types.ts';
+import type { CostLine, VolumeSettings, VolumeTypeDescriptor } from '../aws/volume-types/descriptor.ts';
 import type { RateCard } from '../aws/rate-card.ts';
 import { HOURS_PER_MONTH, roundCents, usd, type Usd } from '../units.ts';
 import { volumeCapabilities, type VolumeConfig } from './volume.ts';
 
 /**
- * Monthly cost of EBS volumes (docs/domain.md §8), in USD, per component:
+ * Monthly cost of EBS volumes (docs/domain.md §8), in USD: Σ quantity × rate over the cost
+ * components of the volume's type (its descriptor, aws/volume-types/*.ts), added up per line of the
+ * breakdown:
  * - gp3 = GiB × storage + max(0, IOPS − 3,000) × iops + max(0, MiB/s − 125) × throughput
  * - gp2, st1, sc1 = GiB × storage;  io1 = GiB × storage + IOPS × iops
  * - io2 = GiB × storage + IOPS graduated: 1–32,000 at `iops`, 32,001–64,000 at `iops2`, above at `iops3`
@@ -26,47 +29,33 @@ const breakdown = (storage: number, iops: number, throughput: number): CostBreak
   return { storage: s, iops: i, throughput: t, total: roundCents(s + i + t) };
 };
 
-/**
- * io2's IOPS price tiers: 1–32,000 at `iops`, 32,001–64,000 at `iops2`, above at `iops3` (AWS's
- * Amazon EBS pricing page; cloudkeep-io/ebs-pricing's field names carry the same bounds). The
- * AWS Price List does not hold them: each tier is its own usage type (`EBS:VolumeP-IOPS.io2`,
- * `….io2.tier2`, `….io2.tier3`) listed over 0–Inf (see aws/catalog-build/offer-prices.ts).
- */
-export const IO2_IOPS_TIERS = { tier2From: 32_000, tier3From: 64_000 } as const;
+/** Σ quantity × rate over a type's components that are billed on `line`, for one volume. */
+function lineCost(
+  d: VolumeTypeDescriptor,
+  volume: VolumeSettings,
+  rates: Readonly<Record<string, number>>,
+  line: CostLine,
+): number {
+  let sum = 0;
+  for (const component of d.costComponents)
+    if (component.line === line) sum += component.quantity(volume) * rates[component.key]!;
+  return sum;
+}
 
 /** io2's graduated IOPS price: each tier's rate applies only to the IOPS inside it. */
 export function io2IopsCost(iops: number, card: RateCard): number {
-  const { tier2From, tier3From } = IO2_IOPS_TIERS;
-  const t1 = Math.min(iops, tier2From);
-  const t2 = Math.min(Math.max(iops - tier2From, 0), tier3From - tier2From);
-  const t3 = Math.max(iops - tier3From, 0);
-  return t1 * card.io2.iops + t2 * card.io2.iops2 + t3 * card.io2.iops3;
+  return lineCost(VOLUME_TYPE_REGISTRY.io2, { sizeGiB: 0, iops }, card.io2, 'iops');
 }
 
-/** One volume's monthly USD per component, unrounded: [storage, iops, throughput]. */
+/** One volume's monthly USD per component, unrounded: [storage, iops, throughput] (Σ quantity × rate of its descriptor's components). */
 function singleVolumeMonthlyUsd(volume: VolumeConfig, card: RateCard): [number, number, number] {
-  const size = volume.sizeGiB;
-  switch (volume.type) {
-    case 'gp3': {
-      const iops = volume.iops ?? GP3.iops.included.value;
-      const tp = volume.throughputMiBps ?? GP3.throughputMiBps.included.value;
-      return [
-        size * card.gp3.storage,
-        Math.max(0, iops - GP3.iops.included.value) * card.gp3.iops,
-        Math.max(0, tp - GP3.throughputMiBps.included.value) * card.gp3.throughput,
-      ];
-    }
-    case 'gp2':
-      return [size * card.gp2.storage, 0, 0];
-    case 'io1':
-      return [size * card.io1.storage, (volume.iops ?? 0) * card.io1.iops, 0];
-    case 'io2':
-      return [size * card.io2.storage, io2IopsCost(volume.iops ?? 0, card), 0];
-    case 'st1':
-      return [size * card.st1.storage, 0, 0];
-    case 'sc1':
-      return [size * card.sc1.storage, 0, 0];
-  }
+  const d = descriptorOf(volume.type);
+  const rates: Readonly<Record<string, number>> = card[volume.type];
+  return [
+    lineCost(d, volume, rates, 'storage'),
+    lineCost(d, volume, rates, 'iops'),
+    lineCost(d, volume, rates, 'throughput'),
+  ];
 }
 
 /** Cost of ONE volume of the configuration (not multiplied by `count`). */

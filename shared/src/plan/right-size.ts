@@ -8,23 +8,24 @@ import {
 import { missingPriceMessage, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
 import {
   DELIVERY_FLOOR_FRACTION,
-  GP2,
+  descriptorOf,
   GP3,
-  HDD,
-  IO1,
-  IO2,
-  NON_NITRO,
   VOLUME_TYPES,
   VolumeTypeSchema,
   type Gp3Generation,
   type VolumeType,
 } from '../aws/volume-types.ts';
+import {
+  never,
+  type Sized,
+  type SizingContext,
+  type SizingNeed as Need,
+} from '../aws/volume-types/descriptor.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import {
   HOURS_PER_MONTH,
   averageBlockSize,
   bytesPerSec,
-  formatDecimal,
   formatInt,
   formatUsd,
   iops,
@@ -40,8 +41,6 @@ import { attachContextOf } from './limits.ts';
 import {
   gp2BaselineIops,
   gp2ThroughputMiBps,
-  hddThroughputMiBps,
-  io1ThroughputMiBps,
   volumeCapabilities,
   volumeWithSettings,
   type VolumeConfig,
@@ -140,14 +139,6 @@ export type RightSizeInput = {
   instanceCandidates?: readonly InstanceSpec[];
 };
 
-/** What one volume of a stripe must deliver and hold. */
-type Need = { iops: number; tp: number; hddBudget: number; hddIops: number; capacity: number };
-
-type Sized =
-  | { volume: VolumeConfig; reasons: string[] }
-  /** `perVolume`: the need is above one volume's maxima — more volumes striped could carry it. */
-  | { notViable: string; perVolume: boolean };
-
 const n0 = formatInt;
 const MAX_STRIPE = 64;
 
@@ -168,146 +159,6 @@ function instanceCeilings(instance: InstanceSpec | null) {
 export function maxDataVolumes(instance: InstanceSpec | null): number {
   const limit = instance?.maximumEbsAttachments;
   return limit ? Math.max(1, Math.min(MAX_STRIPE, limit - 1)) : MAX_STRIPE;
-}
-
-const tooBig = (why: string): Sized => ({ notViable: why, perVolume: true });
-const never = (why: string): Sized => ({ notViable: why, perVolume: false });
-
-function sizeGp3(t: Need, gen: Gp3Generation): Sized {
-  const maxIops = GP3.iops.max[gen].value;
-  const maxTp = GP3.throughputMiBps.max[gen].value;
-  const tp = Math.max(GP3.throughputMiBps.included.value, Math.ceil(t.tp));
-  let iops = Math.max(GP3.iops.included.value, Math.ceil(t.iops));
-  const reasons: string[] = [];
-  if (iops > maxIops || tp > maxTp)
-    return tooBig(
-      `needs ${n0(iops)} IOPS / ${n0(tp)} MiB/s, above one gp3 volume's ${n0(maxIops)} IOPS / ${n0(maxTp)} MiB/s (${gen === 'current' ? 'current limits' : 'limits before 2025'})`,
-    );
-  const ratio = GP3.throughputMiBps.maxPerProvisionedIops.value;
-  if (tp > ratio * iops) {
-    reasons.push(
-      `IOPS raised to ${n0(Math.ceil(tp / ratio))}: gp3 allows ${ratio} MiB/s per provisioned IOPS`,
-    );
-    iops = Math.ceil(tp / ratio);
-  }
-  if (iops === GP3.iops.included.value && tp === GP3.throughputMiBps.included.value)
-    reasons.push('the included 3,000 IOPS and 125 MiB/s cover the target: pay for storage only');
-  else
-    reasons.push(`${n0(iops)} IOPS and ${n0(tp)} MiB/s provisioned (3,000 IOPS and 125 MiB/s are included)`);
-  // The 500 IOPS/GiB ratio limits provisioned IOPS above the included 3,000, which any gp3 size
-  // gets (validateVolume applies the same rule): a 1 GiB gp3 at 3,000 IOPS is valid.
-  const sizeForIops = iops <= GP3.iops.included.value ? 0 : Math.ceil(iops / GP3.iops.maxPerGiB.value);
-  const size = Math.max(t.capacity, sizeForIops, GP3.sizeGiB.min.value);
-  if (sizeForIops > t.capacity)
-    reasons.push(`size raised to ${n0(size)} GiB: gp3 allows ${GP3.iops.maxPerGiB.value} IOPS per GiB`);
-  if (size > GP3.sizeGiB.max[gen].value) return tooBig(`needs ${n0(size)} GiB, above gp3's maximum size`);
-  return { volume: { type: 'gp3', sizeGiB: size, iops, throughputMiBps: tp }, reasons };
-}
-
-/** What an io2 volume on an instance not built on Nitro is promised, and what is only planned with. */
-const IO2_NOT_NITRO_TERMS = `on an instance not built on Nitro, AWS's current EBS guide says only that io2 "can achieve up to ${n0(NON_NITRO.maxPiops.value)} IOPS" (no throughput figure, no guarantee); the 2023 EC2 guide guaranteed up to ${n0(NON_NITRO.maxPiops.value)} IOPS and ${n0(NON_NITRO.maxMiBps.value)} MiB/s, the figures planned with here`;
-
-function sizeIo2(t: Need, nitro: boolean | null): Sized {
-  const perIops = IO2.throughputMiBps.maxPerProvisionedIops.value;
-  const maxIops = nitro === false ? NON_NITRO.maxPiops.value : IO2.iops.max.value;
-  const maxTp = nitro === false ? NON_NITRO.maxMiBps.value : IO2.throughputMiBps.max.value;
-  const onXen = nitro === false ? ' on an instance not built on Nitro' : '';
-  if (t.tp > maxTp) return tooBig(`needs ${n0(t.tp)} MiB/s, above io2's ${n0(maxTp)} MiB/s${onXen}`);
-  const forTp = Math.ceil(t.tp / perIops);
-  let iops = Math.max(IO2.iops.min.value, Math.ceil(t.iops));
-  const reasons: string[] = [];
-  if (forTp > iops) {
-    reasons.push(`IOPS raised to ${n0(forTp)}: io2 delivers ${perIops} MiB/s per provisioned IOPS`);
-    iops = forTp;
-  }
-  if (iops > maxIops) return tooBig(`needs ${n0(iops)} IOPS, above io2's ${n0(maxIops)}${onXen}`);
-  reasons.push(`${n0(iops)} provisioned IOPS (billed in graduated tiers); 99.999% durability`);
-  if (nitro === false) reasons.push(IO2_NOT_NITRO_TERMS);
-  const sizeForIops = Math.ceil(iops / IO2.iops.maxPerGiB.value);
-  const size = Math.max(t.capacity, sizeForIops, IO2.sizeGiB.min.value);
-  if (size > IO2.sizeGiB.max.value) return tooBig(`needs ${n0(size)} GiB, above io2's maximum size`);
-  if (sizeForIops > t.capacity)
-    reasons.push(`size raised to ${n0(size)} GiB: io2 allows ${n0(IO2.iops.maxPerGiB.value)} IOPS per GiB`);
-  return { volume: { type: 'io2', sizeGiB: size, iops }, reasons };
-}
-
-function sizeIo1(t: Need, nitro: boolean | null): Sized {
-  const maxIops = nitro === false ? NON_NITRO.maxPiops.value : IO1.iops.max.value;
-  const onXen = nitro === false ? ' on an instance not built on Nitro' : '';
-  if (t.tp > IO1.throughputMiBps.max.value)
-    return tooBig(`needs ${n0(t.tp)} MiB/s, above io1's ${n0(IO1.throughputMiBps.max.value)} MiB/s`);
-  // Smallest IOPS whose io1 throughput curve reaches the target (256 KiB per IOPS up to 500 MiB/s; then 16 KiB per IOPS above 32,000).
-  const forTp = t.tp <= 500 ? Math.ceil(t.tp * 4) : Math.max(32_001, Math.ceil((t.tp * 1024) / 16));
-  let iops = Math.max(IO1.iops.min.value, Math.ceil(t.iops));
-  const reasons: string[] = [];
-  if (forTp > iops) {
-    reasons.push(
-      `IOPS raised to ${n0(forTp)} for ${n0(t.tp)} MiB/s (io1 throughput follows provisioned IOPS)`,
-    );
-    iops = forTp;
-  }
-  if (iops > maxIops) return tooBig(`needs ${n0(iops)} IOPS, above io1's ${n0(maxIops)}${onXen}`);
-  if (io1ThroughputMiBps(iops) + 1e-9 < t.tp) return tooBig(`io1 cannot reach ${n0(t.tp)} MiB/s`);
-  const size = Math.max(t.capacity, Math.ceil(iops / IO1.iops.maxPerGiB.value), IO1.sizeGiB.min.value);
-  if (size > IO1.sizeGiB.max.value) return tooBig(`needs ${n0(size)} GiB, above io1's maximum size`);
-  reasons.push(
-    `${n0(iops)} provisioned IOPS at a flat rate; io2 is usually cheaper above 32,000 IOPS and more durable`,
-  );
-  return { volume: { type: 'io1', sizeGiB: size, iops }, reasons };
-}
-
-function sizeGp2(t: Need): Sized {
-  const maxIops = GP2.iops.baselineMax.value;
-  if (t.iops > maxIops) return tooBig(`needs ${n0(t.iops)} sustained IOPS, above gp2's ${n0(maxIops)}`);
-  const maxTp = GP2.throughputMiBps.maxFrom171GiB.value;
-  if (t.tp > maxTp) return tooBig(`needs ${n0(t.tp)} MiB/s, above gp2's ${maxTp} MiB/s`);
-  const sizeForIops = Math.ceil(t.iops / GP2.iops.perGiB.value);
-  // Sustained MiB/s = 3 IOPS per GiB × 0.25 MiB (gp2ThroughputMiBps): 200 MiB/s needs 267 GiB, 250 needs 334.
-  const miBpsPerGiB = GP2.iops.perGiB.value * GP2.throughputMiBps.perBaselineIops.value;
-  const sizeForTp = Math.ceil(t.tp / miBpsPerGiB - 1e-9);
-  const size = Math.max(t.capacity, sizeForIops, sizeForTp, GP2.sizeGiB.min.value);
-  if (size > GP2.sizeGiB.max.value) return tooBig(`needs ${n0(size)} GiB, above gp2's maximum size`);
-  const reasons = [
-    `${n0(size)} GiB gives ${n0(gp2BaselineIops(size))} baseline IOPS (3 per GiB) and ${formatDecimal(gp2ThroughputMiBps(size).sustained, 2)} MiB/s sustained`,
-  ];
-  if (sizeForIops > t.capacity || sizeForTp > t.capacity)
-    reasons.push('size bought for performance, not capacity: gp3 decouples the two');
-  return { volume: { type: 'gp2', sizeGiB: size }, reasons };
-}
-
-/**
- * st1/sc1 spend a whole 1 MiB of throughput on every operation, so small or random I/O drains
- * them: 200 random IOPS cost 200 MiB/s (a 1 TiB sc1 sustains 12 of them). AWS advises SSD for
- * small, random I/O; so does the planner — HDD is offered only for sequential work, sized on the
- * merged throughput it really spends.
- */
-function sizeHdd(type: 'st1' | 'sc1', t: Need, random: boolean, blockSize: number | null): Sized {
-  const spec = HDD[type];
-  const kib = blockSize !== null ? `${n0(blockSize / 1024)} KiB ` : '';
-  if (random) {
-    const perTiB = spec.baselineMiBpsPerTiB.value;
-    return never(
-      `random I/O: every ${kib}I/O costs a whole 1 MiB of ${type} throughput, so ${n0(t.hddIops)} IOPS spend ${n0(t.hddIops)} MiB/s (a 1 TiB ${type} sustains ${perTiB} such IOPS). HDD volumes are for large sequential I/O; AWS recommends SSD for small, random I/O`,
-    );
-  }
-  if (t.hddIops > spec.maxIops.value)
-    return tooBig(
-      `needs ${n0(t.hddIops)} operations of up to 1 MiB per second; one ${type} volume handles ${spec.maxIops.value}`,
-    );
-  if (t.hddBudget > spec.maxMiBps.value)
-    return tooBig(`needs ${n0(t.hddBudget)} MiB/s, above ${type}'s ${spec.maxMiBps.value} MiB/s`);
-  const sizeForTp = Math.ceil((t.hddBudget / spec.baselineMiBpsPerTiB.value) * 1024);
-  const size = Math.max(t.capacity, sizeForTp, spec.sizeGiB.min.value);
-  if (size > spec.sizeGiB.max.value)
-    return tooBig(
-      `needs ${n0(size)} GiB for ${n0(t.hddBudget)} MiB/s baseline, above ${type}'s maximum size`,
-    );
-  return {
-    volume: { type, sizeGiB: size },
-    reasons: [
-      `${n0(size)} GiB for a ${n0(hddThroughputMiBps(type, size).sustained)} MiB/s baseline (${spec.baselineMiBpsPerTiB.value} MiB/s per TiB); sequential I/O merges into 1 MiB operations`,
-    ],
-  };
 }
 
 /** A whole-number share of a total over `n` volumes (rounded up: each must carry its part). */
@@ -534,19 +385,15 @@ export function rightSize(input: RightSizeInput): RightSizeResult {
     hddIops: Math.ceil(hdd.iops * factor),
     capacity: Math.max(1, Math.ceil(input.minSizeGiB)),
   };
-  const sizers: Record<VolumeType, (per: Need) => Sized> = {
-    gp3: (per) => sizeGp3(per, gen),
-    io2: (per) => sizeIo2(per, nitro),
-    io1: (per) => sizeIo1(per, nitro),
-    gp2: (per) => sizeGp2(per),
-    st1: (per) => sizeHdd('st1', per, random, blockSize),
-    sc1: (per) => sizeHdd('sc1', per, random, blockSize),
-  };
+  // Each type sizes itself (its descriptor, aws/volume-types/*.ts): one volume of the stripe.
+  const sizing: SizingContext = { gen, nitro, random, blockSize };
   const capNote = ceil
     ? `capped at what ${ceil.name} sustains (${n0(ceil.iops)} IOPS, ${n0(ceil.throughputMiBps)} MiB/s): the instance, not the volume, must change`
     : '';
   const recs: Recommendation[] = (input.types ?? VOLUME_TYPES).map((type) => {
-    const { sized, count } = sizeStripe(type, need, maxVolumes, sizers[type]);
+    const { sized, count } = sizeStripe(type, need, maxVolumes, (per) =>
+      descriptorOf(type).size(per, sizing),
+    );
     if ('notViable' in sized)
       return {
         type,
@@ -560,7 +407,7 @@ export function rightSize(input: RightSizeInput): RightSizeResult {
         reasons: [sized.notViable],
         rank: 0,
       };
-    const config: VolumeConfig = count > 1 ? { ...sized.volume, count } : sized.volume;
+    const config: VolumeConfig = count > 1 ? { type, ...sized.volume, count } : { type, ...sized.volume };
     const caps = volumeCapabilities(config, { nitro });
     const delivered = {
       iops: ceil ? Math.min(caps.iops, ceil.iops) : caps.iops,

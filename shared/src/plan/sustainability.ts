@@ -1,7 +1,6 @@
-import { INSTANCE_BURST_MINUTES_PER_DAY } from '../aws/volume-types.ts';
+import { descriptorOf, INSTANCE_BURST_MINUTES_PER_DAY } from '../aws/volume-types.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import type { Limit, LimitTarget } from './limit.schema.ts';
-import { gp2BurstSeconds, hddBurstSeconds } from './volume.ts';
 
 /**
  * Can the measured rates be real on this configuration, for as long as they were held?
@@ -60,14 +59,12 @@ function allowanceOf(
   if (target?.kind !== 'ebs') return { allowance: null, seconds: null };
   const v = target.volume;
   const count = v.count ?? 1;
-  if (v.type === 'gp2') {
-    // One credit bucket per volume drives both the IOPS burst and the throughput burst (below 334 GiB).
-    const seconds = gp2BurstSeconds(v.sizeGiB, operationsPerVolume(limits, count));
-    return { allowance: 'gp2', seconds: seconds ?? Infinity };
-  }
-  if (v.type === 'st1' || v.type === 'sc1') {
-    const seconds = hddBurstSeconds(v.type, v.sizeGiB, limit.demand / count);
-    return { allowance: 'hdd', seconds: seconds ?? Infinity };
+  // The type's credit bucket (its descriptor): gp2's drains with operations, st1/sc1's with MiB/s.
+  const burst = descriptorOf(v.type).burst;
+  if (burst) {
+    const perVolume =
+      burst.drainedBy === 'operations' ? operationsPerVolume(limits, count) : limit.demand / count;
+    return { allowance: burst.allowance, seconds: burst.seconds(v.sizeGiB, perVolume) ?? Infinity };
   }
   return { allowance: null, seconds: null };
 }

@@ -1,4 +1,6 @@
 import { REGION_CODE, type EbsRates } from '../catalog-schema.ts';
+import { VOLUME_TYPE_REGISTRY, type RateKeyOf, type VolumeType } from '../volume-types.ts';
+import type { PriceListUnit } from '../volume-types/descriptor.ts';
 
 /**
  * Reads the records of an AWS Price List offer file (AmazonEC2, one region) into EBS and EC2
@@ -16,12 +18,9 @@ import { REGION_CODE, type EbsRates } from '../catalog-schema.ts';
  * of SKUs it wants, a few thousand per region, not by the file's size).
  */
 
+/** `type.key` of a rate-card price (the catalog's `rates.type.key`), or a snapshot price. */
 type EbsKey =
-  | `${'gp2' | 'st1' | 'sc1'}.storage`
-  | `gp3.${'storage' | 'iops' | 'throughput'}`
-  | `io1.${'storage' | 'iops'}`
-  | `io2.${'storage' | 'iops' | 'iops2' | 'iops3'}`
-  | `snapshot.${'standard' | 'archive'}`;
+  { [T in VolumeType]: `${T}.${RateKeyOf<T>}` }[VolumeType] | `snapshot.${'standard' | 'archive'}`;
 
 type UnitRule = { units: readonly string[]; perUnit: (usd: number, unit: string) => number };
 const same = (usd: number) => usd;
@@ -34,24 +33,28 @@ const THROUGHPUT_MONTH: UnitRule = {
 };
 const HOURS: UnitRule = { units: ['hrs'], perUnit: same };
 
+const UNIT_RULES: Record<PriceListUnit, UnitRule> = {
+  'GB-Mo': GB_MONTH,
+  'IOPS-Mo': IOPS_MONTH,
+  'throughput-Mo': THROUGHPUT_MONTH,
+};
+
 /**
- * The EBS usage types the catalog reads (after the region prefix), with their unit. io2's IOPS
- * tiers are separate usage types, each listed over 0–Inf: their bounds (32,000 / 64,000) are
- * not in the offer file; they are AWS's published tiers (plan/cost.ts IO2_IOPS_TIERS).
+ * The EBS usage types the catalog reads (after the region prefix), with their unit: each volume
+ * type's cost components name theirs (aws/volume-types/*.ts, keyed like the rate card), then the
+ * snapshots. io2's IOPS tiers are separate usage types, each listed over 0–Inf: their bounds
+ * (32,000 / 64,000) are not in the offer file; they are AWS's published tiers
+ * (aws/volume-types/io2.ts IO2_IOPS_TIERS).
  */
 const EBS_USAGE_TYPES: Record<string, { key: EbsKey; unit: UnitRule }> = {
-  'EBS:VolumeUsage.gp2': { key: 'gp2.storage', unit: GB_MONTH },
-  'EBS:VolumeUsage.gp3': { key: 'gp3.storage', unit: GB_MONTH },
-  'EBS:VolumeP-IOPS.gp3': { key: 'gp3.iops', unit: IOPS_MONTH },
-  'EBS:VolumeP-Throughput.gp3': { key: 'gp3.throughput', unit: THROUGHPUT_MONTH },
-  'EBS:VolumeUsage.piops': { key: 'io1.storage', unit: GB_MONTH },
-  'EBS:VolumeP-IOPS.piops': { key: 'io1.iops', unit: IOPS_MONTH },
-  'EBS:VolumeUsage.io2': { key: 'io2.storage', unit: GB_MONTH },
-  'EBS:VolumeP-IOPS.io2': { key: 'io2.iops', unit: IOPS_MONTH },
-  'EBS:VolumeP-IOPS.io2.tier2': { key: 'io2.iops2', unit: IOPS_MONTH },
-  'EBS:VolumeP-IOPS.io2.tier3': { key: 'io2.iops3', unit: IOPS_MONTH },
-  'EBS:VolumeUsage.st1': { key: 'st1.storage', unit: GB_MONTH },
-  'EBS:VolumeUsage.sc1': { key: 'sc1.storage', unit: GB_MONTH },
+  ...Object.fromEntries(
+    Object.entries(VOLUME_TYPE_REGISTRY).flatMap(([type, d]) =>
+      d.costComponents.map((c) => [
+        c.usageType,
+        { key: `${type}.${c.key}` as EbsKey, unit: UNIT_RULES[c.priceListUnit] },
+      ]),
+    ),
+  ),
   'EBS:SnapshotUsage': { key: 'snapshot.standard', unit: GB_MONTH },
   'EBS:SnapshotArchiveStorage': { key: 'snapshot.archive', unit: GB_MONTH },
 };
@@ -202,14 +205,14 @@ export type OfferRegionPrices = {
 
 export type OfferProblem = { path: string; message: string };
 
-const emptyRates = (): EbsRates => ({
-  gp2: { storage: null },
-  gp3: { storage: null, iops: null, throughput: null },
-  io1: { storage: null, iops: null },
-  io2: { storage: null, iops: null, iops2: null, iops3: null },
-  st1: { storage: null },
-  sc1: { storage: null },
-});
+/** Every price component of every type, none known yet (the registry's order: the catalog's). */
+const emptyRates = (): EbsRates =>
+  Object.fromEntries(
+    Object.entries(VOLUME_TYPE_REGISTRY).map(([type, d]) => [
+      type,
+      Object.fromEntries(d.costComponents.map((c) => [c.key, null])),
+    ]),
+  ) as EbsRates;
 
 type RegionState = {
   location: string | null;

@@ -204,6 +204,13 @@ const CandidateEditor = memo(function CandidateEditor({
   );
 }, sameData);
 
+/** The add-a-candidate buttons: the side-by-side types first, then every other type in the registry's order. */
+const ADD_FIRST: readonly VolumeType[] = ['gp3', 'io2', 'gp2'];
+const ADD_ORDER: readonly VolumeType[] = [
+  ...ADD_FIRST,
+  ...VOLUME_TYPES.filter((t) => !ADD_FIRST.includes(t)),
+];
+
 /** st1/sc1: throughput is bought per TiB of size (aws/volume-types.ts HDD, AWS EBS User Guide "HDD volumes"). */
 function hddSizeHint(type: VolumeType): string {
   if (type !== 'st1' && type !== 'sc1') return `${type}: performance follows the size.`;
@@ -323,7 +330,7 @@ export function WhatIfControls(props: Props) {
           />
         ))}
         <div className="button-row" role="group" aria-label="Add a candidate volume">
-          {(['gp3', 'io2', 'gp2', 'io1', 'st1', 'sc1'] as const).map((t) => (
+          {ADD_ORDER.map((t) => (
             <button
               key={t}
               type="button"
