@@ -65,8 +65,10 @@ import {
   fileIdentity,
   fileIdentityProblem,
   type FileIdentity,
-  type RunOutcome,
+  type GroupOutcome,
+  type GroupWrite,
   type RunWrite,
+  type Statement,
   type WriteName,
 } from './sqlite-writes.ts';
 import {
@@ -433,7 +435,7 @@ function startCheckpointer(
   }
 }
 
-/** Bytes of runs one group commit writes at most (one run always goes, whatever its size). */
+/** Bytes one group commit writes at most (one write always goes, whatever its size). */
 export const GROUP_COMMIT_MAX_BYTES = 8 * 1024 * 1024;
 
 /** About what a run appends to the WAL: its bytes and its JSON documents. */
@@ -447,12 +449,12 @@ const comparisonBytes = (c: { resultJson: string; planJson: string | null }) =>
 const sumOf = <T>(items: readonly T[], size: (item: T) => number) =>
   items.reduce((total, item) => total + size(item), 0);
 
-/** Removes and returns the first queued runs that fit in `maxBytes` (at least one). */
-export function takeBatch<T extends { run: PreparedRun }>(queue: T[], maxBytes: number): T[] {
+/** Removes and returns the first queued writes that fit in `maxBytes` (at least one). */
+export function takeBatch<T extends { bytes: number }>(queue: T[], maxBytes: number): T[] {
   let count = 0;
   let bytes = 0;
   while (count < queue.length) {
-    bytes += runBytes(queue[count]!.run);
+    bytes += queue[count]!.bytes;
     if (count > 0 && bytes > maxBytes) break;
     count += 1;
   }
@@ -494,9 +496,11 @@ function runWriteOf(run: PreparedRun): RunWrite {
   };
 }
 
-type PendingRun = {
-  run: PreparedRun;
-  resolve: (result: InsertRunResult) => void;
+/** A write waiting for the next group commit: what it appends to the WAL, and who waits for it. */
+type PendingWrite = {
+  write: GroupWrite;
+  bytes: number;
+  settle: (outcome: GroupOutcome) => void;
   reject: (error: unknown) => void;
 };
 
@@ -519,8 +523,8 @@ export class SqliteRunStore implements RunStore {
   readonly #clock: MonotonicClock;
   readonly #observe: QueryObserver | undefined;
   readonly #statements = new Map<string, Database.Statement>();
-  /** Runs waiting for the next group commit (see insertRun). */
-  readonly #pendingRuns: PendingRun[] = [];
+  /** Runs (and the statements that ride along) waiting for the next group commit (see insertRun). */
+  readonly #pending: PendingWrite[] = [];
   /** The group commit the writer is running, if any: the next one waits for it. */
   #committing: Promise<void> | null = null;
 
@@ -641,50 +645,81 @@ export class SqliteRunStore implements RunStore {
     } catch (error) {
       return Promise.reject(this.#translate(error));
     }
-    return new Promise((resolve, reject) => {
-      this.#pendingRuns.push({ run, resolve, reject });
-      if (this.#pendingRuns.length === 1 && !this.#committing) setImmediate(() => this.#commitPendingRuns());
-    });
+    return new Promise((resolve, reject) =>
+      this.#enqueue({
+        write: { run: runWriteOf(run) },
+        bytes: runBytes(run),
+        reject,
+        settle: (outcome) => {
+          if (!outcome.ok && outcome.error.kind === 'error' && outcome.error.name === TOKEN_REVOKED)
+            reject(new TokenRevokedError(run.tokenId ?? 'unknown'));
+          else if (!outcome.ok) reject(this.#translate(errorFromWire(outcome.error, sqliteErrorClass())));
+          else if (!('existing' in outcome)) reject(new Error('the writer answered a run as a statement'));
+          else if (outcome.existing) resolve({ run: runMetaFromRow(outcome.existing), created: false });
+          else resolve({ run: runMetaFromPrepared(run), created: true });
+        },
+      }),
+    );
   }
 
   /**
-   * Sends the queued runs as one group commit (at most GROUP_COMMIT_MAX_BYTES, at least one run),
-   * then settles each promise; runs queued meanwhile go in the next one. The cap bounds what one
-   * commit copies and holds in memory twice (here and in the writer) when a burst of large
-   * uploads arrives.
+   * One statement in the next group commit (its own savepoint), instead of a commit of its own:
+   * the regression gate's comparison follows every CI upload, and a second commit per upload was
+   * a second fsync per upload (bench P1, P2). Resolves with the rows it changed, after the COMMIT.
    */
-  #commitPendingRuns(): void {
+  #inGroupCommit(statement: Statement, bytes: number): Promise<number> {
+    if (!this.#db.open) return Promise.reject(closedError());
+    return new Promise((resolve, reject) =>
+      this.#enqueue({
+        write: { statement },
+        bytes,
+        reject,
+        settle: (outcome) => {
+          if (!outcome.ok) reject(this.#translate(errorFromWire(outcome.error, sqliteErrorClass())));
+          else if (!('changes' in outcome)) reject(new Error('the writer answered a statement as a run'));
+          else resolve(outcome.changes);
+        },
+      }),
+    );
+  }
+
+  #enqueue(pending: PendingWrite): void {
+    this.#pending.push(pending);
+    if (this.#pending.length === 1 && !this.#committing) setImmediate(() => this.#commitPending());
+  }
+
+  /**
+   * Sends the queued writes as one group commit (at most GROUP_COMMIT_MAX_BYTES, at least one
+   * write), then settles each promise; writes queued meanwhile go in the next one. The cap bounds
+   * what one commit copies and holds in memory twice (here and in the writer) when a burst of
+   * large uploads arrives.
+   */
+  #commitPending(): void {
     if (this.#committing) return;
-    const batch = takeBatch(this.#pendingRuns, GROUP_COMMIT_MAX_BYTES);
+    const batch = takeBatch(this.#pending, GROUP_COMMIT_MAX_BYTES);
     if (batch.length === 0) return;
     this.#committing = this.#write(
-      'insertRuns',
-      [batch.map((b) => runWriteOf(b.run))],
-      sumOf(batch, (b) => runBytes(b.run)),
+      'commitGroup',
+      [batch.map((b) => b.write)],
+      sumOf(batch, (b) => b.bytes),
     ).then(
-      (outcomes) => this.#settleBatch(batch, outcomes),
+      (outcomes) => {
+        for (const [i, { settle, reject }] of batch.entries()) {
+          const outcome = outcomes[i];
+          if (outcome) settle(outcome);
+          else reject(new Error('the writer answered fewer writes than it was sent'));
+        }
+      },
       // BEGIN or COMMIT failed (lock held beyond busy_timeout, disk full, I/O error): nothing of
-      // the batch is stored, and every upload in it is told so.
+      // the batch is stored, and every write in it is told so.
       (error: unknown) => {
         for (const { reject } of batch) reject(error);
       },
     );
     void this.#committing.finally(() => {
       this.#committing = null;
-      this.#commitPendingRuns();
+      this.#commitPending();
     });
-  }
-
-  #settleBatch(batch: PendingRun[], outcomes: RunOutcome[]): void {
-    for (const [i, { run, resolve, reject }] of batch.entries()) {
-      const outcome = outcomes[i];
-      if (!outcome) reject(new Error('the writer answered fewer runs than it was sent'));
-      else if (!outcome.ok && outcome.error.kind === 'error' && outcome.error.name === TOKEN_REVOKED)
-        reject(new TokenRevokedError(run.tokenId ?? 'unknown'));
-      else if (!outcome.ok) reject(this.#translate(errorFromWire(outcome.error, sqliteErrorClass())));
-      else if (outcome.existing) resolve({ run: runMetaFromRow(outcome.existing), created: false });
-      else resolve({ run: runMetaFromPrepared(run), created: true });
-    }
   }
 
   getRun(id: string): Promise<Run | null> {
@@ -779,7 +814,7 @@ export class SqliteRunStore implements RunStore {
       const unknown = unknownRunOf(comparison, this.#runExists);
       if (unknown) return unknown;
       const insert = comparisonInsertStatement(comparison, () => '?', pairKey);
-      const changes = await this.#write('run', [insert], comparisonBytes(comparison));
+      const changes = await this.#inGroupCommit(insert, comparisonBytes(comparison));
       if (changes === 1) return storeOk({ comparison: comparisonFromPrepared(comparison), created: true });
       // The pair has one (committed, as comparisons are never deleted): read it here.
       const existing = this.#get(
@@ -1013,7 +1048,7 @@ export class SqliteRunStore implements RunStore {
 
   async close(): Promise<void> {
     // Runs queued for the next group commits are written first.
-    this.#commitPendingRuns();
+    this.#commitPending();
     while (this.#committing) await this.#committing;
     // The writer's and the checkpoint worker's connections close first (after the writes already
     // sent), so closing this one can remove the WAL.
