@@ -461,22 +461,64 @@ export function takeBatch<T extends { bytes: number }>(queue: T[], maxBytes: num
   return queue.splice(0, count);
 }
 
-/** A prepared run as the statements the writer runs for it (sqlite-writes.ts RunWrite). */
-function runWriteOf(run: PreparedRun): RunWrite {
+/**
+ * `text` as UTF-8 in a buffer of its own, whose memory goes to the writer thread (`transfer`)
+ * instead of being copied there: a structured clone copies a string into the message and out
+ * again in the writer, and the driver then encodes it to UTF-8 — for a run's report and summary
+ * (~65 KB for a 16-job file) and a comparison's result (~56 KB), after every CI upload (bench P2).
+ * The SQL takes it back as TEXT (`CAST(? AS TEXT)`: the same bytes, read as UTF-8). JSON.stringify
+ * writes no lone surrogate, so the bytes are exactly the string.
+ */
+function movedUtf8(text: string, transfer: ArrayBuffer[]): Buffer {
+  // allocUnsafeSlow: never a slice of Buffer's shared pool, which must not be detached.
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  transfer.push(bytes.buffer as ArrayBuffer);
+  return bytes;
+}
+
+/** A copy of `bytes` in memory of its own, moved to the writer thread (the caller keeps `bytes`). */
+function movedCopy(bytes: Uint8Array, transfer: ArrayBuffer[]): Buffer {
+  const copy = Buffer.allocUnsafeSlow(bytes.byteLength);
+  copy.set(bytes);
+  transfer.push(copy.buffer as ArrayBuffer);
+  return copy;
+}
+
+/** The run columns sent to the writer as UTF-8 bytes (movedUtf8). */
+const RUN_TEXT_AS_BYTES: ReadonlySet<string> = new Set(['summary', 'report']);
+
+/** The comparison column sent to the writer as UTF-8 bytes (movedUtf8), 1-based. */
+const COMPARISON_RESULT_POSITION = COMPARISON_COLUMNS.split(', ').indexOf('result') + 1;
+
+/**
+ * A prepared run as the statements the writer runs for it (sqlite-writes.ts RunWrite), and the
+ * buffers moved to the writer with them.
+ */
+function runWriteOf(run: PreparedRun): { write: RunWrite; transfer: ArrayBuffer[] } {
   const { series, branch } = run.labels;
-  const placeholders = RUN_INSERT_COLUMNS.map(() => '?').join(', ');
-  return {
+  const transfer: ArrayBuffer[] = [];
+  const values = runInsertValues(run);
+  const placeholders = RUN_INSERT_COLUMNS.map((column, i) => {
+    if (!RUN_TEXT_AS_BYTES.has(column)) return '?';
+    values[i] = movedUtf8(values[i] as string, transfer);
+    return 'CAST(? AS TEXT)';
+  }).join(', ');
+  const write: RunWrite = {
     insert: {
       sql:
         `INSERT INTO runs (${RUN_INSERT_COLUMNS.join(', ')}) VALUES (${placeholders}) ` +
         'ON CONFLICT (idempotency_key) DO NOTHING',
-      params: runInsertValues(run),
+      params: values,
     },
     existing: {
       sql: `SELECT ${RUN_META_COLUMNS} FROM runs WHERE idempotency_key = ?`,
       params: [run.idempotencyKey],
     },
-    raw: { sql: 'INSERT INTO run_raw (run_id, bytes) VALUES (?, ?)', params: [run.id, run.rawBytes] },
+    raw: {
+      sql: 'INSERT INTO run_raw (run_id, bytes) VALUES (?, ?)',
+      params: [run.id, movedCopy(run.rawBytes, transfer)],
+    },
     // In the run's savepoint of the write transaction: no revoke can commit between this check and
     // the insert.
     tokenActive: run.tokenId === null ? null : { sql: TOKEN_ACTIVE(() => '?'), params: [run.tokenId] },
@@ -494,12 +536,15 @@ function runWriteOf(run: PreparedRun): RunWrite {
             newBranchParam: 1,
           },
   };
+  return { write, transfer };
 }
 
 /** A write waiting for the next group commit: what it appends to the WAL, and who waits for it. */
 type PendingWrite = {
   write: GroupWrite;
   bytes: number;
+  /** Buffers of `write` moved to the writer (movedUtf8). */
+  transfer: ArrayBuffer[];
   settle: (outcome: GroupOutcome) => void;
   reject: (error: unknown) => void;
 };
@@ -593,11 +638,16 @@ export class SqliteRunStore implements RunStore {
    * appends to the WAL (the large documents), for the checkpointer. A write fault (disk full,
    * read-only, I/O) is remembered for /healthz, a success clears it.
    */
-  async #write<K extends WriteName>(name: K, args: WriteArgs[K], walBytes = 0): Promise<WriteResults[K]> {
+  async #write<K extends WriteName>(
+    name: K,
+    args: WriteArgs[K],
+    walBytes = 0,
+    transfer: ArrayBuffer[] = [],
+  ): Promise<WriteResults[K]> {
     if (!this.#db.open) throw closedError();
     let result: WriteResults[K];
     try {
-      result = await this.#writes.call(name, ...args);
+      result = await this.#writes.move(name, args, transfer);
     } catch (error) {
       throw this.#translate(error);
     }
@@ -645,9 +695,11 @@ export class SqliteRunStore implements RunStore {
     } catch (error) {
       return Promise.reject(this.#translate(error));
     }
+    const { write, transfer } = runWriteOf(run);
     return new Promise((resolve, reject) =>
       this.#enqueue({
-        write: { run: runWriteOf(run) },
+        write: { run: write },
+        transfer,
         bytes: runBytes(run),
         reject,
         settle: (outcome) => {
@@ -667,11 +719,12 @@ export class SqliteRunStore implements RunStore {
    * the regression gate's comparison follows every CI upload, and a second commit per upload was
    * a second fsync per upload (bench P1, P2). Resolves with the rows it changed, after the COMMIT.
    */
-  #inGroupCommit(statement: Statement, bytes: number): Promise<number> {
+  #inGroupCommit(statement: Statement, bytes: number, transfer: ArrayBuffer[]): Promise<number> {
     if (!this.#db.open) return Promise.reject(closedError());
     return new Promise((resolve, reject) =>
       this.#enqueue({
         write: { statement },
+        transfer,
         bytes,
         reject,
         settle: (outcome) => {
@@ -702,6 +755,7 @@ export class SqliteRunStore implements RunStore {
       'commitGroup',
       [batch.map((b) => b.write)],
       sumOf(batch, (b) => b.bytes),
+      batch.flatMap((b) => b.transfer),
     ).then(
       (outcomes) => {
         for (const [i, { settle, reject }] of batch.entries()) {
@@ -813,8 +867,14 @@ export class SqliteRunStore implements RunStore {
       const comparison = prepared.value;
       const unknown = unknownRunOf(comparison, this.#runExists);
       if (unknown) return unknown;
-      const insert = comparisonInsertStatement(comparison, () => '?', pairKey);
-      const changes = await this.#inGroupCommit(insert, comparisonBytes(comparison));
+      const insert = comparisonInsertStatement(
+        comparison,
+        (position) => (position === COMPARISON_RESULT_POSITION ? 'CAST(? AS TEXT)' : '?'),
+        pairKey,
+      );
+      const transfer: ArrayBuffer[] = [];
+      insert.params[COMPARISON_RESULT_POSITION - 1] = movedUtf8(comparison.resultJson, transfer);
+      const changes = await this.#inGroupCommit(insert, comparisonBytes(comparison), transfer);
       if (changes === 1) return storeOk({ comparison: comparisonFromPrepared(comparison), created: true });
       // The pair has one (committed, as comparisons are never deleted): read it here.
       const existing = this.#get(
