@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newId } from './ids.ts';
-import { StoreUnavailableError } from './run-store.ts';
+import { JsonObjectText, StoreUnavailableError } from './run-store.ts';
 import { describeRunStoreContract } from './run-store.contract.ts';
 import { openSqliteStore, pragmaMismatches, readPragmas } from './sqlite-store.ts';
 import { FIO_JSON, REPORT, runInput } from './testing/run-inputs.ts';
@@ -197,6 +197,45 @@ describe('SQLite store: the file', () => {
     expect(await second.getRun(a.run.id)).toEqual({ ...a.run, report: REPORT });
     await second.close();
     expect(rawSql(path, 'PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+  });
+
+  it('a pair comparison goes to the writer in the group commit of the runs queued with it, its documents stored as TEXT', async () => {
+    const path = freshPath();
+    const store = await openSqliteStore({ path });
+    try {
+      const a = (await store.insertRun(runInput())).run;
+      const b = (await store.insertRun(runInput())).run;
+      // Queued in one turn, as an upload's comparison meets the next uploads' runs.
+      const next = store.insertRun(runInput({}, { name: 'non-ASCII: 4 KiB → 1 µs ✓' }));
+      const pair = store.ensurePairComparison({
+        title: 'main vs pr',
+        runIds: [a.id, b.id],
+        plan: null,
+        result: new JsonObjectText('{"runs":["é","→"]}'),
+        priceTableDate: '2026-11-01',
+        analysisVersion: '2026.11.0',
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      // One message to the writer thread, one commit: not a second commit (and fsync) for the comparison.
+      expect(store.pendingWrites()).toBe(1);
+      const stored = await next;
+      const comparison = await pair;
+      if (!comparison.ok) throw new Error(comparison.error.message);
+      expect(comparison.value.comparison.result).toEqual({ runs: ['é', '→'] });
+      expect(await store.getComparison(comparison.value.comparison.id)).toEqual(comparison.value.comparison);
+      expect((await store.getRunJson(stored.run.id))?.labels).toEqual(stored.run.labels);
+      expect(await store.getRun(stored.run.id)).toEqual({ ...stored.run, report: REPORT });
+      expect((await store.getRunRaw(stored.run.id))?.bytes.equals(FIO_JSON)).toBe(true);
+    } finally {
+      await store.close();
+    }
+    // The documents went to the writer as UTF-8 bytes: they are stored as TEXT all the same.
+    expect(
+      rawSql(path, 'SELECT DISTINCT typeof(labels) || typeof(summary) || typeof(report) AS types FROM runs'),
+    ).toEqual([{ types: 'texttexttext' }]);
+    expect(rawSql(path, 'SELECT typeof(result) AS type, result FROM comparisons')).toEqual([
+      { type: 'text', result: '{"runs":["é","→"]}' },
+    ]);
   });
 
   it('never writes a plaintext token: the database file and WAL hold only its SHA-256 (R7)', async () => {

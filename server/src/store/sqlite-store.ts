@@ -65,8 +65,10 @@ import {
   fileIdentity,
   fileIdentityProblem,
   type FileIdentity,
-  type RunOutcome,
+  type GroupOutcome,
+  type GroupWrite,
   type RunWrite,
+  type Statement,
   type WriteName,
 } from './sqlite-writes.ts';
 import {
@@ -433,7 +435,7 @@ function startCheckpointer(
   }
 }
 
-/** Bytes of runs one group commit writes at most (one run always goes, whatever its size). */
+/** Bytes one group commit writes at most (one write always goes, whatever its size). */
 export const GROUP_COMMIT_MAX_BYTES = 8 * 1024 * 1024;
 
 /** About what a run appends to the WAL: its bytes and its JSON documents. */
@@ -447,34 +449,76 @@ const comparisonBytes = (c: { resultJson: string; planJson: string | null }) =>
 const sumOf = <T>(items: readonly T[], size: (item: T) => number) =>
   items.reduce((total, item) => total + size(item), 0);
 
-/** Removes and returns the first queued runs that fit in `maxBytes` (at least one). */
-export function takeBatch<T extends { run: PreparedRun }>(queue: T[], maxBytes: number): T[] {
+/** Removes and returns the first queued writes that fit in `maxBytes` (at least one). */
+export function takeBatch<T extends { bytes: number }>(queue: T[], maxBytes: number): T[] {
   let count = 0;
   let bytes = 0;
   while (count < queue.length) {
-    bytes += runBytes(queue[count]!.run);
+    bytes += queue[count]!.bytes;
     if (count > 0 && bytes > maxBytes) break;
     count += 1;
   }
   return queue.splice(0, count);
 }
 
-/** A prepared run as the statements the writer runs for it (sqlite-writes.ts RunWrite). */
-function runWriteOf(run: PreparedRun): RunWrite {
+/**
+ * `text` as UTF-8 in a buffer of its own, whose memory goes to the writer thread (`transfer`)
+ * instead of being copied there: a structured clone copies a string into the message and out
+ * again in the writer, and the driver then encodes it to UTF-8 — for a run's report and summary
+ * (~65 KB for a 16-job file) and a comparison's result (~56 KB), after every CI upload (bench P2).
+ * The SQL takes it back as TEXT (`CAST(? AS TEXT)`: the same bytes, read as UTF-8). JSON.stringify
+ * writes no lone surrogate, so the bytes are exactly the string.
+ */
+function movedUtf8(text: string, transfer: ArrayBuffer[]): Buffer {
+  // allocUnsafeSlow: never a slice of Buffer's shared pool, which must not be detached.
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  transfer.push(bytes.buffer as ArrayBuffer);
+  return bytes;
+}
+
+/** A copy of `bytes` in memory of its own, moved to the writer thread (the caller keeps `bytes`). */
+function movedCopy(bytes: Uint8Array, transfer: ArrayBuffer[]): Buffer {
+  const copy = Buffer.allocUnsafeSlow(bytes.byteLength);
+  copy.set(bytes);
+  transfer.push(copy.buffer as ArrayBuffer);
+  return copy;
+}
+
+/** The run columns sent to the writer as UTF-8 bytes (movedUtf8). */
+const RUN_TEXT_AS_BYTES: ReadonlySet<string> = new Set(['summary', 'report']);
+
+/** The comparison column sent to the writer as UTF-8 bytes (movedUtf8), 1-based. */
+const COMPARISON_RESULT_POSITION = COMPARISON_COLUMNS.split(', ').indexOf('result') + 1;
+
+/**
+ * A prepared run as the statements the writer runs for it (sqlite-writes.ts RunWrite), and the
+ * buffers moved to the writer with them.
+ */
+function runWriteOf(run: PreparedRun): { write: RunWrite; transfer: ArrayBuffer[] } {
   const { series, branch } = run.labels;
-  const placeholders = RUN_INSERT_COLUMNS.map(() => '?').join(', ');
-  return {
+  const transfer: ArrayBuffer[] = [];
+  const values = runInsertValues(run);
+  const placeholders = RUN_INSERT_COLUMNS.map((column, i) => {
+    if (!RUN_TEXT_AS_BYTES.has(column)) return '?';
+    values[i] = movedUtf8(values[i] as string, transfer);
+    return 'CAST(? AS TEXT)';
+  }).join(', ');
+  const write: RunWrite = {
     insert: {
       sql:
         `INSERT INTO runs (${RUN_INSERT_COLUMNS.join(', ')}) VALUES (${placeholders}) ` +
         'ON CONFLICT (idempotency_key) DO NOTHING',
-      params: runInsertValues(run),
+      params: values,
     },
     existing: {
       sql: `SELECT ${RUN_META_COLUMNS} FROM runs WHERE idempotency_key = ?`,
       params: [run.idempotencyKey],
     },
-    raw: { sql: 'INSERT INTO run_raw (run_id, bytes) VALUES (?, ?)', params: [run.id, run.rawBytes] },
+    raw: {
+      sql: 'INSERT INTO run_raw (run_id, bytes) VALUES (?, ?)',
+      params: [run.id, movedCopy(run.rawBytes, transfer)],
+    },
     // In the run's savepoint of the write transaction: no revoke can commit between this check and
     // the insert.
     tokenActive: run.tokenId === null ? null : { sql: TOKEN_ACTIVE(() => '?'), params: [run.tokenId] },
@@ -492,11 +536,16 @@ function runWriteOf(run: PreparedRun): RunWrite {
             newBranchParam: 1,
           },
   };
+  return { write, transfer };
 }
 
-type PendingRun = {
-  run: PreparedRun;
-  resolve: (result: InsertRunResult) => void;
+/** A write waiting for the next group commit: what it appends to the WAL, and who waits for it. */
+type PendingWrite = {
+  write: GroupWrite;
+  bytes: number;
+  /** Buffers of `write` moved to the writer (movedUtf8). */
+  transfer: ArrayBuffer[];
+  settle: (outcome: GroupOutcome) => void;
   reject: (error: unknown) => void;
 };
 
@@ -519,8 +568,8 @@ export class SqliteRunStore implements RunStore {
   readonly #clock: MonotonicClock;
   readonly #observe: QueryObserver | undefined;
   readonly #statements = new Map<string, Database.Statement>();
-  /** Runs waiting for the next group commit (see insertRun). */
-  readonly #pendingRuns: PendingRun[] = [];
+  /** Runs (and the statements that ride along) waiting for the next group commit (see insertRun). */
+  readonly #pending: PendingWrite[] = [];
   /** The group commit the writer is running, if any: the next one waits for it. */
   #committing: Promise<void> | null = null;
 
@@ -589,11 +638,16 @@ export class SqliteRunStore implements RunStore {
    * appends to the WAL (the large documents), for the checkpointer. A write fault (disk full,
    * read-only, I/O) is remembered for /healthz, a success clears it.
    */
-  async #write<K extends WriteName>(name: K, args: WriteArgs[K], walBytes = 0): Promise<WriteResults[K]> {
+  async #write<K extends WriteName>(
+    name: K,
+    args: WriteArgs[K],
+    walBytes = 0,
+    transfer: ArrayBuffer[] = [],
+  ): Promise<WriteResults[K]> {
     if (!this.#db.open) throw closedError();
     let result: WriteResults[K];
     try {
-      result = await this.#writes.call(name, ...args);
+      result = await this.#writes.move(name, args, transfer);
     } catch (error) {
       throw this.#translate(error);
     }
@@ -641,50 +695,85 @@ export class SqliteRunStore implements RunStore {
     } catch (error) {
       return Promise.reject(this.#translate(error));
     }
-    return new Promise((resolve, reject) => {
-      this.#pendingRuns.push({ run, resolve, reject });
-      if (this.#pendingRuns.length === 1 && !this.#committing) setImmediate(() => this.#commitPendingRuns());
-    });
+    const { write, transfer } = runWriteOf(run);
+    return new Promise((resolve, reject) =>
+      this.#enqueue({
+        write: { run: write },
+        transfer,
+        bytes: runBytes(run),
+        reject,
+        settle: (outcome) => {
+          if (!outcome.ok && outcome.error.kind === 'error' && outcome.error.name === TOKEN_REVOKED)
+            reject(new TokenRevokedError(run.tokenId ?? 'unknown'));
+          else if (!outcome.ok) reject(this.#translate(errorFromWire(outcome.error, sqliteErrorClass())));
+          else if (!('existing' in outcome)) reject(new Error('the writer answered a run as a statement'));
+          else if (outcome.existing) resolve({ run: runMetaFromRow(outcome.existing), created: false });
+          else resolve({ run: runMetaFromPrepared(run), created: true });
+        },
+      }),
+    );
   }
 
   /**
-   * Sends the queued runs as one group commit (at most GROUP_COMMIT_MAX_BYTES, at least one run),
-   * then settles each promise; runs queued meanwhile go in the next one. The cap bounds what one
-   * commit copies and holds in memory twice (here and in the writer) when a burst of large
-   * uploads arrives.
+   * One statement in the next group commit (its own savepoint), instead of a commit of its own:
+   * the regression gate's comparison follows every CI upload, and a second commit per upload was
+   * a second fsync per upload (bench P1, P2). Resolves with the rows it changed, after the COMMIT.
    */
-  #commitPendingRuns(): void {
+  #inGroupCommit(statement: Statement, bytes: number, transfer: ArrayBuffer[]): Promise<number> {
+    if (!this.#db.open) return Promise.reject(closedError());
+    return new Promise((resolve, reject) =>
+      this.#enqueue({
+        write: { statement },
+        transfer,
+        bytes,
+        reject,
+        settle: (outcome) => {
+          if (!outcome.ok) reject(this.#translate(errorFromWire(outcome.error, sqliteErrorClass())));
+          else if (!('changes' in outcome)) reject(new Error('the writer answered a statement as a run'));
+          else resolve(outcome.changes);
+        },
+      }),
+    );
+  }
+
+  #enqueue(pending: PendingWrite): void {
+    this.#pending.push(pending);
+    if (this.#pending.length === 1 && !this.#committing) setImmediate(() => this.#commitPending());
+  }
+
+  /**
+   * Sends the queued writes as one group commit (at most GROUP_COMMIT_MAX_BYTES, at least one
+   * write), then settles each promise; writes queued meanwhile go in the next one. The cap bounds
+   * what one commit copies and holds in memory twice (here and in the writer) when a burst of
+   * large uploads arrives.
+   */
+  #commitPending(): void {
     if (this.#committing) return;
-    const batch = takeBatch(this.#pendingRuns, GROUP_COMMIT_MAX_BYTES);
+    const batch = takeBatch(this.#pending, GROUP_COMMIT_MAX_BYTES);
     if (batch.length === 0) return;
     this.#committing = this.#write(
-      'insertRuns',
-      [batch.map((b) => runWriteOf(b.run))],
-      sumOf(batch, (b) => runBytes(b.run)),
+      'commitGroup',
+      [batch.map((b) => b.write)],
+      sumOf(batch, (b) => b.bytes),
+      batch.flatMap((b) => b.transfer),
     ).then(
-      (outcomes) => this.#settleBatch(batch, outcomes),
+      (outcomes) => {
+        for (const [i, { settle, reject }] of batch.entries()) {
+          const outcome = outcomes[i];
+          if (outcome) settle(outcome);
+          else reject(new Error('the writer answered fewer writes than it was sent'));
+        }
+      },
       // BEGIN or COMMIT failed (lock held beyond busy_timeout, disk full, I/O error): nothing of
-      // the batch is stored, and every upload in it is told so.
+      // the batch is stored, and every write in it is told so.
       (error: unknown) => {
         for (const { reject } of batch) reject(error);
       },
     );
     void this.#committing.finally(() => {
       this.#committing = null;
-      this.#commitPendingRuns();
+      this.#commitPending();
     });
-  }
-
-  #settleBatch(batch: PendingRun[], outcomes: RunOutcome[]): void {
-    for (const [i, { run, resolve, reject }] of batch.entries()) {
-      const outcome = outcomes[i];
-      if (!outcome) reject(new Error('the writer answered fewer runs than it was sent'));
-      else if (!outcome.ok && outcome.error.kind === 'error' && outcome.error.name === TOKEN_REVOKED)
-        reject(new TokenRevokedError(run.tokenId ?? 'unknown'));
-      else if (!outcome.ok) reject(this.#translate(errorFromWire(outcome.error, sqliteErrorClass())));
-      else if (outcome.existing) resolve({ run: runMetaFromRow(outcome.existing), created: false });
-      else resolve({ run: runMetaFromPrepared(run), created: true });
-    }
   }
 
   getRun(id: string): Promise<Run | null> {
@@ -778,8 +867,14 @@ export class SqliteRunStore implements RunStore {
       const comparison = prepared.value;
       const unknown = unknownRunOf(comparison, this.#runExists);
       if (unknown) return unknown;
-      const insert = comparisonInsertStatement(comparison, () => '?', pairKey);
-      const changes = await this.#write('run', [insert], comparisonBytes(comparison));
+      const insert = comparisonInsertStatement(
+        comparison,
+        (position) => (position === COMPARISON_RESULT_POSITION ? 'CAST(? AS TEXT)' : '?'),
+        pairKey,
+      );
+      const transfer: ArrayBuffer[] = [];
+      insert.params[COMPARISON_RESULT_POSITION - 1] = movedUtf8(comparison.resultJson, transfer);
+      const changes = await this.#inGroupCommit(insert, comparisonBytes(comparison), transfer);
       if (changes === 1) return storeOk({ comparison: comparisonFromPrepared(comparison), created: true });
       // The pair has one (committed, as comparisons are never deleted): read it here.
       const existing = this.#get(
@@ -1013,7 +1108,7 @@ export class SqliteRunStore implements RunStore {
 
   async close(): Promise<void> {
     // Runs queued for the next group commits are written first.
-    this.#commitPendingRuns();
+    this.#commitPending();
     while (this.#committing) await this.#committing;
     // The writer's and the checkpoint worker's connections close first (after the writes already
     // sent), so closing this one can remove the WAL.

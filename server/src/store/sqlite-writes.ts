@@ -11,7 +11,8 @@ import type { QueryObserver, StoreFault } from './run-store.ts';
  * the thread boundary; this module only runs statements in transactions. It imports no domain
  * code (type imports aside): the writer thread starts with this module and the driver only.
  *
- * A write is one SQL statement (`run`, `get`; `runIfTokenActive` with its token check) or a group commit of runs (`insertRuns`): a new
+ * A write is one SQL statement (`run`, `get`; `runIfTokenActive` with its token check) or a group
+ * commit of runs and statements (`commitGroup`): a new
  * write method of the store needs no new code here unless it must read and write in one
  * transaction. Reads stay on the store's connection.
  */
@@ -35,9 +36,21 @@ export type RunWrite = {
   series: { branch: Statement | null; stats: Statement; newBranchParam: number } | null;
 };
 
-/** What one run of a group commit came to: stored, an earlier identical run, or its own failure. */
-export type RunOutcome =
-  { ok: true; existing: Record<string, unknown> | null } | { ok: false; error: WireError };
+/**
+ * One write of a group commit: a run (RunWrite), or one statement that rides along — the regression
+ * gate's comparison of an upload, which would otherwise take a commit (and an fsync) of its own
+ * after the run's (bench P1, P2).
+ */
+export type GroupWrite = { run: RunWrite; statement?: never } | { statement: Statement; run?: never };
+
+/**
+ * What one write of a group commit came to: a run stored (`existing` null), or the earlier
+ * identical run's row; a statement's changed rows; or its own failure.
+ */
+export type GroupOutcome =
+  | { ok: true; existing: Record<string, unknown> | null }
+  | { ok: true; changes: number }
+  | { ok: false; error: WireError };
 
 /** The database file as opened: a write must not go to it once it was deleted or replaced. */
 export type FileIdentity = { path: string; dev: number; ino: number };
@@ -93,12 +106,14 @@ export class SqliteWrites {
   readonly #observe: QueryObserver | undefined;
   readonly #statements = new Map<string, Database.Statement>();
   readonly #insertInSavepoint: (run: RunWrite) => Record<string, unknown> | null;
+  readonly #execInSavepoint: (statement: Statement) => number;
 
   constructor(db: Database.Database, file: FileIdentity | null, observe?: QueryObserver) {
     this.#db = db;
     this.#file = file;
     this.#observe = observe;
     this.#insertInSavepoint = db.transaction((run: RunWrite) => this.#insertRun(run));
+    this.#execInSavepoint = db.transaction((statement: Statement) => this.#exec(statement));
   }
 
   /** Statements are prepared once per SQL text and reused. */
@@ -148,21 +163,25 @@ export class SqliteWrites {
   }
 
   /**
-   * Group commit: the runs in ONE IMMEDIATE transaction (one fsync for all of them), each in its
-   * own savepoint so one failing insert rolls back alone. An upload racing an identical one in
+   * Group commit: the writes in ONE IMMEDIATE transaction (one fsync for all of them), each in its
+   * own savepoint so one failing write rolls back alone. An upload racing an identical one in
    * the same batch finds it (same transaction): its outcome carries the stored run's row.
    * Throws when BEGIN or COMMIT failed: then nothing of the batch is stored.
    */
-  insertRuns(runs: RunWrite[]): RunOutcome[] {
-    const outcomes: RunOutcome[] = [];
+  commitGroup(writes: GroupWrite[]): GroupOutcome[] {
+    const outcomes: GroupOutcome[] = [];
     this.#transaction(() => {
-      for (const run of runs) {
+      for (const write of writes) {
         try {
-          // Nested transaction = SAVEPOINT: a failure undoes this run only.
-          outcomes.push({ ok: true, existing: this.#insertInSavepoint(run) });
+          // Nested transaction = SAVEPOINT: a failure undoes this write only.
+          outcomes.push(
+            write.run
+              ? { ok: true, existing: this.#insertInSavepoint(write.run) }
+              : { ok: true, changes: this.#execInSavepoint(write.statement) },
+          );
         } catch (error) {
           // SQLITE_FULL, IOERR, NOMEM (and BUSY) may roll back the whole transaction, not only
-          // the savepoint: then nothing of the batch is stored, and the next run must not go on
+          // the savepoint: then nothing of the batch is stored, and the next write must not go on
           // in a transaction of its own (it would commit while its upload is told it failed).
           // Abort the batch with this error.
           if (!this.#db.inTransaction) throw error;
@@ -212,4 +231,4 @@ export class SqliteWrites {
 export const TOKEN_REVOKED = 'TokenRevokedError';
 
 /** The names of the writes, for the channel that carries them (write-channel.ts). */
-export type WriteName = 'run' | 'runIfTokenActive' | 'get' | 'insertRuns' | 'autocheckpoint';
+export type WriteName = 'run' | 'runIfTokenActive' | 'get' | 'commitGroup' | 'autocheckpoint';

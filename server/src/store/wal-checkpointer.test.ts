@@ -7,7 +7,6 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newId } from './ids.ts';
 import { GROUP_COMMIT_MAX_BYTES, openSqliteStore, takeBatch } from './sqlite-store.ts';
-import type { PreparedRun } from './store-core.ts';
 import { runInput } from './testing/run-inputs.ts';
 import { WalCheckpointer, type CheckpointResult } from './wal-checkpointer.ts';
 
@@ -104,14 +103,7 @@ describe('WAL checkpoints off the event loop (bench P13)', () => {
 });
 
 describe('group commit batches by bytes', () => {
-  const queued = (bytes: number) => ({
-    run: {
-      rawBytes: Buffer.alloc(bytes),
-      reportJson: '',
-      summaryJson: '',
-      labelsJson: '',
-    } as unknown as PreparedRun,
-  });
+  const queued = (bytes: number) => ({ bytes });
   const MiB = 1024 * 1024;
 
   it.each([

@@ -16,6 +16,11 @@ export type WriteResults = { [K in WriteName]: ReturnType<SqliteWrites[K]> };
 
 export interface WriteChannel {
   call<K extends WriteName>(name: K, ...args: WriteArgs[K]): Promise<WriteResults[K]>;
+  /**
+   * As call, handing the writer the ArrayBuffers in `transfer` (which the caller gives up: they
+   * are detached here) instead of copying them: a run's raw bytes and its documents as UTF-8.
+   */
+  move<K extends WriteName>(name: K, args: WriteArgs[K], transfer: ArrayBuffer[]): Promise<WriteResults[K]>;
   /** Writes sent and not answered yet (tests: a write is pending in the writer). */
   readonly pending: number;
   close(): Promise<void>;
@@ -44,6 +49,11 @@ export class InlineWriteChannel implements WriteChannel {
       const method = this.writes[name] as (...a: WriteArgs[K]) => WriteResults[K];
       resolve(method.apply(this.writes, args));
     });
+  }
+
+  /** Same thread: nothing to move. */
+  move<K extends WriteName>(name: K, args: WriteArgs[K]): Promise<WriteResults[K]> {
+    return this.call(name, ...args);
   }
 
   close(): Promise<void> {
@@ -223,7 +233,15 @@ export class WorkerWriteChannel implements WriteChannel {
     for (const call of calls) call.reject(error);
   }
 
-  async call<K extends WriteName>(name: K, ...args: WriteArgs[K]): Promise<WriteResults[K]> {
+  call<K extends WriteName>(name: K, ...args: WriteArgs[K]): Promise<WriteResults[K]> {
+    return this.move(name, args, []);
+  }
+
+  async move<K extends WriteName>(
+    name: K,
+    args: WriteArgs[K],
+    transfer: ArrayBuffer[],
+  ): Promise<WriteResults[K]> {
     if (this.#closed) throw closedError();
     if (name === 'autocheckpoint') this.data.autocheckpointPages = Number(args[0]);
     if (!this.#worker) {
@@ -243,7 +261,7 @@ export class WorkerWriteChannel implements WriteChannel {
       this.#calls.set(id, { resolve: resolve as (value: unknown) => void, reject });
       // Referenced while a write is pending: the process waits for its COMMIT.
       worker.ref();
-      worker.postMessage({ id, name, args } satisfies WriteRequest);
+      worker.postMessage({ id, name, args } satisfies WriteRequest, transfer);
     });
   }
 
