@@ -15,7 +15,7 @@
 //    the image's user (umoci makes a Volume a root-owned tmpfs). `runc run` starts it; then
 //    /healthz says ok with the SQLite store writable, `/` serves the web app, a real fio upload
 //    is stored in /data and read back, the image's HEALTHCHECK command passes when run in the
-//    container, the server runs as the image's user, and SIGTERM stops it with exit 0.
+//    container, `blockwise token create` run in it closes anonymous uploads, the server runs as the image's user, and SIGTERM stops it with exit 0.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -27,6 +27,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -147,13 +148,35 @@ function freePort() {
   });
 }
 
+/**
+ * One HTTP request on a connection of its own (no keep-alive pool: a pooled connection the server
+ * closed while a `runc exec` ran would fail the next request for a reason that is not the image's).
+ */
+function send(url, { method = 'GET', headers = {}, body } = {}) {
+  return new Promise((done, fail) => {
+    const req = request(url, { method, headers, agent: false }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () =>
+        done({
+          status: res.statusCode,
+          type: res.headers['content-type'] ?? '',
+          text: Buffer.concat(chunks).toString(),
+        }),
+      );
+      res.on('error', fail);
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
 /** GET/POST until the server answers or the container stops; a deadline only for a hung start. */
 async function waitForHealth(base, container) {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline && container.exitCode === null) {
     try {
-      const res = await fetch(`${base}/healthz`);
-      return res;
+      return await send(`${base}/healthz`);
     } catch {
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -196,7 +219,7 @@ async function runContainer(work, config) {
   try {
     const health = await waitForHealth(base, container);
     if (!check(health !== null, `the container answers on ${base}`, output)) return;
-    const body = await health.json();
+    const body = JSON.parse(health.text);
     check(
       health.status === 200 &&
         body.status === 'ok' &&
@@ -205,36 +228,32 @@ async function runContainer(work, config) {
       'GET /healthz: 200, status ok, SQLite store writable',
       JSON.stringify(body),
     );
-    const home = await fetch(`${base}/`);
-    const html = await home.text();
+    const home = await send(`${base}/`);
+    const html = home.text;
     check(
-      home.status === 200 &&
-        home.headers.get('content-type')?.startsWith('text/html') &&
-        html.includes('<div id="root">'),
+      home.status === 200 && home.type.startsWith('text/html') && html.includes('<div id="root">'),
       'GET /: the web app',
       `${home.status} ${html.slice(0, 200)}`,
     );
-    const cli = await fetch(`${base}/cli/blockwise.mjs`);
+    const cli = await send(`${base}/cli/blockwise.mjs`);
     check(
       cli.status === 200,
       'GET /cli/blockwise.mjs: the CLI bundle CI machines download',
       String(cli.status),
     );
-    await cli.arrayBuffer();
-    const upload = await fetch(`${base}/api/runs?name=image-test`, {
+    const upload = await send(`${base}/api/runs?name=image-test`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: readFileSync(FIO_FIXTURE),
     });
-    const created = await upload.json();
+    const created = JSON.parse(upload.text);
     check(
       upload.status === 201 && created.created === true,
       'POST /api/runs: a real fio run stored',
       JSON.stringify(created),
     );
-    const back = await fetch(`${base}/api/runs/${created.id}`);
+    const back = await send(`${base}/api/runs/${created.id}`);
     check(back.status === 200, `GET /api/runs/${created.id}: read back`, String(back.status));
-    await back.arrayBuffer();
     check(existsSync(join(data, 'blockwise.db')), 'the archive is in the /data volume (blockwise.db)');
     // The image's HEALTHCHECK command (Docker runs it in the container; there is no shell or curl).
     const [kind, ...probe] = config.config.Healthcheck.Test;
@@ -245,6 +264,38 @@ async function runContainer(work, config) {
       kind === 'CMD' && healthcheck.status === 0,
       'the HEALTHCHECK command, run in the container: exit 0',
       `${healthcheck.status} ${healthcheck.stderr}`,
+    );
+    // What an operator does next, with no shell in the image: the CLI through the image's node.
+    const token = spawnSync(
+      'runc',
+      [
+        'exec',
+        '--user',
+        config.config.User,
+        id,
+        ...config.config.Entrypoint,
+        'token',
+        'create',
+        '--name',
+        'image-test',
+      ],
+      { encoding: 'utf8' },
+    );
+    check(
+      token.status === 0 && /\bbw_\w+/.test(token.stdout),
+      '`blockwise token create` in the container (DATABASE_URL from the image): a token',
+      `${token.status} ${token.stderr}`,
+    );
+    const anonymous = await send(`${base}/api/runs?name=after-token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      // A small body: the server refuses before reading it, and may close on a large one mid-write.
+      body: '{}',
+    });
+    check(
+      anonymous.status === 401,
+      'with a token created, an anonymous upload: 401',
+      String(anonymous.status),
     );
     const state = JSON.parse(run('runc', ['state', id]));
     const uidLine = readFileSync(`/proc/${state.pid}/status`, 'utf8').match(/^Uid:\s+(\d+)/m)?.[1];
