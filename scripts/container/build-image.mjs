@@ -196,13 +196,13 @@ function lockedVersions(roots) {
   const depsOf = new Map();
   let current = null;
   for (const line of snapshots.split('\n')) {
-    const head = /^ {2}'?((?:@[^@/]+\/)?[^@]+)@([^:(']+)/.exec(line);
+    const head = /^ {2}'?((?:@[^@/\s]+\/)?[^@\s']+)@([^:(']+)/.exec(line);
     if (head) {
       current = `${head[1]}@${head[2]}`;
       depsOf.set(current, []);
       continue;
     }
-    const dep = /^ {6}'?((?:@[^@/]+\/)?[^:']+)'?: '?([^(']+)/.exec(line);
+    const dep = /^ {6}'?((?:@[^@/\s]+\/)?[^:'\s]+)'?: '?([^(']+)/.exec(line);
     if (dep && current) depsOf.get(current).push(`${dep[1]}@${dep[2].trim()}`);
   }
   const server = JSON.parse(readFileSync(join(repoRoot, 'server', 'package.json'), 'utf8'));
