@@ -318,7 +318,6 @@ function main() {
     console.log(usage);
     return;
   }
-  const work = join(repoRoot, 'dist', 'container', 'work');
   const node = nodeHome(values['node-home'], join(repoRoot, 'dist', 'container', `node${NODE_MAJOR}`));
   console.log(`• Node ${node.version} from ${node.home}`);
   if (!values['skip-build']) pnpm(['build']);
@@ -331,6 +330,9 @@ function main() {
   const gitTime = spawnSync('git', ['log', '-1', '--format=%ct'], { cwd: repoRoot, encoding: 'utf8' });
   const epoch = Number(process.env.SOURCE_DATE_EPOCH ?? gitTime.stdout?.trim()) || 0;
 
+  const layout = resolve(values.out);
+  // Staging beside the layout, so that two builds to different places do not share it.
+  const work = `${layout}.work`;
   rmSync(work, { recursive: true, force: true });
   const base = join(work, 'base');
   const nodeStage = join(work, 'node');
@@ -362,7 +364,6 @@ function main() {
   );
 
   console.log('• layers');
-  const layout = resolve(values.out);
   rmSync(layout, { recursive: true, force: true });
   mkdirSync(join(layout, 'blobs', 'sha256'), { recursive: true });
   const LAYER = 'application/vnd.oci.image.layer.v1.tar+gzip';
