@@ -11,6 +11,7 @@ import {
   VALUE_KINDS,
   importMetrics,
   type IoSeries,
+  type ImportFlag,
   type SeriesChoice,
   type SeriesImportOptions,
   type SizingStatistic,
@@ -74,7 +75,7 @@ export const IMPORT_FLAGS = {
   match: { type: 'string' },
   device: { type: 'string' },
   values: { type: 'string' },
-} as const;
+} as const satisfies Record<ImportFlag, { type: 'string' }>;
 
 export const IMPORT_USAGE = `  --stat            the CloudWatch statistic of the values when the labels don't say: Sum (recommended) or Average
   --period          seconds per point when neither the labels nor the spacing tell: 60, 300, 5m;

@@ -1,7 +1,7 @@
 import type { Problem, Warning } from '../problem.ts';
 import { buildSeries, type RawColumn, type RawRow } from './build-series.ts';
 import { parseCell } from './cells.ts';
-import { classifyCloudWatchLabel, classifyDashboardHeader } from './columns.ts';
+import { classifyCloudWatchLabel, classifyDashboardHeader, isCloudWatchHeader } from './columns.ts';
 import { readCsv, type CsvTable } from './csv.ts';
 import { decodeMetricsInput } from './input.ts';
 import { DEFAULT_MAX_POINTS, type SeriesImportOptions, type SeriesImportResult } from './series.schema.ts';
@@ -136,11 +136,6 @@ function readTable(
     };
   }
   return { ok: true, table: csv.value, warnings: decoded.warnings };
-}
-
-/** Does this header look like a CloudWatch console export (a CloudWatch metric name in some column)? */
-export function isCloudWatchHeader(cells: readonly string[]): boolean {
-  return cells.some((c) => classifyCloudWatchLabel(c) !== null);
 }
 
 function parseCloudWatchTable(

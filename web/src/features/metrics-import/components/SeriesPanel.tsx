@@ -1,5 +1,5 @@
 import {
-  SERIES_FORMAT_LABELS,
+  METRICS_FORMATS,
   SIZING_STATISTICS,
   SIZING_STATISTIC_LABELS,
   type SeriesImportOptions,
@@ -184,7 +184,7 @@ export default function SeriesPanel({
       <dl className="facts">
         <div>
           <dt>Format</dt>
-          <dd>{SERIES_FORMAT_LABELS[series.format]}</dd>
+          <dd>{METRICS_FORMATS[series.format].label}</dd>
         </div>
         <div>
           <dt>Measures</dt>
