@@ -193,11 +193,3 @@ export function classifyDashboardHeader(header: string): ColumnRole | { ignored:
   }
   return { ignored: 'says neither operations (IOPS) nor throughput (bytes, B/s, MiB/s…)' };
 }
-
-/** Does this header look like a CloudWatch console export (a CloudWatch metric name in some column)? */
-export function isCloudWatchHeader(cells: readonly string[]): boolean {
-  return cells.some((c) => classifyCloudWatchLabel(c) !== null);
-}
-
-/** A Datadog system.io metric name (the four of datadog.ts): in a CSV header or a query's JSON. */
-export const DATADOG_IO_METRIC = /system\.io\.(r_s|w_s|rkb_s|wkb_s)(?![a-z_])/;

@@ -1,7 +1,7 @@
 import type { Problem, Warning } from '../problem.ts';
 import { buildSeries, type RawColumn, type RawRow } from './build-series.ts';
 import { parseCell } from './cells.ts';
-import { classifyCloudWatchLabel, classifyDashboardHeader, isCloudWatchHeader } from './columns.ts';
+import { classifyCloudWatchLabel, classifyDashboardHeader } from './columns.ts';
 import { readCsv, type CsvTable } from './csv.ts';
 import { decodeMetricsInput } from './input.ts';
 import { DEFAULT_MAX_POINTS, type SeriesImportOptions, type SeriesImportResult } from './series.schema.ts';
@@ -329,6 +329,11 @@ export function parseGrafanaCsv(
   const t = readTable(input, options);
   if (!t.ok) return t;
   return parseDashboardTable(t.table, t.warnings, options);
+}
+
+/** Does this header look like a CloudWatch console export (a CloudWatch metric name in some column)? */
+function isCloudWatchHeader(cells: readonly string[]): boolean {
+  return cells.some((c) => classifyCloudWatchLabel(c) !== null);
 }
 
 /** Either CSV, told apart by its header: CloudWatch metric names make it a console export. */

@@ -13,7 +13,7 @@ import {
   type SeriesImportResult,
 } from './series.schema.ts';
 import { parseTimestamp, TIMESTAMP_EXPECTED } from './timestamps.ts';
-import { DATADOG_IO_METRIC } from './columns.ts';
+import { DATADOG_IO_METRIC } from './formats.ts';
 
 /**
  * Datadog's disk metrics (the Agent's `disk`/`io` check, per `device` tag), which mirror

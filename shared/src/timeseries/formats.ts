@@ -1,8 +1,5 @@
 import type { Problem } from '../problem.ts';
-import { DATADOG_IO_METRIC, isCloudWatchHeader } from './columns.ts';
-import { readCsv } from './csv.ts';
 import { PROMQL_COUNTERS, PROMQL_RATES } from './promql.ts';
-import { parseBanner } from './sysstat.ts';
 
 /**
  * The metrics formats' ids: the stored series' format (series.schema.ts SeriesFormatSchema), the
@@ -52,7 +49,7 @@ export type MetricsFormat = {
   name: string;
   /** Pure: decoded text (or its first 64 KiB) → confidence (SNIFF_CLAIM). */
   sniff: (text: string) => number;
-  /** The import flags that apply to it (beyond --match, --timezone: every format). */
+  /** The flags that settle what it leaves open (--match and --timezone, about labels and times in general, are not listed). */
   flags: readonly ImportFlag[];
   /** `blockwise metrics --help`: what the file is and the command that collects it (indented lines). */
   help: string;
@@ -84,13 +81,29 @@ function looksLikePrometheus(text: string): boolean {
   return /"resultType"\s*:/.test(head) || /"status"\s*:\s*"(success|error)"/.test(head);
 }
 
-/** The header of a CSV (the first 64 KiB read as CSV): CloudWatch metric names make it a console export. */
-function looksLikeCloudWatchCsv(text: string): boolean {
-  const head = text.slice(0, 65_536);
-  const cut = head.length < text.length ? head.slice(0, Math.max(head.lastIndexOf('\n'), 0)) : head;
-  const csv = readCsv(cut, { maxRows: Number.MAX_SAFE_INTEGER });
-  return csv.ok && isCloudWatchHeader(csv.value.header.cells);
+/** A Datadog system.io metric name (the four datadog.ts reads), in a CSV header or a query's JSON. */
+export const DATADOG_IO_METRIC = /system\.io\.(r_s|w_s|rkb_s|wkb_s)(?![a-z_])/;
+
+/** The sysstat banner: `Linux 6.8.0-45-generic (db-1) 	11/24/26 	_x86_64_	(8 CPU)`. */
+const BANNER = /^(\S+)\s+(\S+)\s+\(([^)]*)\)\s+(\S+)\s+_(\S+)_\s+\((\d+)\s+CPU\)\s*$/;
+
+export type Banner = { system: string; host: string; date: string };
+
+/** The first line of iostat and sar text (sysstat.ts reads the rest). */
+export function parseBanner(line: string): Banner | null {
+  const m = BANNER.exec(line.trim());
+  return m ? { system: `${m[1]} ${m[2]}`, host: m[3]!, date: m[4]! } : null;
 }
+
+/**
+ * A CloudWatch metric name (Volume/EBS/Disk + Read/Write + Ops/Bytes, columns.ts) in the first
+ * line: the header of a console export. Only a claim: the parser reads the whole header.
+ */
+const looksLikeCloudWatchCsv = (text: string) =>
+  /(Volume|EBS|Disk)(Read|Write)(Ops|Bytes)/i.test(
+    // Two lines: Excel may write a `sep=;` line first.
+    text.slice(0, 8192).trimStart().split(/\r?\n/, 2).join('\n'),
+  );
 
 export const METRICS_FORMATS: Record<SeriesFormat, MetricsFormat> = {
   'prometheus-query-range': {
@@ -178,8 +191,8 @@ export const METRICS_FORMATS: Record<SeriesFormat, MetricsFormat> = {
     id: 'grafana-csv',
     label: 'dashboard (Grafana) CSV',
     name: 'Grafana CSV',
-    // Any other text is read as a dashboard CSV. Its parser (parseMetricsCsv) checks the whole
-    // header again, so a CloudWatch header this sniff's 64 KiB could not read is still read as one.
+    // Any other text is read as a dashboard CSV. Its parser (parseMetricsCsv), like the console
+    // CSV's, tells the two apart by the whole header (classifyCloudWatchLabel), not this sniff.
     sniff: (text) => ifText(text, 0.1),
     flags: ['period', 'throughput-unit'],
     help: `    - a Grafana "Download CSV" of read/write IOPS and throughput (units in the headers or cells)`,

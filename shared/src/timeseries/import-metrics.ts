@@ -1,4 +1,4 @@
-import { parseCloudWatchCsv, parseMetricsCsv } from './csv-exports.ts';
+import { parseMetricsCsv } from './csv-exports.ts';
 import { parseDatadogCsv, parseDatadogJson } from './datadog.ts';
 import { sniffMetrics } from './formats.ts';
 import { parseGetMetricData } from './get-metric-data.ts';
@@ -15,7 +15,8 @@ export type MetricsParser = (text: string, options: SeriesImportOptions) => Seri
  * the registry (formats.ts) so the web app's main bundle can read the registry without them.
  */
 export const METRICS_PARSERS: Record<SeriesFormat, MetricsParser> = {
-  'cloudwatch-console-csv': parseCloudWatchCsv,
+  // Both CSVs: told apart by the whole header (classifyCloudWatchLabel), not by the sniff's first line.
+  'cloudwatch-console-csv': parseMetricsCsv,
   'cloudwatch-get-metric-data': parseGetMetricData,
   'grafana-csv': parseMetricsCsv,
   iostat: parseIostat,
