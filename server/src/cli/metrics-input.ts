@@ -7,10 +7,13 @@ import { profileFromFio, type IoProfile } from '@blockwise/shared/profile';
 import { parseSysbench, profileFromSysbench, type SysbenchFileio } from '@blockwise/shared/sysbench';
 import {
   CLOUDWATCH_STATISTICS,
+  METRICS_FORMATS,
+  SERIES_FORMATS,
   SIZING_STATISTICS,
   VALUE_KINDS,
   importMetrics,
   type IoSeries,
+  type ImportFlag,
   type SeriesChoice,
   type SeriesImportOptions,
   type SizingStatistic,
@@ -74,7 +77,13 @@ export const IMPORT_FLAGS = {
   match: { type: 'string' },
   device: { type: 'string' },
   values: { type: 'string' },
-} as const;
+} as const satisfies Record<ImportFlag, { type: 'string' }>;
+
+/** The formats a flag applies to, by name (the registry's `flags`): "iostat -x, sar -d, …". */
+const formatsWith = (flag: ImportFlag) =>
+  SERIES_FORMATS.filter((id) => METRICS_FORMATS[id].flags.includes(flag))
+    .map((id) => METRICS_FORMATS[id].name)
+    .join(', ');
 
 export const IMPORT_USAGE = `  --stat            the CloudWatch statistic of the values when the labels don't say: Sum (recommended) or Average
   --period          seconds per point when neither the labels nor the spacing tell: 60, 300, 5m;
@@ -83,10 +92,10 @@ export const IMPORT_USAGE = `  --stat            the CloudWatch statistic of the
   --source-interval for Average of EC2 instance metrics: 300 (basic monitoring) or 60 (detailed)
   --throughput-unit for dashboard throughput columns without a unit: B/s, KiB/s, MiB/s, MB/s, Mbps
   --match           keep only columns whose label contains this text (one volume of several)
-  --device          iostat, sar, sadf, Prometheus, Datadog: the device to read (nvme1n1, dev259-0);
-                    default the busiest, named in a warning
-  --values          Prometheus: counter (cumulative *_total, rated here) or rate (rate() applied);
-                    read from the series names unless they contradict the values`;
+  --device          the device to read (nvme1n1, dev259-0), default the busiest, named in a warning:
+                    ${formatsWith('device')}
+  --values          counter (cumulative *_total, rated here) or rate (rate() applied), read from the
+                    series names unless they contradict the values: ${formatsWith('values')}`;
 
 type ImportFlagValues = { [K in keyof typeof IMPORT_FLAGS]?: string | undefined };
 

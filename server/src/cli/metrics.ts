@@ -3,10 +3,9 @@ import { escapeText } from '@blockwise/shared/escape-text';
 import { type IoProfile } from '@blockwise/shared/profile';
 import {
   SIZING_STATISTICS,
-  SERIES_FORMAT_LABELS,
+  METRICS_FORMATS,
+  SERIES_FORMATS,
   SIZING_STATISTIC_LABELS,
-  PROMQL_COUNTERS,
-  PROMQL_RATES,
   iopsFromQueue,
   summarizeQueue,
   minutesAbovePerDay,
@@ -32,6 +31,16 @@ import {
   reportInputError,
 } from './metrics-input.ts';
 
+/** Each format of the registry (shared timeseries/formats.ts): what it is, how to collect it, its flags. */
+function formatsHelp(): string {
+  return SERIES_FORMATS.map((id) => {
+    const f = METRICS_FORMATS[id];
+    return f.flags.length > 0
+      ? `${f.help}\n      flags: ${f.flags.map((flag) => `--${flag}`).join(', ')}`
+      : f.help;
+  }).join('\n');
+}
+
 const usage = `Usage: blockwise metrics FILE [--statistic max|p99|p95] [--ignore-recurring] [--headroom 0.25]
                         [--stat Sum|Average] [--period 300]
                         [--timezone ZONE] [--source-interval 60|300] [--throughput-unit U] [--match TEXT]
@@ -39,22 +48,7 @@ const usage = `Usage: blockwise metrics FILE [--statistic max|p99|p95] [--ignore
 
   Reads a production metrics export and prints per-direction statistics (mean, p50, p95, p99,
   max and when) and the sizing profile for each statistic. FILE is one of (told apart by content):
-    - a CloudWatch console graph download (CSV: VolumeReadOps/…/VolumeWriteBytes or EBSReadOps/…),
-    - the JSON of \`aws cloudwatch get-metric-data\`,
-    - a Grafana "Download CSV" of read/write IOPS and throughput (units in the headers or cells),
-    - iostat -x text, any sysstat version or locale:   iostat -x -t 60 1440 > iostat.txt
-      (the first report, since boot, is left out; without -t give --period INTERVAL),
-    - sar -d text or sadf -d output of a sadc file:    sar -d -f /var/log/sysstat/sa24 > sar.txt
-                                                        sadf -d /var/log/sysstat/sa24 -- -d > sar.csv
-      (sar counts reads and writes together: the split of operations is estimated from bytes),
-    - Prometheus /api/v1/query_range JSON of node_exporter's disk counters (rated here):
-        curl -G http://prometheus:9090/api/v1/query_range --data-urlencode 'query=${PROMQL_COUNTERS}' \\
-          --data-urlencode start=2026-11-10T00:00:00Z --data-urlencode end=2026-11-24T00:00:00Z \\
-          --data-urlencode step=60 > prom.json
-      or already rate()d, each series named in a "metric" label:
-        ${PROMQL_RATES}
-    - a Datadog timeseries CSV (or /api/v1/query JSON) of system.io.r_s, system.io.w_s,
-      system.io.rkb_s and system.io.wkb_s by {device}.
+${formatsHelp()}
   Per-device files: one device is read (--device, else the busiest). iostat and sar also give the
   device's queue: its depth and latency are shown with Little's law (IOPS = queue depth ÷ latency).
 
@@ -172,7 +166,7 @@ function render(
   const out: string[] = [];
   const days = (summary.endMs - summary.startMs) / 86_400_000;
   out.push(
-    `${escapeText(series.label ?? 'Series')} — ${SERIES_FORMAT_LABELS[series.format]}: ${summary.points.toLocaleString('en-US')} points of ${series.periodSec >= 60 ? `${series.periodSec / 60} min` : `${series.periodSec} s`}, ${when(summary.startMs)} → ${when(summary.endMs)} UTC (${days.toFixed(1)} days)`,
+    `${escapeText(series.label ?? 'Series')} — ${METRICS_FORMATS[series.format].label}: ${summary.points.toLocaleString('en-US')} points of ${series.periodSec >= 60 ? `${series.periodSec / 60} min` : `${series.periodSec} s`}, ${when(summary.startMs)} → ${when(summary.endMs)} UTC (${days.toFixed(1)} days)`,
     `Values: ${series.conversion.explanation}`,
     `Quality: ${series.quality.gaps} gap(s), ${series.quality.missingPoints} missing point(s), ${series.quality.duplicates} duplicate(s), ${series.quality.partialPoints} partial point(s)${series.quality.naiveTimesAs ? `; times without an offset read as ${series.quality.naiveTimesAs}` : ''}`,
     ...deviceLines(series),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fail, ok, WarningSchema, type Result, type Warning } from '../problem.ts';
-import { SERIES_FORMAT_LABELS, type IoSeries } from '../timeseries/series.schema.ts';
+import { METRICS_FORMATS } from '../timeseries/formats.ts';
+import type { IoSeries } from '../timeseries/series.schema.ts';
 import { summarizeSeries, type RateSummary, type SeriesSummary } from '../timeseries/stats.ts';
 import { formatInt, MiB } from '../units.ts';
 import { formatRate as fmt, stepText, utcMinute as iso } from './format.ts';
@@ -381,7 +382,7 @@ export function demandBySummary(
   ];
   return ok({
     label: series.label,
-    source: `${SERIES_FORMAT_LABELS[series.format]}, ${stepText(p)} points: ${series.conversion.explanation}`,
+    source: `${METRICS_FORMATS[series.format].label}, ${stepText(p)} points: ${series.conversion.explanation}`,
     statistic,
     resolutionSec: p,
     points: summary.points,

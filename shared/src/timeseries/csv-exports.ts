@@ -138,11 +138,6 @@ function readTable(
   return { ok: true, table: csv.value, warnings: decoded.warnings };
 }
 
-/** Does this header look like a CloudWatch console export (a CloudWatch metric name in some column)? */
-export function isCloudWatchHeader(cells: readonly string[]): boolean {
-  return cells.some((c) => classifyCloudWatchLabel(c) !== null);
-}
-
 function parseCloudWatchTable(
   table: CsvTable,
   warnings: Warning[],
@@ -334,6 +329,11 @@ export function parseGrafanaCsv(
   const t = readTable(input, options);
   if (!t.ok) return t;
   return parseDashboardTable(t.table, t.warnings, options);
+}
+
+/** Does this header look like a CloudWatch console export (a CloudWatch metric name in some column)? */
+function isCloudWatchHeader(cells: readonly string[]): boolean {
+  return cells.some((c) => classifyCloudWatchLabel(c) !== null);
 }
 
 /** Either CSV, told apart by its header: CloudWatch metric names make it a console export. */

@@ -13,6 +13,7 @@ import {
   type SeriesImportResult,
 } from './series.schema.ts';
 import { parseTimestamp, TIMESTAMP_EXPECTED } from './timestamps.ts';
+import { DATADOG_IO_METRIC } from './formats.ts';
 
 /**
  * Datadog's disk metrics (the Agent's `disk`/`io` check, per `device` tag), which mirror
@@ -38,12 +39,6 @@ const METRICS: Record<string, { metric: IoMetric; factor: number; unit: string }
   rkb_s: { metric: 'readBytes', factor: KiB, unit: 'KiB/s' },
   wkb_s: { metric: 'writeBytes', factor: KiB, unit: 'KiB/s' },
 };
-const METRIC = /system\.io\.(r_s|w_s|rkb_s|wkb_s)(?![a-z_])/;
-
-/** Does this CSV header or JSON name Datadog's system.io metrics? */
-export function looksLikeDatadog(text: string): boolean {
-  return METRIC.test(text.slice(0, 20_000));
-}
 
 /** The device (and host) a label names: `{device:nvme1n1,host:db-1}`, `device:nvme1n1`. */
 function tagsOf(text: string): { device: string | null; host: string | null } {
@@ -96,7 +91,7 @@ export function parseDatadogCsv(
     const byKey = new Map<string, DeviceMetricSeries & { host: string | null; rawDevice: string | null }>();
     for (const row of rows) {
       const label = labelCols.map((k) => row.cells[k] ?? '').join(' ');
-      const m = METRIC.exec(label);
+      const m = DATADOG_IO_METRIC.exec(label);
       if (!m || !matches(label)) {
         if (label.trim()) ignored.push(label.trim().slice(0, 60));
         continue;
@@ -141,7 +136,7 @@ export function parseDatadogCsv(
   } else {
     // Wide layout: a column per series.
     const picked = cells
-      .map((h, k) => ({ h, k, m: METRIC.exec(h) }))
+      .map((h, k) => ({ h, k, m: DATADOG_IO_METRIC.exec(h) }))
       .filter((c) => {
         if (c.k === timeCol) return false;
         if (!c.m || !matches(c.h)) {
@@ -249,7 +244,7 @@ export function parseDatadogJson(
   const warnings: Warning[] = [...decoded.warnings];
   const ignored: string[] = [];
   const found = parsed.data.series.flatMap((s, i) => {
-    const m = METRIC.exec(s.metric);
+    const m = DATADOG_IO_METRIC.exec(s.metric);
     const label = `${s.metric}{${s.scope ?? (s.tag_set ?? []).join(',')}}`;
     if (!m || !(options.match === undefined || label.toLowerCase().includes(options.match.toLowerCase()))) {
       ignored.push(label);

@@ -4,6 +4,7 @@ export * from './columns.ts';
 export * from './csv-exports.ts';
 export * from './get-metric-data.ts';
 export * from './import-metrics.ts';
+export * from './formats.ts';
 export * from './stats.ts';
 export * from './sizing.ts';
 export * from './burst.ts';

@@ -69,13 +69,6 @@ const BYTE_COLUMNS: Record<string, { metric: IoMetric; factor: number; unit: str
   'wsec/s': { metric: 'writeBytes', factor: 512, unit: 'sectors/s (512 B)' },
 };
 
-/** Does this text look like iostat output (a `Device` header line with r/s or tps)? */
-export function looksLikeIostat(text: string): boolean {
-  const head = text.slice(0, 20_000);
-  // `iostat -h` puts the device last: `r/s … %util Device`.
-  return /^Device:?[ \t]+\S/m.test(head) || /^.*[ \t](r\/s|tps|%util)[ \t].*[ \t]Device[ \t]*$/m.test(head);
-}
-
 /** The most common positive step (ms) between consecutive times. */
 function commonStepMs(times: readonly number[]): number | null {
   const counts = new Map<number, number>();

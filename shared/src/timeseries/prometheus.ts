@@ -61,13 +61,6 @@ const ResponseSchema = z.object({
   data: z.object({ resultType: z.string(), result: z.array(SeriesSchema) }).optional(),
 });
 
-/** A query_range (or query) answer: `{"status": …, "data": {"resultType": …}}`. */
-export function looksLikePrometheus(text: string): boolean {
-  const head = text.slice(0, 200_000);
-  // get-metric-data has no "status"; Datadog's query API answers "status": "ok".
-  return /"resultType"\s*:/.test(head) || /"status"\s*:\s*"(success|error)"/.test(head);
-}
-
 const labelText = (labels: Record<string, string>) => {
   const { __name__: name, ...rest } = labels;
   const inner = Object.entries(rest)

@@ -57,16 +57,6 @@ const problem = (code: string, message: string, line?: number): Problem =>
 
 const isNumberCell = (t: string) => /^-?\d+(?:[.,]\d+)?$/.test(t);
 
-/** Is this the text of `sar -d` (a header line with a clock, DEV and tps)? */
-export function looksLikeSar(text: string): boolean {
-  return /^\d{1,2}:\d{2}:\d{2}(?:\s+[AaPp][Mm])?\s+DEV\s+tps\s/m.test(text.slice(0, 20_000));
-}
-
-/** Is this `sadf -d` disk output (a `# hostname;interval;timestamp;DEV;…` header)? */
-export function looksLikeSadf(text: string): boolean {
-  return /^#\s*hostname;interval;timestamp;/m.test(text.slice(0, 20_000));
-}
-
 function readSarText(text: string): Read | Problem {
   const lines = text.split(/\r\n|\r|\n/);
   const banners = lines.map((l) => parseBanner(l)).filter((b) => b !== null);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProblemSchema, WarningSchema } from '../problem.ts';
+import { SERIES_FORMATS } from './formats.ts';
 
 /**
  * A production I/O time series, normalized: per-second rates (IOPS, bytes/s) per direction, one
@@ -15,32 +16,9 @@ export const IO_METRICS = ['readOps', 'writeOps', 'readBytes', 'writeBytes'] as 
 export const IoMetricSchema = z.enum(IO_METRICS);
 export type IoMetric = z.infer<typeof IoMetricSchema>;
 
-export const SERIES_FORMATS = [
-  'cloudwatch-console-csv',
-  'cloudwatch-get-metric-data',
-  'grafana-csv',
-  'iostat',
-  'sar',
-  'sadf',
-  'prometheus-query-range',
-  'datadog-csv',
-  'datadog-query-json',
-] as const;
+/** The metrics formats' ids: one entry each in METRICS_FORMATS (formats.ts, the registry). */
 export const SeriesFormatSchema = z.enum(SERIES_FORMATS);
 export type SeriesFormat = z.infer<typeof SeriesFormatSchema>;
-
-/** How the CLI and the web app name each format: the tool or export that writes it. */
-export const SERIES_FORMAT_LABELS: Record<SeriesFormat, string> = {
-  'cloudwatch-console-csv': 'CloudWatch console CSV',
-  'cloudwatch-get-metric-data': 'aws cloudwatch get-metric-data JSON',
-  'grafana-csv': 'dashboard (Grafana) CSV',
-  iostat: 'iostat -x',
-  sar: 'sar -d',
-  sadf: 'sadf -d',
-  'prometheus-query-range': 'Prometheus query_range JSON',
-  'datadog-csv': 'Datadog CSV',
-  'datadog-query-json': 'Datadog query JSON',
-};
 
 /** CloudWatch statistics whose values can be turned into rates (see build-series.ts for the semantics). */
 export const CLOUDWATCH_STATISTICS = ['Sum', 'Average', 'Maximum', 'Minimum'] as const;

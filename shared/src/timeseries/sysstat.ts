@@ -14,15 +14,7 @@ import { parseTimestamp, type ParsedTime } from './timestamps.ts';
  * warning says they were read month-first.
  */
 
-/** `Linux 6.8.0-45-generic (db-1) 	11/24/26 	_x86_64_	(8 CPU)` */
-const BANNER = /^(\S+)\s+(\S+)\s+\(([^)]*)\)\s+(\S+)\s+_(\S+)_\s+\((\d+)\s+CPU\)\s*$/;
-
-export type Banner = { system: string; host: string; date: string };
-
-export function parseBanner(line: string): Banner | null {
-  const m = BANNER.exec(line.trim());
-  return m ? { system: `${m[1]} ${m[2]}`, host: m[3]!, date: m[4]! } : null;
-}
+export { parseBanner, type Banner } from './formats.ts';
 
 export type DayMonthOrder = 'month-first' | 'day-first';
 

@@ -11,8 +11,8 @@ import {
   type Dispatch,
   type ReactNode,
 } from 'react';
+import { looksLikeMetricsExport } from '@blockwise/shared/timeseries';
 import { parseFioFile } from '../../features/ingest/parse-client.ts';
-import { looksLikeMetricsExport } from '../../features/metrics-import/detect.ts';
 import { importMetricsFile } from '../../features/metrics-import/metrics-client.ts';
 import { SNIFF_BYTES, looksLikeSysbench } from '../../features/sysbench/detect.ts';
 import { parseSysbenchFile } from '../../features/sysbench/sysbench-client.ts';

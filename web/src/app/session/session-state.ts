@@ -4,6 +4,7 @@ import { profileFromObserved, type IoProfile, type ObservedMetrics } from '@bloc
 import { PlanSessionSchema, type PlanSession, type RunLabels } from '@blockwise/shared/records';
 import type { SysbenchFileio } from '@blockwise/shared/sysbench';
 import {
+  METRICS_FORMATS,
   type SeriesChoice,
   type SeriesImportOptions,
   type SizingStatistic,
@@ -322,18 +323,6 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
   }
 }
 
-const SERIES_FORMAT_NAMES = {
-  'cloudwatch-console-csv': 'CloudWatch CSV',
-  'cloudwatch-get-metric-data': 'CloudWatch get-metric-data JSON',
-  'grafana-csv': 'Grafana CSV',
-  iostat: 'iostat -x',
-  sar: 'sar -d',
-  sadf: 'sadf -d',
-  'prometheus-query-range': 'Prometheus JSON',
-  'datadog-csv': 'Datadog CSV',
-  'datadog-query-json': 'Datadog JSON',
-} as const;
-
 const STATISTIC_NAMES: Record<SizingStatistic, string> = {
   max: 'max of the points',
   p99: 'p99 of the points',
@@ -358,7 +347,7 @@ export function importedLabel(input: ImportedInput): string {
   const text =
     input.kind === 'sysbench'
       ? `sysbench ${input.fileName}${input.run?.testMode ? ` (${input.run.testMode})` : ''}`
-      : `${input.imported ? SERIES_FORMAT_NAMES[input.imported.series.format] : 'metrics'} ${input.fileName}${input.imported?.series.label ? ` (${input.imported.series.label})` : ''}, ${STATISTIC_NAMES[input.statistic]}`;
+      : `${input.imported ? METRICS_FORMATS[input.imported.series.format].name : 'metrics'} ${input.fileName}${input.imported?.series.label ? ` (${input.imported.series.label})` : ''}, ${STATISTIC_NAMES[input.statistic]}`;
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 

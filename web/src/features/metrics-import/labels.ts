@@ -1,8 +1,8 @@
 import { fmtNum } from '../../lib/format.ts';
 
 /**
- * Names for a metrics series' resolution (its format's name is SERIES_FORMAT_LABELS, shared with
- * the CLI). Kept apart from series-view.ts so the planning page's input cards can name an import
+ * Names for a metrics series' resolution (its format's label is in METRICS_FORMATS, shared
+ * with the CLI). Kept apart from series-view.ts so the planning page's input cards can name an import
  * without loading the sizing code.
  */
 

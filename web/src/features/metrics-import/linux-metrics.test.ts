@@ -1,6 +1,6 @@
+import { looksLikeMetricsExport } from '@blockwise/shared/timeseries';
 import { describe, expect, it } from 'vitest';
 import { adjustQuestions, questionsFor, readAnswers } from './choice-form.ts';
-import { looksLikeMetricsExport } from './detect.ts';
 import { metricsFixture } from './metrics-fixtures.ts';
 import { readMetrics } from './metrics-reader.ts';
 import { deviceText, queueView, requestSizeText } from './series-view.ts';

@@ -1,4 +1,4 @@
-import { SERIES_FORMAT_LABELS } from '@blockwise/shared/timeseries';
+import { METRICS_FORMATS } from '@blockwise/shared/timeseries';
 import { lazy, memo, Suspense } from 'react';
 import { Disclosure } from '../../../components/Disclosure.tsx';
 import { LoadingState } from '../../../components/States.tsx';
@@ -88,7 +88,7 @@ function SessionInputCardView({
         error={input.status === 'error' ? input.error : null}
         meta={
           imported
-            ? `${SERIES_FORMAT_LABELS[imported.series.format]} · ${fmtInt(imported.summary.points)} ${periodText(imported.series.periodSec)} points${imported.series.label ? ` · ${imported.series.label}` : ''} · sized on the ${input.statistic === 'max' ? 'maximum' : input.statistic} of the points (never averaged up)`
+            ? `${METRICS_FORMATS[imported.series.format].label} · ${fmtInt(imported.summary.points)} ${periodText(imported.series.periodSec)} points${imported.series.label ? ` · ${imported.series.label}` : ''} · sized on the ${input.statistic === 'max' ? 'maximum' : input.statistic} of the points (never averaged up)`
             : null
         }
       >

@@ -1,5 +1,5 @@
 import {
-  SERIES_FORMAT_LABELS,
+  METRICS_FORMATS,
   type IoSeries,
   type SeriesImportOptions,
   type SeriesSummary,
@@ -121,7 +121,7 @@ function SeriesFacts({ series, summary }: { series: IoSeries; summary: SeriesSum
     <dl className="facts">
       <div>
         <dt>Format</dt>
-        <dd>{SERIES_FORMAT_LABELS[series.format]}</dd>
+        <dd>{METRICS_FORMATS[series.format].label}</dd>
       </div>
       <div>
         <dt>Measures</dt>
