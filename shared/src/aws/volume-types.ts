@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { c, type VolumeTypeDescriptor } from './volume-types/descriptor.ts';
+import { VOLUME_TYPES, type VolumeType } from './volume-types/names.ts';
 import { gp2 } from './volume-types/gp2.ts';
 import { gp3 } from './volume-types/gp3.ts';
 import { io1 } from './volume-types/io1.ts';
@@ -13,10 +13,7 @@ import { st1, ST1 } from './volume-types/st1.ts';
  * alternatives), and what all types share. Adding a type: docs/architecture.md, "Adding a volume type".
  */
 
-/** Every volume type, in the order plans list them (cheapest general purpose first). */
-export const VOLUME_TYPES = ['gp3', 'gp2', 'io2', 'io1', 'st1', 'sc1'] as const;
-export const VolumeTypeSchema = z.enum(VOLUME_TYPES);
-export type VolumeType = z.infer<typeof VolumeTypeSchema>;
+export { VOLUME_TYPES, VolumeTypeSchema, type VolumeType } from './volume-types/names.ts';
 
 /**
  * Each type's descriptor. A `Record` over VolumeType: a type added to VOLUME_TYPES without its

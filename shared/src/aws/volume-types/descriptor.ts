@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Problem } from '../../problem.ts';
 import { formatDecimal } from '../../units.ts';
-import type { VolumeType } from '../volume-types.ts';
+import type { VolumeType } from './names.ts';
 
 /**
  * What one EBS volume type is, in one place: its published limits (each cited), what a volume
