@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newId } from './ids.ts';
 import { StoreUnavailableError } from './run-store.ts';
+import { loadSqliteDriver } from './sqlite-driver.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import { fileIdentity } from './sqlite-writes.ts';
 import { WorkerWriteChannel, type PragmaCheck } from './write-channel.ts';
@@ -19,10 +20,13 @@ async function migratedFile(): Promise<string> {
   return path;
 }
 
+// The driver the store picks here (BLOCKWISE_SQLITE_DRIVER=node:sqlite runs this file on Node's own).
+const driver = await loadSqliteDriver();
+
 const startWriter = (path: string, check: PragmaCheck = () => []) =>
   WorkerWriteChannel.start(
-    { path, busyTimeoutMs: 5000, file: fileIdentity(path), synchronous: 2 },
-    Database.SqliteError,
+    { path, busyTimeoutMs: 5000, file: fileIdentity(path), synchronous: 2, driver: driver.name },
+    driver.SqliteError,
     check,
   );
 
