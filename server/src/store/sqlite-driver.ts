@@ -175,7 +175,11 @@ export class NodeSqliteConnection implements SqliteConnection {
   #depth = 0;
   #savepoints = 0;
 
-  constructor(DatabaseSyncClass: typeof DatabaseSync, path: string, options: { fileMustExist?: boolean } = {}) {
+  constructor(
+    DatabaseSyncClass: typeof DatabaseSync,
+    path: string,
+    options: { fileMustExist?: boolean } = {},
+  ) {
     this.name = path;
     this.memory = path === ':memory:';
     if (options.fileMustExist && !this.memory && !existsSync(path)) {
@@ -299,7 +303,9 @@ export async function loadSqliteDriver(
   if (requested !== undefined && requested !== '') {
     const name = DRIVER_NAMES.find((n) => n === requested);
     if (!name) {
-      throw new Error(`BLOCKWISE_SQLITE_DRIVER: expected one of ${DRIVER_NAMES.join(', ')}, got "${requested}"`);
+      throw new Error(
+        `BLOCKWISE_SQLITE_DRIVER: expected one of ${DRIVER_NAMES.join(', ')}, got "${requested}"`,
+      );
     }
     return loadNamedSqliteDriver(name);
   }

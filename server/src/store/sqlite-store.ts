@@ -443,7 +443,12 @@ function startCheckpointer(
     // The store's own connection commits nothing (its write probe is rolled back), but it must
     // not checkpoint on the event loop either.
     db.pragma('wal_autocheckpoint = 0');
-    return new WalCheckpointer({ path: resolve(db.name), driver: driverName, onFallback: restore, onCheckpoint });
+    return new WalCheckpointer({
+      path: resolve(db.name),
+      driver: driverName,
+      onFallback: restore,
+      onCheckpoint,
+    });
   } catch {
     restore();
     return null;

@@ -22,7 +22,6 @@ export interface WriteChannel {
   close(): Promise<void>;
 }
 
-
 /** Rebuilds an error from the writer: a SqliteError (translated by the store as before), or its kind. */
 export function errorFromWire(wire: WireError, SqliteError: SqliteErrorClass): Error {
   if (wire.kind === 'sqlite') return new SqliteError(wire.message, wire.code);
