@@ -523,7 +523,7 @@ type PendingRun = {
 };
 
 /**
- * RunStore on better-sqlite3. The driver is synchronous, so the store splits the work: reads run
+ * RunStore on SQLite (better-sqlite3 or node:sqlite: sqlite-driver.ts). Both drivers are synchronous, so the store splits the work: reads run
  * on the store's own connection, on the event loop (µs for index lookups); writes go to the
  * writer thread's connection (write-channel.ts), which commits them beside the event loop — a
  * 3 MB insert, its fsync, a disk that stalls or a write lock another process holds delay the
@@ -580,6 +580,11 @@ export class SqliteRunStore implements RunStore {
   /** The durability pragmas of the connection that commits (the writer's), for /healthz and tests. */
   pragmas(): SqlitePragmas {
     return this.#writerPragmas ? { ...this.#writerPragmas } : readPragmas(this.#db);
+  }
+
+  /** The SQLite driver the store opened its file with (`blockwise serve` says which at start-up). */
+  get driverName(): SqliteDriverName | null {
+    return driver?.name ?? null;
   }
 
   /** Writes sent to the writer thread and not answered yet (GET /metrics; tests: a write is stalled). */
