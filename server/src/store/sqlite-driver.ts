@@ -4,8 +4,9 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 /**
  * The SQLite driver behind the store: better-sqlite3 (a native addon: the monorepo's install
  * compiles it) or Node's built-in `node:sqlite` (no native build: Node 22.13+ and 24 ship it
- * unflagged), whichever loads — better-sqlite3 first, as it is the faster of the two (bench P21,
- * docs/install.md). `npx <package>` installs no native addon, so a published install runs on
+ * unflagged), whichever loads — better-sqlite3 first where it is installed, as the store was built
+ * and is tested on it; node:sqlite measured as fast for the store's work (bench P21d/e:
+ * docs/install.md §3). `npx <package>` installs no native addon, so a published install runs on
  * `node:sqlite`.
  *
  * The store, its writer thread and its checkpoint worker use the small part of better-sqlite3's

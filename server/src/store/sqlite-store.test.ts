@@ -145,7 +145,9 @@ describe('SQLite store: durability settings (R2)', () => {
     const opening = new Int32Array(new SharedArrayBuffer(4));
     const holder = new Worker(
       `const { parentPort, workerData } = require('node:worker_threads');
-      const db = new (require(workerData.driver))(workerData.path);
+      const db = workerData.driverPath === null
+        ? new (require('node:sqlite').DatabaseSync)(workerData.path)
+        : new (require(workerData.driverPath))(workerData.path);
       db.exec('BEGIN IMMEDIATE');
       parentPort.postMessage('held');
       Atomics.wait(workerData.opening, 0, 0);
@@ -154,7 +156,14 @@ describe('SQLite store: durability settings (R2)', () => {
       db.close();`,
       {
         eval: true,
-        workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), path, opening },
+        workerData: {
+          driverPath:
+            driver.name === 'better-sqlite3'
+              ? createRequire(import.meta.url).resolve('better-sqlite3')
+              : null,
+          path,
+          opening,
+        },
       },
     );
     try {
