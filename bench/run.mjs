@@ -34,6 +34,7 @@ const SCRIPTS = [
   { script: 'audit.mjs', goals: ['R14'], limitSec: 100 },
   { script: 'fleet.mjs', goals: ['P15'], limitSec: 300 },
   { script: 'fleet-http.mjs', goals: ['P17'], limitSec: 300 },
+  { script: 'package.mjs', goals: ['P21'], limitSec: 300 },
 ];
 const BUDGET_SEC = 600;
 

@@ -1,6 +1,7 @@
 // `npm test` (or `pnpm test`): install, then the whole suite in order — lint, format, typecheck,
 // unit + integration tests (Vitest: shared, server incl. the PostgreSQL store when reachable,
-// web), production build, and the Playwright journeys in Debian's Chromium.
+// web), production build, the npm package installed from its tarball, and the Playwright journeys
+// in Debian's Chromium.
 // Stages can be picked with `npm test -- lint unit` (names below).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -26,6 +27,10 @@ const stages = {
   typecheck: () => pnpm(['typecheck']),
   unit: () => pnpm(['test:unit']),
   build: () => pnpm(['build']),
+  // The npm package users install (packages/blockwise, assembled by the build): packed, installed
+  // from the tarball into an empty folder and run on fixtures (docs/install.md). Its own stage: an
+  // npm install, and it needs the build.
+  package: () => pnpm(['exec', 'vitest', 'run', '--config', 'server/vitest.pack.config.ts']),
   e2e: () => {
     ensureChromium();
     pnpm(['test:e2e']);

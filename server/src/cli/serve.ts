@@ -86,7 +86,7 @@ export const serveCommand: Command = {
     const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
     logger.info({ port: actualPort, host, store: store.dialect, web: config.webDist ?? null }, 'listening');
     io.stdout(
-      `Blockwise is listening on http://${shownHost}:${actualPort} (archive: ${store.dialect}${config.webDist ? '' : '; web app not built — API only'})\n`,
+      `Blockwise is listening on http://${shownHost}:${actualPort} (archive: ${store.dialect}${'driverName' in store && store.driverName ? ` on ${store.driverName}` : ''}${config.webDist ? '' : '; web app not built — API only'})\n`,
     );
     await announceAuth(config.auth ?? 'auto', store, logger, io);
     io.stdout(`${catalogNote()}\n`);

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadSqliteDriver } from './sqlite-driver.ts';
 import { newId } from './ids.ts';
 import { JsonObjectText, StoreUnavailableError } from './run-store.ts';
 import { describeRunStoreContract } from './run-store.contract.ts';
@@ -29,14 +29,19 @@ import {
 const dir = mkdtempSync(join(tmpdir(), 'blockwise-sqlite-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const freshPath = () => join(dir, `${newId()}.db`);
+// The store's own driver, for connections of the tests' own (BLOCKWISE_SQLITE_DRIVER=node:sqlite
+// under Node 22.13+/24 runs this file on node:sqlite).
+const driver = await loadSqliteDriver();
+const openConnection = (path: string) => driver.open(path);
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 
 /** One statement on its own connection, outside the store. */
 function rawSql(path: string, text: string): Record<string, unknown>[] {
-  const db = new Database(path);
+  const db = openConnection(path);
   try {
     const statement = db.prepare(text);
-    if (statement.reader) return statement.all() as Record<string, unknown>[];
+    if (/^\s*(SELECT|PRAGMA|WITH|EXPLAIN)\b|\bRETURNING\b/i.test(text))
+      return statement.all() as Record<string, unknown>[];
     statement.run();
     return [];
   } finally {
@@ -73,7 +78,7 @@ describe('SQLite store: durability settings (R2)', () => {
     expect(rawSql(path, 'PRAGMA page_size')).toEqual([{ page_size: 16384 }]);
 
     const old = freshPath();
-    const db = new Database(old);
+    const db = openConnection(old);
     db.pragma('journal_mode = WAL');
     db.exec('CREATE TABLE before_blockwise (x INTEGER)');
     db.close();
@@ -84,7 +89,7 @@ describe('SQLite store: durability settings (R2)', () => {
 
   it('reports every pragma that did not take', () => {
     const path = freshPath();
-    const db = new Database(path);
+    const db = openConnection(path);
     db.pragma('journal_mode = DELETE');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = OFF');
@@ -106,7 +111,7 @@ describe('SQLite store: durability settings (R2)', () => {
 
   it('refuses to start when WAL cannot be enabled because another connection holds the file', async () => {
     const path = freshPath();
-    const holder = new Database(path);
+    const holder = openConnection(path);
     holder.exec('CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1)');
     holder.exec('BEGIN');
     holder.prepare('SELECT x FROM t').all(); // a read transaction in rollback-journal mode
@@ -121,7 +126,7 @@ describe('SQLite store: durability settings (R2)', () => {
   it('a write lock held beyond busy_timeout is StoreUnavailableError (→ 503), and the store recovers', async () => {
     const path = freshPath();
     const store = await openSqliteStore({ path, busyTimeoutMs: 50 });
-    const other = new Database(path);
+    const other = openConnection(path);
     other.exec('BEGIN IMMEDIATE');
     await expect(store.insertRun(runInput())).rejects.toBeInstanceOf(StoreUnavailableError);
     other.exec('COMMIT');
@@ -140,7 +145,9 @@ describe('SQLite store: durability settings (R2)', () => {
     const opening = new Int32Array(new SharedArrayBuffer(4));
     const holder = new Worker(
       `const { parentPort, workerData } = require('node:worker_threads');
-      const db = new (require(workerData.driver))(workerData.path);
+      const db = workerData.driverPath === null
+        ? new (require('node:sqlite').DatabaseSync)(workerData.path)
+        : new (require(workerData.driverPath))(workerData.path);
       db.exec('BEGIN IMMEDIATE');
       parentPort.postMessage('held');
       Atomics.wait(workerData.opening, 0, 0);
@@ -149,7 +156,14 @@ describe('SQLite store: durability settings (R2)', () => {
       db.close();`,
       {
         eval: true,
-        workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), path, opening },
+        workerData: {
+          driverPath:
+            driver.name === 'better-sqlite3'
+              ? createRequire(import.meta.url).resolve('better-sqlite3')
+              : null,
+          path,
+          opening,
+        },
       },
     );
     try {
@@ -338,7 +352,7 @@ describe('SQLite store: query plans (P8)', () => {
     const statements = [...recorder.statements.values()].filter((statement) => hasPlan(statement.sql));
     expect(statements.filter((s) => LIST_STATEMENT.test(s.sql))).toHaveLength(LIST_STATEMENT_VARIANTS);
 
-    const db = new Database(path);
+    const db = openConnection(path);
     const evidence: string[] = [];
     const violations: string[] = [];
     for (const stage of ['a handful of rows, no statistics', '20,000 more runs, after ANALYZE']) {

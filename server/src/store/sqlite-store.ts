@@ -1,12 +1,20 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type Database from 'better-sqlite3';
+import {
+  loadSqliteDriver,
+  type SqliteConnection,
+  type SqliteDriver,
+  type SqliteDriverName,
+  type SqliteErrorClass,
+  type SqliteStatement,
+} from './sqlite-driver.ts';
 
 /**
- * The native driver, loaded on first open: `blockwise analyze` and `upload` live in the same
- * bundle and must run on CI machines that have only Node, without the native addon.
+ * The driver (better-sqlite3 or node:sqlite: sqlite-driver.ts), loaded on first open:
+ * `blockwise analyze` and `upload` live in the same bundle and must run on CI machines that have
+ * only Node, without the native addon.
  */
-let Driver: typeof Database | undefined;
+let driver: SqliteDriver | undefined;
 import { pendingMigrations, migrationChecksum, type AppliedMigration } from './migrations/migrations.ts';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite.ts';
 import {
@@ -176,7 +184,7 @@ export interface SqlitePragmas {
  *   150 KB rows in WAL + FULL, 402 µs instead of 586 µs wall and 249 instead of 396 µs CPU per run
  *   (64 KiB pages: no better than 16).
  */
-function configure(db: Database.Database, busyTimeoutMs: number): void {
+function configure(db: SqliteConnection, busyTimeoutMs: number): void {
   db.pragma('page_size = 16384');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   db.pragma('journal_mode = WAL');
@@ -184,7 +192,7 @@ function configure(db: Database.Database, busyTimeoutMs: number): void {
   db.pragma('foreign_keys = ON');
 }
 
-export function readPragmas(db: Database.Database): SqlitePragmas {
+export function readPragmas(db: SqliteConnection): SqlitePragmas {
   return {
     journalMode: String(db.pragma('journal_mode', { simple: true })).toLowerCase(),
     synchronous: Number(db.pragma('synchronous', { simple: true })),
@@ -225,7 +233,7 @@ export function pragmaMismatches(
  * IMMEDIATE takes the write lock before reading which versions are applied, so two processes
  * starting on the same file apply each migration once.
  */
-function migrate(db: Database.Database, now: () => number, observe: QueryObserver | undefined): void {
+function migrate(db: SqliteConnection, now: () => number, observe: QueryObserver | undefined): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
   version    INTEGER NOT NULL PRIMARY KEY,
   name       TEXT    NOT NULL,
@@ -264,14 +272,15 @@ const SQLITE_FAULTS: ReadonlyArray<[RegExp, StoreFault]> = [
  * be opened. Everything else (constraint violations, SQL errors) is a bug and propagates unchanged.
  */
 /** better-sqlite3's error class, to rebuild the writer thread's errors (loaded by the first open). */
-function sqliteErrorClass(): new (message: string, code: string) => Error {
-  if (!Driver) throw new Error('the SQLite driver is not loaded');
-  return Driver.SqliteError as unknown as new (message: string, code: string) => Error;
+function sqliteErrorClass(): SqliteErrorClass {
+  if (!driver) throw new Error('the SQLite driver is not loaded');
+  return driver.SqliteError;
 }
 
 function translate(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
-  if (Driver !== undefined && error instanceof Driver.SqliteError && typeof code === 'string') {
+  // Either driver's SqliteError (sqlite-driver.ts gives node:sqlite's errors better-sqlite3's name and code).
+  if (error instanceof Error && error.name === 'SqliteError' && typeof code === 'string') {
     const fault = SQLITE_FAULTS.find(([pattern]) => pattern.test(code))?.[1];
     if (fault)
       return new StoreUnavailableError(`SQLite: ${error.message} (${code})`, { cause: error, fault });
@@ -292,7 +301,7 @@ function translate(error: unknown): unknown {
  * failed with "database is locked (SQLITE_BUSY)" at once — the flake of auth.test.ts under load.
  * The wait costs the probe nothing else: a read-only file is SQLITE_READONLY before any lock.
  */
-function probeWrite(db: Database.Database, lockWait: 'none' | 'busy_timeout'): ProbeOutcome {
+function probeWrite(db: SqliteConnection, lockWait: 'none' | 'busy_timeout'): ProbeOutcome {
   if (!db.open) return { ok: false, error: closedError() };
   const busyTimeoutMs = Number(db.pragma('busy_timeout', { simple: true }));
   try {
@@ -352,10 +361,16 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
       });
     }
   }
-  Driver ??= (await import('better-sqlite3')).default;
-  let db: Database.Database;
   try {
-    db = new Driver(path);
+    driver ??= await loadSqliteDriver();
+  } catch (error) {
+    throw new StoreConfigError(`cannot open the SQLite archive ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  let db: SqliteConnection;
+  try {
+    db = driver.open(path);
   } catch (error) {
     throw startupError(path, error);
   }
@@ -386,6 +401,7 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
         busyTimeoutMs,
         file: fileIdentity(resolve(path)),
         synchronous,
+        driver: driver.name,
       },
       sqliteErrorClass(),
       // The writer's connection is the one that commits: its durability is what "201" rests on
@@ -404,7 +420,7 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
       `SQLite at ${path} is not durable as configured: ${writer.mismatches.join('; ')}`,
     );
   }
-  const checkpointer = startCheckpointer(db, writer.channel, options.onCheckpoint);
+  const checkpointer = startCheckpointer(db, driver.name, writer.channel, options.onCheckpoint);
   return new SqliteRunStore(db, clock, options.onQuery, options.now, checkpointer, writer);
 }
 
@@ -414,7 +430,8 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
  * worker cannot run, the writer's connection auto-checkpoints again as SQLite does by default.
  */
 function startCheckpointer(
-  db: Database.Database,
+  db: SqliteConnection,
+  driverName: SqliteDriverName,
   writer: WriteChannel,
   onCheckpoint: ((result: CheckpointResult) => void) | undefined,
 ): WalCheckpointer | null {
@@ -428,7 +445,12 @@ function startCheckpointer(
     // The store's own connection commits nothing (its write probe is rolled back), but it must
     // not checkpoint on the event loop either.
     db.pragma('wal_autocheckpoint = 0');
-    return new WalCheckpointer({ path: resolve(db.name), onFallback: restore, onCheckpoint });
+    return new WalCheckpointer({
+      path: resolve(db.name),
+      driver: driverName,
+      onFallback: restore,
+      onCheckpoint,
+    });
   } catch {
     restore();
     return null;
@@ -550,7 +572,7 @@ type PendingWrite = {
 };
 
 /**
- * RunStore on better-sqlite3. The driver is synchronous, so the store splits the work: reads run
+ * RunStore on SQLite (better-sqlite3 or node:sqlite: sqlite-driver.ts). Both drivers are synchronous, so the store splits the work: reads run
  * on the store's own connection, on the event loop (µs for index lookups); writes go to the
  * writer thread's connection (write-channel.ts), which commits them beside the event loop — a
  * 3 MB insert, its fsync, a disk that stalls or a write lock another process holds delay the
@@ -564,10 +586,10 @@ type PendingWrite = {
  */
 export class SqliteRunStore implements RunStore {
   readonly dialect = 'sqlite' as const;
-  readonly #db: Database.Database;
+  readonly #db: SqliteConnection;
   readonly #clock: MonotonicClock;
   readonly #observe: QueryObserver | undefined;
-  readonly #statements = new Map<string, Database.Statement>();
+  readonly #statements = new Map<string, SqliteStatement>();
   /** Runs (and the statements that ride along) waiting for the next group commit (see insertRun). */
   readonly #pending: PendingWrite[] = [];
   /** The group commit the writer is running, if any: the next one waits for it. */
@@ -587,7 +609,7 @@ export class SqliteRunStore implements RunStore {
    * connection opened read-only or capped in size).
    */
   constructor(
-    db: Database.Database,
+    db: SqliteConnection,
     clock: MonotonicClock,
     observe?: QueryObserver,
     now: () => number = Date.now,
@@ -609,13 +631,18 @@ export class SqliteRunStore implements RunStore {
     return this.#writerPragmas ? { ...this.#writerPragmas } : readPragmas(this.#db);
   }
 
+  /** The SQLite driver the store opened its file with (`blockwise serve` says which at start-up). */
+  get driverName(): SqliteDriverName | null {
+    return driver?.name ?? null;
+  }
+
   /** Writes sent to the writer thread and not answered yet (GET /metrics; tests: a write is stalled). */
   pendingWrites(): number {
     return this.#writes.pending;
   }
 
   /** Statements are prepared once per SQL text and reused. */
-  #statement(sql: string, params: readonly unknown[]): Database.Statement {
+  #statement(sql: string, params: readonly unknown[]): SqliteStatement {
     this.#observe?.({ sql, params });
     let statement = this.#statements.get(sql);
     if (!statement) {

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import type Database from 'better-sqlite3';
+import type { SqliteConnection, SqliteStatement } from './sqlite-driver.ts';
 import type { QueryObserver, StoreFault } from './run-store.ts';
 
 /**
@@ -101,14 +101,14 @@ export function errorToWire(error: unknown): WireError {
 }
 
 export class SqliteWrites {
-  readonly #db: Database.Database;
+  readonly #db: SqliteConnection;
   readonly #file: FileIdentity | null;
   readonly #observe: QueryObserver | undefined;
-  readonly #statements = new Map<string, Database.Statement>();
+  readonly #statements = new Map<string, SqliteStatement>();
   readonly #insertInSavepoint: (run: RunWrite) => Record<string, unknown> | null;
   readonly #execInSavepoint: (statement: Statement) => number;
 
-  constructor(db: Database.Database, file: FileIdentity | null, observe?: QueryObserver) {
+  constructor(db: SqliteConnection, file: FileIdentity | null, observe?: QueryObserver) {
     this.#db = db;
     this.#file = file;
     this.#observe = observe;
@@ -117,7 +117,7 @@ export class SqliteWrites {
   }
 
   /** Statements are prepared once per SQL text and reused. */
-  #statement(sql: string, params: readonly unknown[]): Database.Statement {
+  #statement(sql: string, params: readonly unknown[]): SqliteStatement {
     this.#observe?.({ sql, params });
     let statement = this.#statements.get(sql);
     if (!statement) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadSqliteDriver } from './sqlite-driver.ts';
 import { newId } from './ids.ts';
 import { GROUP_COMMIT_MAX_BYTES, openSqliteStore, takeBatch } from './sqlite-store.ts';
 import { runInput } from './testing/run-inputs.ts';
@@ -88,6 +89,7 @@ describe('WAL checkpoints off the event loop (bench P13)', () => {
     const reasons: string[] = [];
     const checkpointer = new WalCheckpointer({
       path: join(dir, 'missing', 'nope.db'),
+      driver: (await loadSqliteDriver()).name,
       onFallback: (reason) => reasons.push(reason),
     });
     await new Promise<void>((resolve) => {

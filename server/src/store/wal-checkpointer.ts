@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import type { SqliteDriverName } from './sqlite-driver.ts';
 
 /**
  * Copies SQLite's write-ahead log back into the database file from a worker thread, so the event
@@ -30,16 +31,22 @@ export type CheckpointResult =
   { ok: true; busy: number; logFrames: number; checkpointedFrames: number } | { ok: false; error: string };
 
 // The worker is a CommonJS script evaluated from this string, so the bundle (dist/blockwise.mjs)
-// needs no second entry point; the driver is loaded by its resolved path.
+// needs no second entry point; better-sqlite3 is loaded by its resolved path, node:sqlite given
+// the two calls used here in better-sqlite3's shape (sqlite-driver.ts does it for the store).
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
+function openDatabase(path) {
+  if (workerData.driver !== 'node:sqlite') return new (require(workerData.driverPath))(path, { fileMustExist: true });
+  if (!require('node:fs').existsSync(path)) throw new Error('unable to open database file: ' + path + ' does not exist');
+  const db = new (require('node:sqlite').DatabaseSync)(path);
+  return { pragma: (source) => db.prepare('PRAGMA ' + source).all(), close: () => db.close() };
+}
 // Niceness 10 for this thread only, as the parse workers (server/src/ingest/thread-priority.ts).
 try {
   const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
   if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) require('node:os').setPriority(tid, 10);
 } catch {}
-const db = new Database(workerData.path, { fileMustExist: true });
+const db = openDatabase(workerData.path);
 db.pragma('busy_timeout = 0');
 db.pragma('synchronous = FULL');
 parentPort.on('message', (message) => {
@@ -56,6 +63,8 @@ parentPort.on('message', (message) => {
 export type WalCheckpointerOptions = {
   /** The database file (the worker opens its own connection to it). */
   path: string;
+  /** The store's driver (sqlite-driver.ts): the worker opens the file with the same one. */
+  driver: SqliteDriverName;
   /** Called once when checkpoints must go back to the committing connection. */
   onFallback: (reason: string) => void;
   /** Every checkpoint's outcome (tests and logs). */
@@ -72,8 +81,12 @@ export class WalCheckpointer {
 
   constructor(private readonly options: WalCheckpointerOptions) {
     this.#afterBytes = options.afterBytes ?? CHECKPOINT_AFTER_BYTES;
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.#worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path: options.path } });
+    const driverPath =
+      options.driver === 'better-sqlite3' ? createRequire(import.meta.url).resolve('better-sqlite3') : null;
+    this.#worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { driver: options.driver, driverPath, path: options.path },
+    });
     this.#worker.unref();
     this.#worker.on('message', (result: CheckpointResult) => {
       this.#inFlight = false;

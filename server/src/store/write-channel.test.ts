@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newId } from './ids.ts';
 import { StoreUnavailableError } from './run-store.ts';
+import { loadSqliteDriver } from './sqlite-driver.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import { fileIdentity } from './sqlite-writes.ts';
 import { WorkerWriteChannel, type PragmaCheck } from './write-channel.ts';
@@ -19,10 +19,13 @@ async function migratedFile(): Promise<string> {
   return path;
 }
 
+// The driver the store picks here (BLOCKWISE_SQLITE_DRIVER=node:sqlite runs this file on Node's own).
+const driver = await loadSqliteDriver();
+
 const startWriter = (path: string, check: PragmaCheck = () => []) =>
   WorkerWriteChannel.start(
-    { path, busyTimeoutMs: 5000, file: fileIdentity(path), synchronous: 2 },
-    Database.SqliteError,
+    { path, busyTimeoutMs: 5000, file: fileIdentity(path), synchronous: 2, driver: driver.name },
+    driver.SqliteError,
     check,
   );
 
@@ -32,7 +35,7 @@ const tokenInsert = (name: string) => ({
 });
 
 function tokenNames(path: string): string[] {
-  const db = new Database(path);
+  const db = driver.open(path);
   try {
     return (db.prepare('SELECT name FROM tokens').all() as Array<{ name: string }>).map((row) => row.name);
   } finally {
@@ -42,8 +45,9 @@ function tokenNames(path: string): string[] {
 
 /** Whether some other connection still has the file open (leaving WAL mode needs it alone). */
 function fileHeldOpen(path: string): boolean {
-  const db = new Database(path, { timeout: 0 });
+  const db = driver.open(path);
   try {
+    db.pragma('busy_timeout = 0');
     db.pragma('journal_mode = DELETE');
     return db.pragma('journal_mode', { simple: true }) !== 'delete';
   } catch {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { StoreUnavailableError, type QueryObserver } from './run-store.ts';
+import type { SqliteDriverName, SqliteErrorClass } from './sqlite-driver.ts';
 import type { FileIdentity, SqliteWrites, WireError, WriteName } from './sqlite-writes.ts';
 
 /**
@@ -25,8 +26,6 @@ export interface WriteChannel {
   readonly pending: number;
   close(): Promise<void>;
 }
-
-type SqliteErrorClass = new (message: string, code: string) => Error;
 
 /** Rebuilds an error from the writer: a SqliteError (translated by the store as before), or its kind. */
 export function errorFromWire(wire: WireError, SqliteError: SqliteErrorClass): Error {
@@ -64,6 +63,8 @@ export class InlineWriteChannel implements WriteChannel {
 /** What the writer thread starts with. */
 export type WriteWorkerData = {
   path: string;
+  /** The driver the store opened the file with (sqlite-driver.ts): the writer loads the same one. */
+  driver: SqliteDriverName;
   busyTimeoutMs: number;
   /** The file as the store opened it: the writer refuses to write once it was deleted or replaced. */
   file: FileIdentity | null;

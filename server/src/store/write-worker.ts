@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
+import { loadNamedSqliteDriver, type SqliteConnection } from './sqlite-driver.ts';
 import { SqliteWrites, errorToWire } from './sqlite-writes.ts';
 import type { WriteRequest, WriteResponse, WriteWorkerData } from './write-channel.ts';
 
@@ -17,11 +17,12 @@ const port = parentPort!;
 // little and starves the writes when the cores are busy — measured in CI's busy-machine stage at
 // niceness 10: 500 fuzzed uploads took over 30 s where they take ~4 s unloaded.
 
-let db: Database.Database;
+let db: SqliteConnection;
 let writes: SqliteWrites;
 let queries: Array<{ sql: string; params: unknown[] }> = [];
 try {
-  db = new Database(data.path, { fileMustExist: true });
+  const driver = await loadNamedSqliteDriver(data.driver);
+  db = driver.open(data.path, { fileMustExist: true });
   db.pragma(`busy_timeout = ${data.busyTimeoutMs}`);
   db.pragma(`synchronous = ${data.synchronous}`);
   db.pragma('foreign_keys = ON');
