@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// Prints the README's "Performance and reliability" table from bench/results.json (written by
-// `pnpm bench`), so the figures in the README can be regenerated after a run on a quiet machine:
+// Prints the table of docs/performance.md §6 ("Latest results") from bench/results.json (written by
+// `pnpm bench`), so its figures can be regenerated after a run on a quiet machine:
 //   node bench/report.mjs [path/to/results.json]      print it
-//   node bench/report.mjs --readme                    replace it in README.md (between the bench:table markers)
+//   node bench/report.mjs --write                     replace it in docs/performance.md (between the bench:table markers)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH, ROOT } from './lib/common.mjs';
 
 const args = process.argv.slice(2);
-const toReadme = args.includes('--readme');
+const toDoc = args.includes('--write');
 const path = args.find((a) => !a.startsWith('--')) ?? join(BENCH, 'results.json');
 const out = [];
 const print = (text) => out.push(text);
@@ -49,7 +49,7 @@ for (const g of results.goals) {
   const why = g.status === 'SKIP' ? g.details?.reason : note;
   rows.push([g.id, g.title, shown, target, g.status, why].map(cell));
 }
-// Padded the way Prettier formats Markdown tables, so the README stays format-clean.
+// Padded the way Prettier formats Markdown tables, so the document stays format-clean.
 const widths = rows[0].map((_, c) => Math.max(3, ...rows.map((r) => [...r[c]].length)));
 const line = (r) => `| ${r.map((v, c) => v + ' '.repeat(widths[c] - [...v].length)).join(' | ')} |`;
 print(line(rows[0]));
@@ -61,15 +61,15 @@ print(
 );
 
 const text = out.join('\n');
-if (toReadme) {
-  const readme = join(ROOT, 'README.md');
+if (toDoc) {
+  const doc = join(ROOT, 'docs', 'performance.md');
   const [start, end] = ['<!-- bench:table:start -->', '<!-- bench:table:end -->'];
-  const current = readFileSync(readme, 'utf8');
+  const current = readFileSync(doc, 'utf8');
   const a = current.indexOf(start);
   const b = current.indexOf(end);
-  if (a === -1 || b === -1) throw new Error(`README.md has no ${start} … ${end} markers`);
-  writeFileSync(readme, `${current.slice(0, a + start.length)}\n\n${text.trim()}\n\n${current.slice(b)}`);
-  console.log('README.md: table replaced');
+  if (a === -1 || b === -1) throw new Error(`docs/performance.md has no ${start} … ${end} markers`);
+  writeFileSync(doc, `${current.slice(0, a + start.length)}\n\n${text.trim()}\n\n${current.slice(b)}`);
+  console.log('docs/performance.md: table replaced');
 } else {
   console.log(text);
 }

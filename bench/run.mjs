@@ -5,7 +5,7 @@
 //   pnpm bench                     everything (≈ 10 minutes on 2 shared cores)
 //   pnpm bench -- --only P1,R1     scripts holding these goals (ids or script names)
 //   pnpm bench -- --quick          short runs to try the harness (numbers only indicative)
-//   node bench/report.mjs          the README table from bench/results.json
+//   node bench/report.mjs          the table of docs/performance.md §6 from bench/results.json
 //
 // Every comparison is an interleaved ratio or a count measured in the same run, on loopback
 // only, each server on a fresh database; each script runs in its own process group with a time
@@ -156,7 +156,7 @@ async function main() {
     goals,
   };
   writeFileSync(join(BENCH, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  console.log('wrote bench/results.json (node bench/report.mjs prints the README table)');
+  console.log('wrote bench/results.json (node bench/report.mjs prints the table of docs/performance.md §6)');
   process.exitCode = count('ERROR') > 0 ? 1 : 0;
 }
 

@@ -34,7 +34,7 @@ type ActionYml = {
 };
 
 const action = parse(readFileSync(join(REPO_ROOT, 'action.yml'), 'utf8')) as ActionYml;
-/** This checkout's CLI, from source: what `cli` replaces `npx --yes blockwise@<version>` with. */
+/** This checkout's CLI, from source: what `cli` replaces `npx --yes @blockwise/cli@<version>` with. */
 const CLI = `${join(REPO_ROOT, 'node_modules/.bin/tsx')} ${join(REPO_ROOT, 'server/src/cli/main.ts')}`;
 
 /** The `github` context of a pull request from feature/slow into main. */
@@ -189,7 +189,7 @@ describe('action.yml', () => {
       JSON.parse(readFileSync(join(REPO_ROOT, 'server/package.json'), 'utf8')) as { version: string }
     ).version;
     expect(action.inputs.version!.default).toBe(version);
-    expect(action.runs.steps.find((s) => s.run)!.run).toContain('npx --yes blockwise@$BW_VERSION');
+    expect(action.runs.steps.find((s) => s.run)!.run).toContain('npx --yes @blockwise/cli@$BW_VERSION');
   });
 
   it('every output is one the CLI writes', () => {

@@ -28,7 +28,7 @@ export async function applyCatalogFlag(value: string | undefined, io: CliIo): Pr
 /** A line under the prices when they are over a year old, else null. */
 export function staleRatesNote(date: string, today = new Date()): string | null {
   return pricesOlderThanAYear(date, today)
-    ? `  Warning: these prices are from ${date}, over a year old: refresh them with \`blockwise catalog update\` (README, "Refreshing prices").`
+    ? `  Warning: these prices are from ${date}, over a year old: refresh them with \`blockwise catalog update\` (docs/catalog.md, "Refreshing prices").`
     : null;
 }
 

@@ -4,7 +4,7 @@ import { storeCall } from '../routes/route-helpers.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { HttpError } from './errors.ts';
 
-/** Who may write: `auto` (tokens once one exists), `required`, `open` (README, Security). */
+/** Who may write: `auto` (tokens once one exists), `required`, `open` (docs/server.md §3). */
 export type AuthMode = 'auto' | 'required' | 'open';
 
 declare global {

@@ -162,7 +162,7 @@ export async function chargeBodyBytes(limiter: RateLimiter, req: Request, bytes:
 
 /**
  * The limits every write route applies: the write rate and the byte budget, each per token when
- * the request carries one, else per anonymous client (README, Security). `bytesLimiter` is what
+ * the request carries one, else per anonymous client (docs/server.md §3). `bytesLimiter` is what
  * the route charges the body's real (inflated) size to once it has read it.
  */
 export function writeLimits(limiters: {
