@@ -1,5 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { RunListQuerySchema, type CreatedRun, type Run } from '@blockwise/shared/api';
+import type { CreatedRun, Run } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { type RunLabels } from '@blockwise/shared/records';
 import { baseUrl, rawUrl, runUrl, type AppContext } from '../../context.ts';
@@ -9,14 +9,14 @@ import { readMultipart, type UploadedFile } from '../../http/multipart.ts';
 import { chargeBodyBytes, rateLimit, writeLimits } from '../../http/rate-limit.ts';
 import { RAW_MEDIA_TYPES, mediaTypeOf, readRawBody } from '../../http/read-body.ts';
 import { storableName } from '../../http/text.ts';
-import { validate } from '../../http/validate.ts';
 import type { AnalyzedUpload } from '../../ingest/analyze-upload.ts';
 import { busy, type Reservation } from '../../ingest/parse-pool.ts';
 import { labelHeaders, labelsFrom, labelsFromRequest, type QueryLabels } from '../../ingest/labels.ts';
 import { isValidId } from '../../store/ids.ts';
 import { runRecordOf } from '../../store/records.ts';
-import { JsonObjectText, type RunJson, type RunMeta } from '../../store/run-store.ts';
+import { JsonObjectText, type RunJson } from '../../store/run-store.ts';
 import { methodNotAllowed, pageOrThrow, storeCall } from '../../http/route-helpers.ts';
+import { runsValidators } from '../validators.ts';
 import { toListPage } from '../../presenters/run.ts';
 import { freezeBaselineComparison } from '../../services/regression-gate.ts';
 import { analyze, currentAnalysis } from '../../services/current-analysis.ts';
@@ -131,8 +131,6 @@ async function storeUpload(
  */
 const runAnswerEtag = (id: string, encoding: 'gzip' | 'identity') =>
   `"analysis-${ANALYSIS_VERSION}-${id}-${encoding}"`;
-
-export const runsValidators = { list: validate({ query: RunListQuerySchema }) };
 
 export function runsRouter(ctx: AppContext): Router {
   const listQuery = runsValidators.list;

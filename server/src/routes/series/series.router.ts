@@ -1,22 +1,15 @@
 import express, { Router, type RequestHandler } from 'express';
-import { z } from 'zod';
-import {
-  SeriesListQuerySchema,
-  SeriesNameSchema,
-  SeriesRunsQuerySchema,
-  type RunRegression,
-  type SeriesList,
-} from '@blockwise/shared/api';
-import { SeriesConfigSchema, checkRegression } from '@blockwise/shared/history';
+import type { RunRegression, SeriesList } from '@blockwise/shared/api';
+import { checkRegression } from '@blockwise/shared/history';
 import { baseUrl, comparisonUrl, runUrl, type AppContext } from '../../context.ts';
 import { HttpError } from '../../http/errors.ts';
 import { rateLimit, writeLimits } from '../../http/rate-limit.ts';
 import { mediaTypeOf } from '../../http/read-body.ts';
-import { validate } from '../../http/validate.ts';
 import { isValidId } from '../../store/ids.ts';
 import { jsonObjectOf } from '../../store/records.ts';
-import type { RunJson, RunMeta, SeriesSettings } from '../../store/run-store.ts';
+import type { RunJson, RunMeta } from '../../store/run-store.ts';
 import { pageOrThrow, storeCall } from '../../http/route-helpers.ts';
+import { seriesValidators } from '../validators.ts';
 import { toListItem, toListPage } from '../../presenters/run.ts';
 import { toRegressionRun, toSeriesSettings } from '../../presenters/series.ts';
 import { pickPairComparison, readGate, storedLabels } from '../../services/regression-gate.ts';
@@ -32,16 +25,6 @@ import { pickPairComparison, readGate, storedLabels } from '../../services/regre
  * A series is just a label: the first upload that names it creates it, and an unknown series has
  * an empty history and the default settings. Names with `/` travel URL-encoded (`team%2Fpg`).
  */
-
-const SeriesParamsSchema = z.object({ series: SeriesNameSchema });
-
-/** The validators of the series routes (the OpenAPI document reads their schemas). */
-export const seriesValidators = {
-  list: validate({ query: SeriesListQuerySchema }),
-  settings: validate({ params: SeriesParamsSchema }),
-  putSettings: validate({ params: SeriesParamsSchema, body: SeriesConfigSchema }),
-  runs: validate({ params: SeriesParamsSchema, query: SeriesRunsQuerySchema }),
-};
 
 /** 405 with Allow for the series resources (they are not immutable, unlike runs: say only what is allowed). */
 const allowOnly =
