@@ -67,6 +67,36 @@ const featureBoundaries = {
     ),
 };
 
+/**
+ * Server layers: routes (server/src/routes/<resource>/) sit on top; each imports http/,
+ * presenters/ (a resource's wire shape), services/ (current analysis, regression gate, fleet
+ * planning), store/, ingest/, the files at the routes/ root (request validators) and itself —
+ * never another route folder: what two routes share moves down to presenters/ or services/.
+ * Below the routes nothing imports them (app.ts, the one place that mounts them, is outside these
+ * folders). One zone per route folder, read from disk like the web features. (server/src/layers.test.ts
+ * proves the rules fire.)
+ */
+const serverRoutes = readdirSync(new URL('./server/src/routes', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const serverLayers = {
+  basePath: import.meta.dirname,
+  zones: serverRoutes
+    .map((route) => ({
+      target: `./server/src/routes/${route}`,
+      from: serverRoutes.filter((other) => other !== route).map((other) => `./server/src/routes/${other}`),
+      message: `routes/${route} may import http/, presenters/, services/, store/, ingest/ and itself, not another route folder: move what both need to server/src/presenters or server/src/services.`,
+    }))
+    .concat(
+      ['http', 'presenters', 'services', 'store', 'ingest', 'catalog', 'cli'].map((layer) => ({
+        target: `./server/src/${layer}`,
+        from: './server/src/routes',
+        except: [],
+        message: `server/src/${layer} is below the routes: it may not import server/src/routes (move the code it needs to presenters/, services/ or http/).`,
+      })),
+    ),
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -119,6 +149,11 @@ export default tseslint.config(
     files: ['web/src/{features,lib,components}/**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
     rules: { 'import-x/no-restricted-paths': ['error', featureBoundaries] },
+  },
+  {
+    files: ['server/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    rules: { 'import-x/no-restricted-paths': ['error', serverLayers] },
   },
   {
     // No import cycles anywhere in the packages: a cycle makes module order decide whether a value

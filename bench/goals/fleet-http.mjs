@@ -25,7 +25,7 @@ import {
 import { MAX_UPLOAD_BYTES } from '../../shared/src/api/limits.ts';
 import { FLEET_REQUEST_LIMITS, maxFleetPlanBytes } from '../../shared/src/fleet/index.ts';
 import { ANALYSIS_VERSION } from '../../shared/src/plan/plan.ts';
-import { planFleetRequest } from '../../server/src/routes/fleet/plan-request.ts';
+import { planFleetRequest } from '../../server/src/services/fleet-plan-request.ts';
 import { fleetPlanDocumentOf } from '../../server/src/store/fleet-plan-document.ts';
 import { openSqliteStore } from '../../server/src/store/sqlite-store.ts';
 import { QUICK, freshDir, goal, loadAverage, log, main, rm, round, sleep } from '../lib/common.mjs';

@@ -18,7 +18,7 @@ import { healthRouter } from './routes/health/health.router.ts';
 import { metricsRouter } from './routes/metrics/metrics.router.ts';
 import { openApiRouter } from './routes/openapi/openapi.ts';
 import { runsRouter } from './routes/runs/runs.router.ts';
-import { refuseRepeatedQuery } from './routes/route-helpers.ts';
+import { refuseRepeatedQuery } from './http/route-helpers.ts';
 import { seriesRouter } from './routes/series/series.router.ts';
 import { webRouter } from './routes/share/share.router.ts';
 import type { RunStore } from './store/run-store.ts';

@@ -1,4 +1,4 @@
-import { DEGRADED, MAIN_NOISE, rescaleFio } from '../../../server/src/routes/series/noisy-fio.ts';
+import { DEGRADED, MAIN_NOISE, rescaleFio } from '../../../server/src/testing/noisy-fio.ts';
 import { uniqueSuffix, type Seeder } from './api.ts';
 import { fixtureBytes } from './fixtures.ts';
 

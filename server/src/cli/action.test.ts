@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { DEGRADED, MAIN_NOISE, rescaleFio } from '../routes/series/noisy-fio.ts';
+import { DEGRADED, MAIN_NOISE, rescaleFio } from '../testing/noisy-fio.ts';
 import { REPO_ROOT, runCli } from '../testing/run-cli.ts';
 import { MANY_UPLOADS, fixture, makeTestApp, type TestApp } from '../testing/test-app.ts';
 

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { BLOCKWISE_REPOSITORY_URL } from '@blockwise/shared/iac';
-import { rescaleFio } from '../routes/series/noisy-fio.ts';
+import { rescaleFio } from '../testing/noisy-fio.ts';
 import { REPO_ROOT, runCli } from '../testing/run-cli.ts';
 import { sarifSchemaErrors } from '../testing/sarif-schema.ts';
 import { fixture } from '../testing/test-app.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IAC_COMMENT_MARKER, IacReportSchema } from '@blockwise/shared/iac';
-import { rescaleFio } from '../routes/series/noisy-fio.ts';
+import { rescaleFio } from '../testing/noisy-fio.ts';
 import { REPO_ROOT, runCli } from '../testing/run-cli.ts';
 import { MANY_UPLOADS, fixture, makeTestApp, type TestApp } from '../testing/test-app.ts';
 

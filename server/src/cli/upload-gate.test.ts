@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGRESSION_COMMENT_MARKER } from '@blockwise/shared/history';
-import { DEGRADED, MAIN_NOISE, rescaleFio } from '../routes/series/noisy-fio.ts';
+import { DEGRADED, MAIN_NOISE, rescaleFio } from '../testing/noisy-fio.ts';
 import { MANY_UPLOADS, fixture, makeTestApp, type TestApp } from '../testing/test-app.ts';
 import { runCli } from '../testing/run-cli.ts';
 import { sarifSchemaErrors } from '../testing/sarif-schema.ts';

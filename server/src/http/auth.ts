@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { storeCall } from '../routes/route-helpers.ts';
+import { storeCall } from './route-helpers.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { HttpError } from './errors.ts';
 

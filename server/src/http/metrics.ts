@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ParsePool } from '../ingest/parse-pool.ts';
-import { checkStoreHealth } from '../routes/health/store-health.ts';
+import { checkStoreHealth } from '../services/store-health.ts';
 import { STORE_FAULTS, type RunStore } from '../store/run-store.ts';
 
 /**

@@ -16,7 +16,7 @@ export type LabelSource = Record<string, string | string[] | undefined>;
 
 /**
  * Query parameters and multipart fields: one string each. A repeated query parameter never gets
- * here — refuseRepeatedQuery (routes/route-helpers.ts), mounted on /api, refuses it for every
+ * here — refuseRepeatedQuery (http/route-helpers.ts), mounted on /api, refuses it for every
  * route with 400 `query_invalid` — and readMultipart refuses a repeated field.
  */
 export type QueryLabels = Record<string, string | undefined>;

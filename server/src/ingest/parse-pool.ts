@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { activeCatalog, catalogInfo, type CatalogData } from '@blockwise/shared/catalog';
 import type { RunLabels } from '@blockwise/shared/records';
 import { HttpError } from '../http/errors.ts';
-import type { PlannedFleetRequest } from '../routes/fleet/plan-request.ts';
+import type { PlannedFleetRequest } from '../services/fleet-plan-request.ts';
 import type { AnalyzedUpload } from './analyze-upload.ts';
 import { storedRunBytes, type BuiltComparison, type StoredRunText } from './pair-comparison.ts';
 

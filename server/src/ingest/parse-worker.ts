@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { installCatalog } from '@blockwise/shared/catalog';
 import { analyzeUpload } from './analyze-upload.ts';
 import { buildPairComparison } from './pair-comparison.ts';
-import { planFleetRequest } from '../routes/fleet/plan-request.ts';
+import { planFleetRequest } from '../services/fleet-plan-request.ts';
 import type {
   ParseWorkerData,
   WorkerRequest,

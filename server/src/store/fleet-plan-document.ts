@@ -14,7 +14,7 @@ import type { FleetPlanDocument } from './run-store.ts';
  * The gzip member is ordinary (any gunzip reads it), written in a form GET can splice into its
  * answer without recompressing: a 10-byte header without optional fields, the deflate data ended
  * by a sync flush (byte-aligned, no final block), one empty final block (`03 00`), and the
- * trailer (CRC-32, length). See splice in routes/fleet/fleet-response.ts.
+ * trailer (CRC-32, length). See splice in presenters/fleet-plan.ts.
  */
 
 /** The header of every member written here: ID1 ID2 CM=deflate, no flags, no mtime, XFL 0, OS unknown. */
@@ -50,7 +50,7 @@ export function gzipSpliceable(json: Buffer): Buffer {
 /**
  * The parts of a stored member for splicing: its deflate data (without the final empty block) and
  * the CRC-32 of what it inflates to; null when it is not of the form written here (a member from
- * elsewhere is still served, inflated: see routes/fleet/fleet-response.ts).
+ * elsewhere is still served, inflated: see presenters/fleet-plan.ts).
  */
 export function spliceableParts(gzip: Uint8Array): { deflate: Uint8Array; crc: number } | null {
   const n = gzip.length;

@@ -1,5 +1,4 @@
 import express, { Router } from 'express';
-import { CreateComparisonSchema, type Comparison } from '@blockwise/shared/api';
 import { FioReportSchema } from '@blockwise/shared/fio';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { buildComparison, type ComparisonRun } from '@blockwise/shared/analysis';
@@ -7,27 +6,13 @@ import { baseUrl, comparisonUrl, type AppContext } from '../../context.ts';
 import { HttpError, problemCode } from '../../http/errors.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { mediaTypeOf } from '../../http/read-body.ts';
-import { validate } from '../../http/validate.ts';
 import { isValidId } from '../../store/ids.ts';
-import { StoredRecordError, comparisonRecordOf, runWithReportOf } from '../../store/records.ts';
-import type { Comparison as StoredComparison, Run as StoredRun } from '../../store/run-store.ts';
-import { currentAnalysis } from '../runs/current-analysis.ts';
-import { methodNotAllowed, storeCall } from '../route-helpers.ts';
-
-export function toComparison(base: string, stored: StoredComparison): Comparison {
-  const c = comparisonRecordOf(stored);
-  return {
-    id: c.id,
-    url: comparisonUrl(base, c.id),
-    createdAt: new Date(c.createdAt).toISOString(),
-    title: c.title,
-    runIds: c.runIds,
-    plan: c.plan,
-    result: c.result,
-    priceTableDate: c.priceTableDate,
-    analysisVersion: c.analysisVersion,
-  };
-}
+import { StoredRecordError, runWithReportOf } from '../../store/records.ts';
+import type { Run as StoredRun } from '../../store/run-store.ts';
+import { toComparison } from '../../presenters/comparison.ts';
+import { currentAnalysis } from '../../services/current-analysis.ts';
+import { methodNotAllowed, storeCall } from '../../http/route-helpers.ts';
+import { comparisonsValidators } from '../validators.ts';
 
 /**
  * A stored run as a comparison reads it, under today's rules: a run of an earlier analysis version
@@ -51,9 +36,6 @@ async function comparisonRunOf(ctx: AppContext, stored: StoredRun): Promise<Comp
     );
   return { id: stored.id, labels: stored.labels, report: report.data, summary: current.summary };
 }
-
-/** The validators of the comparison routes (the OpenAPI document reads their schemas). */
-export const comparisonsValidators = { create: validate({ body: CreateComparisonSchema }) };
 
 /**
  * Share links. A comparison is computed once, here, and frozen: the stored result (with the price

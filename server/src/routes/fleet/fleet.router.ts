@@ -7,8 +7,8 @@ import { mediaTypeOf, readRawBody } from '../../http/read-body.ts';
 import { busy, type Reservation } from '../../ingest/parse-pool.ts';
 import { isValidId } from '../../store/ids.ts';
 import type { StoredFleetPlanRef } from '../../store/run-store.ts';
-import { methodNotAllowed, storeCall } from '../route-helpers.ts';
-import { sendFleetPlan, type FleetPlanHead } from './fleet-response.ts';
+import { methodNotAllowed, storeCall } from '../../http/route-helpers.ts';
+import { sendFleetPlan, type FleetPlanHead } from '../../presenters/fleet-plan.ts';
 
 /** The share page of a stored fleet plan. */
 export const fleetPlanUrl = (base: string, id: string) => `${base}/fleet/${id}`;
@@ -66,7 +66,7 @@ export function fleetRouter(ctx: AppContext): Router {
         if (!reservation.grow(n)) throw busy();
       });
       await chargeBodyBytes(bytesLimiter(req), req, bytes.length);
-      // Parsing, planning, serializing and compressing: all in a worker (plan-request.ts).
+      // Parsing, planning, serializing and compressing: all in a worker (services/fleet-plan-request.ts).
       const planned = await ctx.pool.planFleet(bytes, reservation);
       if (!planned.ok) {
         const { code, message, path } = planned.problem;

@@ -20,7 +20,7 @@ import {
 } from '../../store/testing/fleet-inputs.ts';
 import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
 import { fleetPlanIdempotencyKey } from '../../store/fleet-plan-document.ts';
-import { crc32Combine } from './fleet-response.ts';
+import { crc32Combine } from '../../presenters/fleet-plan.ts';
 import { ParsePool } from '../../ingest/parse-pool.ts';
 import { generateToken, hashToken } from '../../http/auth.ts';
 import { CreatedFleetPlanSchema, StoredFleetPlanResponseSchema } from '@blockwise/shared/api';

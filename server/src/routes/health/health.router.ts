@@ -3,7 +3,7 @@ import type { Health } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { APP_VERSION } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
-import { checkStoreHealth } from './store-health.ts';
+import { checkStoreHealth } from '../../services/store-health.ts';
 
 /**
  * Liveness + store check. Reads are a round trip (`ping`); writes are the store's checkWrites — a

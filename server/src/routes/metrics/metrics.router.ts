@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { bearer, hashToken } from '../../http/auth.ts';
 import { HttpError } from '../../http/errors.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
-import { methodNotAllowed } from '../route-helpers.ts';
+import { methodNotAllowed } from '../../http/route-helpers.ts';
 
 /** How long a token that scraped once keeps scraping while the store cannot check it. */
 const OUTAGE_GRACE_MS = 10 * 60_000;

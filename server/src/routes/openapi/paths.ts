@@ -1,13 +1,12 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { IdSchema } from '@blockwise/shared/records';
-import { runsValidators } from '../runs/runs.router.ts';
-import { seriesValidators } from '../series/series.router.ts';
+import { runsValidators, seriesValidators } from '../validators.ts';
 import { OPTIONAL_BEARER, error, json, response, type ComponentName } from './registry.ts';
 
 /**
  * Every route the app mounts, one registerPath each, with the request schemas the route validates
- * with (its validate() schemas, imported from the router). A route added to a router and not here
+ * with (its validate() schemas, from routes/validators.ts). A route added to a router and not here
  * fails openapi.test.ts (the app's routes and the document's paths are compared both ways).
  */
 export function registerPaths(registry: OpenAPIRegistry): void {

@@ -20,8 +20,7 @@ import {
   CreatedFleetPlanSchema,
   StoredFleetPlanResponseSchema,
 } from '@blockwise/shared/api';
-import { comparisonsValidators } from '../comparisons/comparisons.router.ts';
-import { seriesValidators } from '../series/series.router.ts';
+import { comparisonsValidators, seriesValidators } from '../validators.ts';
 
 /**
  * The named schemas of the document (components/schemas), each the Zod schema the server

@@ -1,5 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { RunListQuerySchema, type CreatedRun, type Run, type RunListItem } from '@blockwise/shared/api';
+import type { CreatedRun, Run } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { type RunLabels } from '@blockwise/shared/records';
 import { baseUrl, rawUrl, runUrl, type AppContext } from '../../context.ts';
@@ -9,16 +9,17 @@ import { readMultipart, type UploadedFile } from '../../http/multipart.ts';
 import { chargeBodyBytes, rateLimit, writeLimits } from '../../http/rate-limit.ts';
 import { RAW_MEDIA_TYPES, mediaTypeOf, readRawBody } from '../../http/read-body.ts';
 import { storableName } from '../../http/text.ts';
-import { validate } from '../../http/validate.ts';
 import type { AnalyzedUpload } from '../../ingest/analyze-upload.ts';
 import { busy, type Reservation } from '../../ingest/parse-pool.ts';
 import { labelHeaders, labelsFrom, labelsFromRequest, type QueryLabels } from '../../ingest/labels.ts';
 import { isValidId } from '../../store/ids.ts';
 import { runRecordOf } from '../../store/records.ts';
-import { JsonObjectText, type RunJson, type RunMeta, type RunPage } from '../../store/run-store.ts';
-import { methodNotAllowed, pageOrThrow, storeCall } from '../route-helpers.ts';
-import { freezeBaselineComparison } from '../series/regression-gate.ts';
-import { analyze, currentAnalysis } from './current-analysis.ts';
+import { JsonObjectText, type RunJson } from '../../store/run-store.ts';
+import { methodNotAllowed, pageOrThrow, storeCall } from '../../http/route-helpers.ts';
+import { runsValidators } from '../validators.ts';
+import { toListPage } from '../../presenters/run.ts';
+import { freezeBaselineComparison } from '../../services/regression-gate.ts';
+import { analyze, currentAnalysis } from '../../services/current-analysis.ts';
 import { RunAnswers } from './run-answers.ts';
 
 /** A request's room in the parse pool, from before its body is read until its run is stored. */
@@ -68,23 +69,6 @@ function admitLargeBody(ctx: AppContext, req: Request): Admission {
     },
     release: () => reservation?.release(),
   };
-}
-
-export function toListItem(base: string, meta: RunMeta): RunListItem {
-  const { summary } = runRecordOf(meta);
-  return {
-    id: meta.id,
-    createdAt: new Date(meta.createdAt).toISOString(),
-    url: runUrl(base, meta.id),
-    labels: meta.labels,
-    fioVersion: meta.fioVersion,
-    headline: summary.headline,
-  };
-}
-
-/** A page of runs as the list routes answer it. */
-export function toListPage(base: string, page: RunPage): { items: RunListItem[]; nextCursor: string | null } {
-  return { items: page.items.map((m) => toListItem(base, m)), nextCursor: page.nextCursor };
 }
 
 /** What storeUpload answers: the status, and the body (CreatedRun) as JSON text. */
@@ -147,8 +131,6 @@ async function storeUpload(
  */
 const runAnswerEtag = (id: string, encoding: 'gzip' | 'identity') =>
   `"analysis-${ANALYSIS_VERSION}-${id}-${encoding}"`;
-
-export const runsValidators = { list: validate({ query: RunListQuerySchema }) };
 
 export function runsRouter(ctx: AppContext): Router {
   const listQuery = runsValidators.list;

@@ -9,7 +9,7 @@ import {
   type RunRegression,
 } from '@blockwise/shared/api';
 import { MANY_UPLOADS, fixture, testAppPerFile } from '../../testing/test-app.ts';
-import { DEGRADED, MAIN_NOISE, rescaleFio, type Rescale } from './noisy-fio.ts';
+import { DEGRADED, MAIN_NOISE, rescaleFio, type Rescale } from '../../testing/noisy-fio.ts';
 
 /**
  * The CI story end to end, over HTTP on a real SQLite archive: a series accumulates main-branch

@@ -1,25 +1,18 @@
 import express, { Router, type RequestHandler } from 'express';
-import { z } from 'zod';
-import {
-  SeriesListQuerySchema,
-  SeriesNameSchema,
-  SeriesRunsQuerySchema,
-  type RunRegression,
-  type SeriesList,
-  type SeriesSettingsResponse,
-} from '@blockwise/shared/api';
-import { SeriesConfigSchema, checkRegression, type RegressionRun } from '@blockwise/shared/history';
+import type { RunRegression, SeriesList } from '@blockwise/shared/api';
+import { checkRegression } from '@blockwise/shared/history';
 import { baseUrl, comparisonUrl, runUrl, type AppContext } from '../../context.ts';
 import { HttpError } from '../../http/errors.ts';
 import { rateLimit, writeLimits } from '../../http/rate-limit.ts';
 import { mediaTypeOf } from '../../http/read-body.ts';
-import { validate } from '../../http/validate.ts';
 import { isValidId } from '../../store/ids.ts';
 import { jsonObjectOf } from '../../store/records.ts';
-import type { RunJson, RunMeta, SeriesSettings } from '../../store/run-store.ts';
-import { pageOrThrow, storeCall } from '../route-helpers.ts';
-import { toListItem, toListPage } from '../runs/runs.router.ts';
-import { effectiveConfig, pickPairComparison, readGate, storedLabels } from './regression-gate.ts';
+import type { RunJson, RunMeta } from '../../store/run-store.ts';
+import { pageOrThrow, storeCall } from '../../http/route-helpers.ts';
+import { seriesValidators } from '../validators.ts';
+import { toListItem, toListPage } from '../../presenters/run.ts';
+import { toRegressionRun, toSeriesSettings } from '../../presenters/series.ts';
+import { pickPairComparison, readGate, storedLabels } from '../../services/regression-gate.ts';
 
 /**
  * CI benchmark history and the storage regression gate:
@@ -32,25 +25,6 @@ import { effectiveConfig, pickPairComparison, readGate, storedLabels } from './r
  * A series is just a label: the first upload that names it creates it, and an unknown series has
  * an empty history and the default settings. Names with `/` travel URL-encoded (`team%2Fpg`).
  */
-
-const SeriesParamsSchema = z.object({ series: SeriesNameSchema });
-
-/** The validators of the series routes (the OpenAPI document reads their schemas). */
-export const seriesValidators = {
-  list: validate({ query: SeriesListQuerySchema }),
-  settings: validate({ params: SeriesParamsSchema }),
-  putSettings: validate({ params: SeriesParamsSchema, body: SeriesConfigSchema }),
-  runs: validate({ params: SeriesParamsSchema, query: SeriesRunsQuerySchema }),
-};
-
-function settingsBody(series: string, stored: SeriesSettings | null): SeriesSettingsResponse {
-  return {
-    series,
-    config: effectiveConfig(stored).config,
-    stored: stored !== null,
-    updatedAt: stored ? new Date(stored.updatedAt).toISOString() : null,
-  };
-}
 
 /** 405 with Allow for the series resources (they are not immutable, unlike runs: say only what is allowed). */
 const allowOnly =
@@ -65,11 +39,6 @@ const allowOnly =
 function runMetaOf({ summaryJson, reportJson: _report, ...meta }: RunJson): RunMeta {
   return { ...meta, summary: jsonObjectOf(JSON.parse(summaryJson), `run ${meta.id}`, 'summary') };
 }
-
-const regressionRun = (base: string, meta: RunMeta): RegressionRun => {
-  const item = toListItem(base, meta);
-  return { id: item.id, labels: item.labels, headline: item.headline };
-};
 
 export function seriesRouter(ctx: AppContext): Router {
   const router = Router();
@@ -99,7 +68,7 @@ export function seriesRouter(ctx: AppContext): Router {
   router.get('/api/series/:series/settings', reads, seriesValidators.settings, async (req, res) => {
     const { series } = seriesValidators.settings.values(req).params;
     const stored = await storeCall(() => ctx.store.getSeriesSettings(series));
-    res.json(settingsBody(series, stored));
+    res.json(toSeriesSettings(series, stored));
   });
 
   router.put(
@@ -120,7 +89,7 @@ export function seriesRouter(ctx: AppContext): Router {
       // What the team wrote is stored, not the filled-in defaults: a field they never set keeps
       // following the defaults of later versions.
       const stored = await storeCall(() => ctx.store.putSeriesSettings(series, req.body as object));
-      res.json(settingsBody(series, stored));
+      res.json(toSeriesSettings(series, stored));
     },
   );
 
@@ -162,8 +131,8 @@ export function seriesRouter(ctx: AppContext): Router {
     const gate = await readGate(ctx, run, series);
     const base = baseUrl(ctx);
     const report = checkRegression(
-      regressionRun(base, run),
-      gate.baseline.map((m) => regressionRun(base, m)),
+      toRegressionRun(base, run),
+      gate.baseline.map((m) => toRegressionRun(base, m)),
       gate.config,
     );
     report.notes.push(...gate.notes);

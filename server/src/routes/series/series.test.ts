@@ -8,7 +8,7 @@ import {
 } from '@blockwise/shared/api';
 import { generateToken, hashToken } from '../../http/auth.ts';
 import { MANY_UPLOADS, fixture, makeTestApp, testAppPerFile } from '../../testing/test-app.ts';
-import { MAIN_NOISE, rescaleFio, type Rescale } from './noisy-fio.ts';
+import { MAIN_NOISE, rescaleFio, type Rescale } from '../../testing/noisy-fio.ts';
 
 const job = fixture('fio/generated/a_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_grouped.json');
 

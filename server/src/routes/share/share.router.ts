@@ -7,8 +7,8 @@ import type { ComparisonResult } from '@blockwise/shared/records';
 import { baseUrl, type AppContext } from '../../context.ts';
 import { isValidId } from '../../store/ids.ts';
 import { comparisonRecordOf } from '../../store/records.ts';
-import { toComparison } from '../comparisons/comparisons.router.ts';
-import { storeCall } from '../route-helpers.ts';
+import { storeCall } from '../../http/route-helpers.ts';
+import { toComparison } from '../../presenters/comparison.ts';
 
 /** HTML escaping for the few server-rendered strings (titles, labels: all user input). */
 export function escapeHtml(text: string): string {

@@ -6,27 +6,27 @@ import {
 } from '@blockwise/shared/history';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { RunLabelsSchema, type RunLabels } from '@blockwise/shared/records';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../context.ts';
 import type { ComparisonRun } from '@blockwise/shared/analysis';
-import type { AnalyzedDocuments } from '../../ingest/analyze-upload.ts';
+import type { AnalyzedDocuments } from '../ingest/analyze-upload.ts';
 import {
   comparePair,
   parseStoredRun,
   storedRunBytes,
   type BuiltComparison,
   type StoredRunText,
-} from '../../ingest/pair-comparison.ts';
-import { recentRunsOf } from '../../ingest/recent-runs.ts';
-import type { Reservation } from '../../ingest/parse-pool.ts';
-import { cursorForRun } from '../../store/cursor.ts';
+} from '../ingest/pair-comparison.ts';
+import { recentRunsOf } from '../ingest/recent-runs.ts';
+import type { Reservation } from '../ingest/parse-pool.ts';
+import { cursorForRun } from '../store/cursor.ts';
 import {
   JsonObjectText,
   type PairComparisonRef,
   type RunJson,
   type RunMeta,
   type SeriesSettings,
-} from '../../store/run-store.ts';
-import { storeCall } from '../route-helpers.ts';
+} from '../store/run-store.ts';
+import { storeCall } from '../http/route-helpers.ts';
 
 /**
  * The regression gate's state, read the same way by the upload (which freezes the baseline

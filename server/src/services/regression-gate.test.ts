@@ -5,11 +5,11 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { CreatedRunSchema, RunRegressionSchema } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
-import { buildPairComparison } from '../../ingest/pair-comparison.ts';
-import { ParsePool } from '../../ingest/parse-pool.ts';
-import type { RunStore } from '../../store/run-store.ts';
-import { openSqliteStore } from '../../store/sqlite-store.ts';
-import { fixture, makeTestApp } from '../../testing/test-app.ts';
+import { buildPairComparison } from '../ingest/pair-comparison.ts';
+import { ParsePool } from '../ingest/parse-pool.ts';
+import type { RunStore } from '../store/run-store.ts';
+import { openSqliteStore } from '../store/sqlite-store.ts';
+import { fixture, makeTestApp } from '../testing/test-app.ts';
 import { pickPairComparison } from './regression-gate.ts';
 
 /**

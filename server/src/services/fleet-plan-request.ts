@@ -17,10 +17,10 @@ import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import type { Problem } from '@blockwise/shared/problem';
 import { fleetCatalogFor } from '@blockwise/shared/analysis';
 import { CreateFleetPlanBodySchema, type CreateFleetPlanBody } from '@blockwise/shared/api';
-import { HttpError, problemCode, problemError } from '../../http/errors.ts';
-import { parsePart } from '../../http/validate.ts';
-import { fleetPlanDocumentOf, fleetPlanIdempotencyKey } from '../../store/fleet-plan-document.ts';
-import type { FleetPlanDocument } from '../../store/run-store.ts';
+import { HttpError, problemCode, problemError } from '../http/errors.ts';
+import { parsePart } from '../http/validate.ts';
+import { fleetPlanDocumentOf, fleetPlanIdempotencyKey } from '../store/fleet-plan-document.ts';
+import type { FleetPlanDocument } from '../store/run-store.ts';
 
 /**
  * What a fleet plan request becomes before it is stored (in a worker thread: ParsePool.planFleet):

@@ -1,10 +1,10 @@
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { type RunLabels, type RunSummary } from '@blockwise/shared/records';
-import type { AppContext } from '../../context.ts';
-import { analyzeUpload, type AnalyzedUpload } from '../../ingest/analyze-upload.ts';
-import type { Reservation } from '../../ingest/parse-pool.ts';
-import { storedSummaryOf } from '../../store/records.ts';
-import { storeCall } from '../route-helpers.ts';
+import type { AppContext } from '../context.ts';
+import { analyzeUpload, type AnalyzedUpload } from '../ingest/analyze-upload.ts';
+import type { Reservation } from '../ingest/parse-pool.ts';
+import { storedSummaryOf } from '../store/records.ts';
+import { storeCall } from '../http/route-helpers.ts';
 
 /**
  * Bodies above largeBodyBytes (128 KiB) are analyzed off the main thread, so that no upload can

@@ -4,7 +4,7 @@ import {
   type RunStore,
   type StoreFault,
   type WriteCheck,
-} from '../../store/run-store.ts';
+} from '../store/run-store.ts';
 
 const CHECK_TIMEOUT_MS = 2000;
 

@@ -1,9 +1,9 @@
 import { constants, crc32, createGunzip, deflateRawSync } from 'node:zlib';
 import { Transform } from 'node:stream';
 import type { Request, Response } from 'express';
-import { GZIP_HEADER, deflateOpen, gzipTrailer, spliceableParts } from '../../store/fleet-plan-document.ts';
-import type { StoredFleetPlanDocument } from '../../store/run-store.ts';
-import { acceptsGzip } from '../../http/compressed-assets.ts';
+import { GZIP_HEADER, deflateOpen, gzipTrailer, spliceableParts } from '../store/fleet-plan-document.ts';
+import type { StoredFleetPlanDocument } from '../store/run-store.ts';
+import { acceptsGzip } from '../http/compressed-assets.ts';
 
 /**
  * Serving a stored fleet plan without parsing or serializing it on the event loop (issue 24: a
