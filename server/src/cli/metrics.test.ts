@@ -154,3 +154,35 @@ describe('blockwise sysbench', () => {
     expect(r.stderr).toContain('[not_a_run]');
   });
 });
+
+describe('blockwise metrics: nvme amzn stats', () => {
+  // Two snapshots 60 s apart (fixtures/nvme-amzn/README.md; the arithmetic: shared nvme-amzn.test.ts).
+  it.each(['fixtures/nvme-amzn/stats_v3.0-rc1_json.txt', 'fixtures/nvme-amzn/stats_v2.16_normal.txt'])(
+    '%s: rates, latency percentiles and seconds over each limit',
+    async (file) => {
+      const r = await run(['metrics', file]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('EBS volume — nvme amzn stats: 1 points of 1 min');
+      expect(r.stdout).toMatch(
+        /2026-11-24 10:00\s+3,000\s+46\.9\s+650\/1,024\/2,048\/4,096\s+1,000\s+62\.5\s+1,200\/2,048\/4,096\/8,192\s+12\.50\s+0\.00\s+0\.00\s+3\.25\s+4/,
+      );
+      expect(r.stdout).toContain(
+        'volume IOPS 12.50 s, volume throughput 0.00 s, instance EBS IOPS 0.00 s, instance EBS throughput 3.25 s',
+      );
+      expect(r.stdout).toContain('Read latency: mean 650 µs, worst p99 2,048 µs at 2026-11-24 10:00 UTC');
+    },
+  );
+
+  it('--json carries the summary', async () => {
+    const r = await run(['metrics', 'fixtures/nvme-amzn/stats_v3.0-rc1_json.txt', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { ebsNvme: { exceededSec: object; write: { worstP99: object } } };
+    expect(out.ebsNvme.exceededSec).toEqual({
+      volumeIops: 12.5,
+      volumeThroughput: 0,
+      instanceIops: 0,
+      instanceThroughput: 3.25,
+    });
+    expect(out.ebsNvme.write.worstP99).toEqual({ us: 4096, timeMs: Date.UTC(2026, 10, 24, 10, 0) });
+  });
+});

@@ -8,6 +8,7 @@ import {
   SIZING_STATISTIC_LABELS,
   iopsFromQueue,
   summarizeQueue,
+  summarizeEbsNvme,
   minutesAbovePerDay,
   profilesByStatistic,
   sizingSummary,
@@ -119,6 +120,62 @@ function deviceLines(series: IoSeries): string[] {
   return lines;
 }
 
+const MAX_EBS_ROWS = 30;
+
+/**
+ * `nvme amzn stats` (series.ebsNvme): per interval the latency the volume measured (µs; average,
+ * and p50/p99/p99.9 as histogram bin upper bounds) and the seconds over each limit, then totals.
+ * Beyond MAX_EBS_ROWS intervals only those that touched a limit are listed.
+ */
+function ebsNvmeLines(series: IoSeries): string[] {
+  const e = series.ebsNvme;
+  const sum = summarizeEbsNvme(series);
+  if (!e || !sum) return [];
+  const x = e.exceededSec;
+  const over = (i: number) =>
+    [x.volumeIops, x.volumeThroughput, x.instanceIops, x.instanceThroughput].some((a) => (a[i] ?? 0) > 0);
+  const all = series.timeMs.map((_, i) => i);
+  const shown = all.length <= MAX_EBS_ROWS ? all : all.filter(over).slice(0, MAX_EBS_ROWS);
+  const lat = (l: typeof e.readLatencyUs, i: number) =>
+    `${n0(l.avg[i] ?? null)}/${n0(l.p50[i] ?? null)}/${n0(l.p99[i] ?? null)}/${n0(l.p999[i] ?? null)}`;
+  const s2 = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(2));
+  const us = (w: { us: number; timeMs: number } | null) =>
+    w ? `${n0(w.us)} µs at ${when(w.timeMs)} UTC` : '—';
+  const out = [
+    'EBS NVMe statistics (nvme amzn stats, log page 0xD0; latency in µs: avg/p50/p99/p99.9, percentiles are histogram bin upper bounds;',
+    "  vol/inst IOPS/tput: seconds of the interval over the volume's or the instance's EBS IOPS or throughput limit):",
+    `  ${'interval start (UTC)'.padEnd(18)}${['read IOPS', 'MiB/s', 'read µs', 'write IOPS', 'MiB/s', 'write µs', 'vol IOPS', 'vol tput', 'inst IOPS', 'inst tput', 'queue'].map((h, i) => (i === 2 || i === 5 ? h.padStart(26) : h.padStart(13))).join('')}`,
+  ];
+  for (const i of shown) {
+    out.push(
+      `  ${when(series.timeMs[i]!).padEnd(18)}${[
+        n0(series.readIops[i] ?? null).padStart(13),
+        n1(mib(series.readBytesPerSec[i] ?? null)).padStart(13),
+        lat(e.readLatencyUs, i).padStart(26),
+        n0(series.writeIops[i] ?? null).padStart(13),
+        n1(mib(series.writeBytesPerSec[i] ?? null)).padStart(13),
+        lat(e.writeLatencyUs, i).padStart(26),
+        s2(x.volumeIops[i]).padStart(13),
+        s2(x.volumeThroughput[i]).padStart(13),
+        s2(x.instanceIops[i]).padStart(13),
+        s2(x.instanceThroughput[i]).padStart(13),
+        n0(e.queueLength[i] ?? null).padStart(13),
+      ].join('')}`,
+    );
+  }
+  if (shown.length < all.length)
+    out.push(
+      `  (${shown.length} of ${all.length} intervals shown: those over a limit; --json has the totals)`,
+    );
+  const t = sum.exceededSec;
+  out.push(
+    `  Seconds over a limit, all ${sum.intervals} interval(s): volume IOPS ${s2(t.volumeIops)} s, volume throughput ${s2(t.volumeThroughput)} s, instance EBS IOPS ${s2(t.instanceIops)} s, instance EBS throughput ${s2(t.instanceThroughput)} s (${sum.intervalsOverLimit} interval(s) touched a limit)`,
+    `  Read latency: mean ${n0(sum.read.meanUs)} µs, worst p99 ${us(sum.read.worstP99)}, worst p99.9 ${us(sum.read.worstP999)}`,
+    `  Write latency: mean ${n0(sum.write.meanUs)} µs, worst p99 ${us(sum.write.worstP99)}, worst p99.9 ${us(sum.write.worstP999)}`,
+  );
+  return out;
+}
+
 /** The device queue with Little's law: requests/s = requests in flight ÷ seconds each takes. */
 function queueLines(q: QueueSummary | null): string[] {
   if (!q || q.meanAwaitMs === null) return [];
@@ -180,6 +237,8 @@ function render(
     out.push('', ...statsTable('Statistics of the 5-minute averages (what sizing uses)', sizing));
   const queue = queueLines(summarizeQueue(series));
   if (queue.length > 0) out.push('', ...queue);
+  const ebs = ebsNvmeLines(series);
+  if (ebs.length > 0) out.push('', ...ebs);
   out.push('', 'Sizing profile (each quantity on its own):');
   out.push(
     `  ${''.padEnd(58)}${['read IOPS', 'MiB/s', 'I/O KiB', 'write IOPS', 'MiB/s', 'I/O KiB'].map((h) => h.padStart(12)).join('')}`,
@@ -222,7 +281,7 @@ function render(
 
 export const metricsCommand: Command = {
   summary:
-    'Statistics and sizing profile of production metrics (CloudWatch, Grafana, iostat, sar, Prometheus, Datadog).',
+    'Statistics and sizing profile of production metrics (CloudWatch, Grafana, iostat, sar, Prometheus, Datadog, nvme amzn stats).',
   usage,
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
@@ -299,6 +358,7 @@ export const metricsCommand: Command = {
           },
           summary,
           queue: summarizeQueue(series),
+          ebsNvme: summarizeEbsNvme(series),
           sizingSummary: sizing.value,
           statistic,
           profile: profiles.value[statistic],

@@ -26,6 +26,7 @@ const FIXTURES: Record<SeriesFormat, string> = {
   'prometheus-query-range': 'metrics/prometheus_query_range_counters.json',
   'datadog-csv': 'metrics/datadog/datadog_timeseries_10s.csv',
   'datadog-query-json': 'metrics/datadog/datadog_query_10s.json',
+  'nvme-amzn-stats': 'nvme-amzn/stats_v3.0-rc1_json.txt',
 };
 
 /** What a fixture leaves to the user (get-metric-data output does not name its statistic). */

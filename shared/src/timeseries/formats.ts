@@ -15,6 +15,7 @@ export const SERIES_FORMATS = [
   'prometheus-query-range',
   'datadog-csv',
   'datadog-query-json',
+  'nvme-amzn-stats',
 ] as const;
 type SeriesFormat = (typeof SERIES_FORMATS)[number];
 
@@ -105,7 +106,31 @@ const looksLikeCloudWatchCsv = (text: string) =>
     text.slice(0, 8192).trimStart().split(/\r?\n/, 2).join('\n'),
   );
 
+/**
+ * `nvme amzn stats` (nvme-cli plugins/amzn/amzn-nvme.c): its JSON's first key and a volume
+ * counter, or the normal text's first section and its exceeded-limit section.
+ */
+function looksLikeNvmeAmznStats(text: string): boolean {
+  const head = text.slice(0, 20_000);
+  return (
+    (/"total_read_ops"\s*:/.test(head) && /"ebs_volume_performance_exceeded_iops"\s*:/.test(head)) ||
+    (/^Total Ops:\s*$/m.test(head) &&
+      /^(EBS Volume|EC2 Instance \w+( \w+)?) Performance Exceeded \(us\):/m.test(head))
+  );
+}
+
 export const METRICS_FORMATS: Record<SeriesFormat, MetricsFormat> = {
+  'nvme-amzn-stats': {
+    id: 'nvme-amzn-stats',
+    label: 'nvme amzn stats',
+    name: 'nvme amzn stats',
+    sniff: (text) => (looksLikeNvmeAmznStats(text) ? 1 : 0),
+    flags: ['period'],
+    help: `    - EBS NVMe statistics (nvme-cli ≥ 2.12), snapshots appended each after its time:
+        while sleep 60; do date -u +%FT%TZ; nvme amzn stats -o json /dev/nvme1n1; done >> stats.txt
+      (also the text output without -o json; latency percentiles and seconds over the volume's and
+      the instance's IOPS and throughput limits come with the rates)`,
+  },
   'prometheus-query-range': {
     id: 'prometheus-query-range',
     label: 'Prometheus query_range JSON',

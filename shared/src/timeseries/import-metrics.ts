@@ -4,6 +4,7 @@ import { sniffMetrics } from './formats.ts';
 import { parseGetMetricData } from './get-metric-data.ts';
 import { decodeMetricsInput } from './input.ts';
 import { parseIostat } from './iostat.ts';
+import { parseNvmeAmznStats } from './nvme-amzn.ts';
 import { parsePrometheusQueryRange } from './prometheus.ts';
 import { parseSadf, parseSar } from './sar.ts';
 import type { SeriesFormat, SeriesImportOptions, SeriesImportResult } from './series.schema.ts';
@@ -25,6 +26,7 @@ export const METRICS_PARSERS: Record<SeriesFormat, MetricsParser> = {
   'prometheus-query-range': parsePrometheusQueryRange,
   'datadog-csv': parseDatadogCsv,
   'datadog-query-json': parseDatadogJson,
+  'nvme-amzn-stats': parseNvmeAmznStats,
 };
 
 /**

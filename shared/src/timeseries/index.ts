@@ -14,3 +14,4 @@ export * from './prometheus.ts';
 export * from './datadog.ts';
 export * from './queue.ts';
 export * from './promql.ts';
+export * from './ebs-nvme.ts';

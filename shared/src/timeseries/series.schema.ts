@@ -63,6 +63,30 @@ export const SeriesDeviceSchema = z.object({
 });
 export type SeriesDevice = z.infer<typeof SeriesDeviceSchema>;
 
+/** A latency percentile per point, in µs (null where the interval had no operation in that direction). */
+const latencyUs = z.object({ avg: rates, p50: rates, p99: rates, p999: rates });
+
+/**
+ * What an EBS volume says about itself through NVMe (`nvme amzn stats`, log page 0xD0; read by
+ * nvme-amzn.ts), per point and aligned with `timeMs`: the latency of the interval's operations
+ * (µs: the average from the total time, percentiles from the histogram's difference — the upper
+ * bound of the bin holding the rank) and the seconds of the interval during which the volume's
+ * or the instance's IOPS or throughput limit held the I/O back.
+ */
+export const EbsNvmeStatsSchema = z.object({
+  readLatencyUs: latencyUs,
+  writeLatencyUs: latencyUs,
+  exceededSec: z.object({
+    volumeIops: rates,
+    volumeThroughput: rates,
+    instanceIops: rates,
+    instanceThroughput: rates,
+  }),
+  /** `volume_queue_length` at the end of the interval (a point in time, not an average). */
+  queueLength: rates,
+});
+export type EbsNvmeStats = z.infer<typeof EbsNvmeStatsSchema>;
+
 export const IoSeriesSchema = z.object({
   format: SeriesFormatSchema,
   /** What the series measures, from the labels (a volume or instance id) or the caller. */
@@ -109,6 +133,8 @@ export const IoSeriesSchema = z.object({
   warnings: z.array(WarningSchema),
   /** Per-device exports only (see SeriesDeviceSchema); absent or null for the others. */
   device: SeriesDeviceSchema.nullable().optional(),
+  /** `nvme amzn stats` only (see EbsNvmeStatsSchema); absent for the other formats and older stored series. */
+  ebsNvme: EbsNvmeStatsSchema.optional(),
 });
 export type IoSeries = z.infer<typeof IoSeriesSchema>;
 
