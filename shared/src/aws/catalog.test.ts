@@ -133,7 +133,7 @@ describe('EBS rate cards', () => {
       expect(card.gp3.storage).toBe(gp3Gb);
       expect(card.gp3.iops).toBe(gp3Iops);
       // The catalog keeps 10 decimals of the per-MiB/s price (58.4909 ÷ 1,024 = 0.0571200195…).
-    expect(card.gp3.throughput).toBeCloseTo(gp3GiBps / 1024, 9);
+      expect(card.gp3.throughput).toBeCloseTo(gp3GiBps / 1024, 9);
       expect(card.io1).toEqual({ storage: io1Gb, iops: io1Iops });
       expect(card.io2).toEqual({ storage: null, iops: null, iops2: null, iops3: null });
       expect(listPriceRegions().find((r) => r.code === code)).toMatchObject({

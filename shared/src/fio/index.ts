@@ -5,4 +5,3 @@ export { parseFio } from './parse-fio.ts';
 export type { ParseFioResult } from './parse-fio.ts';
 export { DEFAULT_MAX_INPUT_BYTES } from './decode-input.ts';
 export { extractFioDocument } from './extract-documents.ts';
-
