@@ -1,5 +1,6 @@
 // The AWS catalog: instance types, instance store, EC2 and EBS prices (generated data + lookups).
-// A separate entry point (`@blockwise/shared/catalog`) so the web app can load it lazily.
+// A separate entry point (`@blockwise/shared/catalog`) so the web app can load it lazily. The
+// analyses that resolve labels against it are `@blockwise/shared/analysis`, loaded beside it.
 export {
   findInstanceType,
   listInstanceTypes,
