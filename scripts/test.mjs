@@ -22,6 +22,8 @@ const stages = {
     pnpm(['exec', 'node', 'scripts/check-import-cycles.mjs']);
     // No dead code: unused files, exports and dependencies (knip.jsonc).
     pnpm(['exec', 'knip', '--no-progress']);
+    // @blockwise/shared's public surface: explicit export lists, a name count that only goes down.
+    pnpm(['exec', 'node', 'scripts/count-exports.mjs']);
   },
   format: () => pnpm(['format:check']),
   typecheck: () => pnpm(['typecheck']),

@@ -1,3 +1,4 @@
-export * from './summarize-run.ts';
-export * from './comparison.ts';
-export * from './fleet-catalog.ts';
+export { resolveInstance, summarizeRun } from './summarize-run.ts';
+export { buildComparison } from './comparison.ts';
+export type { ComparisonRun } from './comparison.ts';
+export { fleetCatalogFor } from './fleet-catalog.ts';

@@ -34,10 +34,7 @@ export {
   RunSummarySchema,
   TargetKindSchema,
 };
-export type { ComparisonResult } from '../records/comparison.ts';
-export type { RunHeadline, RunLabels, RunSummary } from '../records/run.ts';
-export type { PlanSession } from '../records/session.ts';
-export { SessionObservedSchema } from '../records/session.ts';
+export type { RunHeadline, RunLabels } from '../records/run.ts';
 
 /**
  * Label names as query parameters (`?instanceType=r5d.4xlarge&tag.env=prod`) and as headers

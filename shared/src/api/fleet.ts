@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FleetHeadroomSchema, FleetPlanSchema, FleetStatisticSchema } from '../fleet/schema.ts';
-import { IdSchema } from '../records/index.ts';
+import { IdSchema } from '../records/run.ts';
 
 /**
  * POST /api/fleet/plans: the AWS CLI outputs exactly as saved (`--output json`) and the planning

@@ -1,6 +1,5 @@
 import builtIn from './data/catalog.json';
 import type { CatalogData, CatalogSource } from './catalog-schema.ts';
-export { pricesOlderThanAYear } from './rate-card.ts';
 
 /**
  * The catalog every lookup reads (instance types, EBS and EC2 prices): the built-in one, or the

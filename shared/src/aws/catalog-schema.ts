@@ -68,7 +68,6 @@ export const Ec2RegionSchema = z.object({
   /** On-demand Linux, shared tenancy, USD per hour, by instance type. */
   usdPerHour: z.record(z.string(), usd),
 });
-export type Ec2Region = z.infer<typeof Ec2RegionSchema>;
 
 /** Columns of an instance row (a tuple: 1,400 rows of objects would triple the file). */
 export const INSTANCE_COLUMNS = [

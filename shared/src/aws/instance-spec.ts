@@ -12,7 +12,6 @@ export const InstanceEbsLimitsSchema = z.object({
   maximumBandwidthMbps: z.number().positive(),
   maximumIops: z.number().positive(),
 });
-export type InstanceEbsLimits = z.infer<typeof InstanceEbsLimitsSchema>;
 
 export const InstanceStoreSchema = z.object({
   volumes: z.number().int().positive(),
@@ -23,7 +22,6 @@ export const InstanceStoreSchema = z.object({
   randomReadIops: z.number().positive().nullable(),
   writeIops: z.number().positive().nullable(),
 });
-export type InstanceStore = z.infer<typeof InstanceStoreSchema>;
 
 export const InstanceSpecSchema = z.object({
   instanceType: z.string().min(1).max(64),

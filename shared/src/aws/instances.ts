@@ -213,7 +213,3 @@ export function nvmePremium(
 export function baseVariantOf(dType: string): string | undefined {
   return pairs().dPairs.get(dType);
 }
-
-export function dVariantOf(baseType: string): string | undefined {
-  return pairs().basePairs.get(baseType);
-}

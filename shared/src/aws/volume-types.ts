@@ -39,8 +39,6 @@ export {
 } from './volume-types/descriptor.ts';
 export { GP3, provisionableGp3ThroughputMiBps } from './volume-types/gp3.ts';
 export { GP2 } from './volume-types/gp2.ts';
-export { IO1 } from './volume-types/io1.ts';
-export { IO2 } from './volume-types/io2.ts';
 
 /** st1 / sc1: throughput-optimized / cold HDD. Throughput scales with size (per TiB), capped. */
 export const HDD = { st1: ST1, sc1: SC1 } as const;

@@ -27,7 +27,6 @@ export const PairRateSchema = z.object({
   reference: z.number(),
   candidate: z.number(),
 });
-export type PairRate = z.infer<typeof PairRateSchema>;
 
 export const PairVerdictSchema = z.discriminatedUnion('status', [
   z.object({

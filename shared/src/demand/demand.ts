@@ -38,9 +38,6 @@ import { SizingStatisticSchema, type SizingStatistic } from './statistic.ts';
  *    evidence is `complete: false`.
  */
 
-export const DEMAND_QUANTITIES = ['readIops', 'writeIops', 'readBytesPerSec', 'writeBytesPerSec'] as const;
-export type DemandQuantity = (typeof DEMAND_QUANTITIES)[number];
-
 /** A note is worth making when a step is coarser than this: EBS publishes 1-minute data. */
 export const FINE_RESOLUTION_SEC = 60;
 

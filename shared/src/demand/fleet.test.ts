@@ -1,16 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { findInstanceType, regionRateCardFor } from '../aws/catalog.ts';
-import {
-  addMetricDataText,
-  createFleetMetrics,
-  parseFleetVolumes,
-  parseMetricData,
-  planFleet,
-  type FleetCatalog,
-  type FleetMetrics,
-  type FleetStatistic,
-} from '../fleet/index.ts';
+import { findInstanceType } from '../aws/instances.ts';
+import { regionRateCardFor } from '../aws/ebs-prices.ts';
+import { addMetricDataText, createFleetMetrics, parseMetricData } from '../fleet/metrics.ts';
+import { parseFleetVolumes } from '../fleet/parse.ts';
+import { planFleet } from '../fleet/plan.ts';
+import { type FleetCatalog, type FleetMetrics, type FleetStatistic } from '../fleet/schema.ts';
 import { importMetrics } from '../timeseries/import-metrics.ts';
 import { demandFromSeries, demandTarget, peaksOf } from './demand.ts';
 

@@ -1,6 +1,4 @@
 // The demand model (docs/domain.md "Demand"): what a workload asked of its storage, with its evidence.
-export * from './statistic.ts';
-export * from './recurrence.ts';
-export * from './censoring.ts';
-export * from './demand.ts';
-export * from './fleet.ts';
+
+export { censoringWarningsOf, demandFromSeries, demandTarget, peaksOf } from './demand.ts';
+export type { DemandEvidence } from './demand.ts';

@@ -25,7 +25,6 @@ export type PercentileRangeMs = z.infer<typeof PercentileRangeMsSchema>;
  *   without `lat_percentiles`).
  */
 export const PercentileMethodSchema = z.enum(['reported', 'merged-bins', 'range-over-jobs', 'none']);
-export type PercentileMethod = z.infer<typeof PercentileMethodSchema>;
 
 export const LatencyMsSchema = z.object({
   /** Mean completion latency (ms, from clat); over several jobs, the mean weighted by sample count. */
@@ -60,7 +59,6 @@ export const DirectionStatsSchema = z.object({
 export type DirectionStats = z.infer<typeof DirectionStatsSchema>;
 
 export const DIRECTIONS = ['read', 'write', 'trim'] as const;
-export type Direction = (typeof DIRECTIONS)[number];
 
 /** A value per direction, as fio's `bs`-style options give them (read,write,trim); null = fio's default / not set. */
 const perDirectionOf = <T extends z.ZodType>(value: T) =>

@@ -48,7 +48,6 @@ export const PARSE_FIO_ERROR_CODES = [
   'unsupported_fio_output',
   'report_too_large',
 ] as const;
-export type ParseFioErrorCode = (typeof PARSE_FIO_ERROR_CODES)[number];
 
 /** fio's own aggregate in client/server mode (docs/fio-format.md §7): kept aside, never summed. */
 const ALL_CLIENTS = 'All clients';

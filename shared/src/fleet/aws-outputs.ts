@@ -47,7 +47,6 @@ export const DescribeVolumesOutputSchema = z.looseObject({
   Volumes: z.array(AwsVolumeSchema),
   NextToken: z.string().nullable().optional(),
 });
-export type DescribeVolumesOutput = z.infer<typeof DescribeVolumesOutputSchema>;
 
 export const AwsInstanceSchema = z.looseObject({
   InstanceId: AwsToken,
@@ -56,13 +55,11 @@ export const AwsInstanceSchema = z.looseObject({
   /** pending | running | shutting-down | terminated | stopping | stopped */
   State: z.looseObject({ Name: AwsToken }),
 });
-export type AwsInstance = z.infer<typeof AwsInstanceSchema>;
 
 export const DescribeInstancesOutputSchema = z.looseObject({
   Reservations: z.array(z.looseObject({ Instances: z.array(AwsInstanceSchema) })),
   NextToken: z.string().nullable().optional(),
 });
-export type DescribeInstancesOutput = z.infer<typeof DescribeInstancesOutputSchema>;
 
 export const MetricDataResultSchema = z.looseObject({
   Id: z.string(),
@@ -76,11 +73,9 @@ export const MetricDataResultSchema = z.looseObject({
   /** Complete | InternalError | PartialData | Forbidden */
   StatusCode: z.string().optional(),
 });
-export type MetricDataResult = z.infer<typeof MetricDataResultSchema>;
 
 export const GetMetricDataOutputSchema = z.looseObject({
   MetricDataResults: z.array(MetricDataResultSchema),
   NextToken: z.string().nullable().optional(),
   Messages: z.array(z.looseObject({ Code: z.string().optional(), Value: z.string().optional() })).optional(),
 });
-export type GetMetricDataOutput = z.infer<typeof GetMetricDataOutputSchema>;

@@ -1,14 +1,44 @@
 // Fleet right-sizing (docs/fleet.md): describe-volumes + get-metric-data → one plan per volume.
-export * from './aws-outputs.ts';
-export * from './schema.ts';
-export * from './parse.ts';
-export * from './limits.ts';
-export * from './queries.ts';
-export * from './metrics.ts';
-export * from './concurrent.ts';
-export * from './instances.ts';
-export * from './delivered.ts';
-export * from './scan.ts';
-export * from './plan.ts';
-export * from './format.ts';
+
+export { FLEET_DEFAULTS, FLEET_HEADROOM_BOUNDS, FleetPlanSchema, FleetStatisticSchema } from './schema.ts';
+export type {
+  ConcurrencyGroups,
+  FleetCatalog,
+  FleetInstance,
+  FleetMetrics,
+  FleetPlan,
+  FleetStatistic,
+  FleetVolume,
+  FleetVolumePlan,
+  FleetVolumeStatus,
+  MetricName,
+} from './schema.ts';
+export { parseFleetInstances, parseFleetVolumes } from './parse.ts';
+export {
+  checkFleetRequestSize,
+  FLEET_PLAN_BYTES_SLACK,
+  FLEET_REQUEST_LIMITS,
+  MAX_FLEET_PLAN_TO_REQUEST,
+  maxFleetPlanBytes,
+} from './limits.ts';
+export { buildMetricQueries, labelOf, MAX_POINTS_PER_RESPONSE, MAX_QUERIES_PER_REQUEST } from './queries.ts';
+export {
+  addMetricData,
+  addMetricDataText,
+  createFleetMetrics,
+  mergeFleetMetrics,
+  parseMetricData,
+  summarizeMetricDataText,
+} from './metrics.ts';
+export type { FleetMetricsPart } from './metrics.ts';
+export { concurrencyGroupsOf } from './concurrent.ts';
+
+export { MODIFICATION_RULE, planFleet } from './plan.ts';
+export {
+  describeFleetConfig,
+  fleetPlanToCsv,
+  fleetPlanToMarkdown,
+  fleetPlanToText,
+  recurringPeakNotes,
+} from './format.ts';
 export { describeAlternative } from './format-instances.ts';

@@ -1,23 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { findInstanceType, regionRateCardFor, upgradePool } from '../aws/catalog.ts';
+import { findInstanceType, upgradePool } from '../aws/instances.ts';
+import { regionRateCardFor } from '../aws/ebs-prices.ts';
 import {
   addMetricDataText,
-  concurrencyGroupsOf,
   createFleetMetrics,
-  fleetPlanToCsv,
-  fleetPlanToMarkdown,
-  fleetPlanToText,
-  FleetPlanSchema,
   mergeFleetMetrics,
-  parseFleetInstances,
-  parseFleetVolumes,
   parseMetricData,
-  planFleet,
   summarizeMetricDataText,
-  type FleetCatalog,
-  type FleetMetrics,
-  type FleetPlan,
-} from './index.ts';
+} from './metrics.ts';
+import { concurrencyGroupsOf } from './concurrent.ts';
+import { fleetPlanToCsv, fleetPlanToMarkdown, fleetPlanToText } from './format.ts';
+import { FleetPlanSchema, type FleetCatalog, type FleetMetrics, type FleetPlan } from './schema.ts';
+import { parseFleetInstances, parseFleetVolumes } from './parse.ts';
+import { planFleet } from './plan.ts';
 
 /**
  * Scenarios of issue 25 (per-instance concurrency; never below what is delivered; every cheaper

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FLEET_REQUEST_LIMITS, checkFleetRequestSize, parseFleetVolumes, volumeTypeLimits } from './index.ts';
+import { FLEET_REQUEST_LIMITS, checkFleetRequestSize, volumeTypeLimits } from './limits.ts';
+import { parseFleetVolumes } from './parse.ts';
 
 // fixtures/fleet/: 10 volumes with known peaks, 2 days of 5-minute points (fixtures/fleet/README.md).
 const DIR = resolve(import.meta.dirname, '../../../fixtures/fleet');

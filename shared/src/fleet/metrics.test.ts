@@ -2,17 +2,15 @@ import { describe, expect, it } from 'vitest';
 import {
   addMetricDataText,
   addPoint,
-  buildMetricQueries,
   createFleetMetrics,
   mergeFleetMetrics,
-  parseFleetInstances,
-  parseFleetVolumes,
-  parseLabel,
   parseMetricData,
   statisticOf,
   summarizeMetricDataText,
-  type FleetSeriesSummary,
-} from './index.ts';
+} from './metrics.ts';
+import { buildMetricQueries, parseLabel } from './queries.ts';
+import { parseFleetInstances, parseFleetVolumes } from './parse.ts';
+import { type FleetSeriesSummary } from './schema.ts';
 import { newSeries } from './metrics.ts';
 
 const summary = (values: number[]): FleetSeriesSummary => {

@@ -3,22 +3,20 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CreateFleetPlanBodySchema } from '../api/fleet.ts';
-import { activeCatalog, DEFAULT_REGION, findInstanceType, regionRateCardFor } from '../aws/catalog.ts';
+import { activeCatalog } from '../aws/active-catalog.ts';
+import { DEFAULT_REGION, regionRateCardFor } from '../aws/ebs-prices.ts';
+import { findInstanceType } from '../aws/instances.ts';
 import {
   FLEET_DEFAULTS,
   FLEET_HEADROOM_BOUNDS,
   FleetPlanSchema,
-  MODIFICATION_RULE,
-  fleetPlanToCsv,
-  fleetPlanToMarkdown,
-  fleetPlanToText,
-  parseFleetInstances,
-  parseFleetVolumes,
-  parseMetricData,
-  planFleet,
   type FleetCatalog,
   type FleetPlan,
-} from './index.ts';
+} from './schema.ts';
+import { MODIFICATION_RULE, planFleet } from './plan.ts';
+import { fleetPlanToCsv, fleetPlanToMarkdown, fleetPlanToText } from './format.ts';
+import { parseFleetInstances, parseFleetVolumes } from './parse.ts';
+import { parseMetricData } from './metrics.ts';
 
 // fixtures/fleet/ is written by fixtures/fleet/generate.mjs: 10 volumes with known peaks, 2 days of 5-minute points.
 const DIR = resolve(import.meta.dirname, '../../../fixtures/fleet');

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addMetricData, addMetricDataText, createFleetMetrics, scanMetricDataText } from './index.ts';
+import { addMetricData, addMetricDataText, createFleetMetrics } from './metrics.ts';
+import { scanMetricDataText } from './scan.ts';
 
 const DIR = resolve(import.meta.dirname, '../../../fixtures/fleet');
 

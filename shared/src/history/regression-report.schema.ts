@@ -11,7 +11,6 @@ export const RegressionVerdictSchema = z.enum(['pass', 'regression', 'insufficie
 export type RegressionVerdict = z.infer<typeof RegressionVerdictSchema>;
 
 export const MetricVerdictSchema = z.enum(['ok', 'regression', 'improvement', 'skipped']);
-export type MetricVerdict = z.infer<typeof MetricVerdictSchema>;
 
 /** The baseline runs' values of one metric (stddev: sample standard deviation, 0 for one run). */
 export const BaselineStatsSchema = z.object({

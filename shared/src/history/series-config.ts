@@ -18,7 +18,6 @@ export const REGRESSION_METHODS = ['percent', 'minmax', 'sigma'] as const;
  *   (σ ≈ 0) does not turn 0.5 % of jitter into an alarm. Set the thresholds to 0 for pure k·σ.
  */
 export const RegressionMethodSchema = z.enum(REGRESSION_METHODS);
-export type RegressionMethod = z.infer<typeof RegressionMethodSchema>;
 
 const percent = z.number().min(0).max(1000);
 
@@ -28,7 +27,6 @@ export const ThresholdsSchema = z.strictObject({
   throughput: percent.default(10),
   latency: percent.default(20),
 });
-export type Thresholds = z.infer<typeof ThresholdsSchema>;
 
 export const SeriesConfigSchema = z
   .strictObject({

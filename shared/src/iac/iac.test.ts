@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findInstanceType, regionRateCardFor } from '../aws/catalog.ts';
+import { findInstanceType } from '../aws/instances.ts';
+import { regionRateCardFor } from '../aws/ebs-prices.ts';
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { publishedProfile } from '../test-support/profiles.ts';
 import { importMetrics } from '../timeseries/import-metrics.ts';

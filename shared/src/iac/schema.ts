@@ -128,7 +128,6 @@ export const KubernetesObjectSchema = z.looseObject({
     })
     .optional(),
 });
-export type KubernetesObject = z.infer<typeof KubernetesObjectSchema>;
 
 /** StorageClass (storage.k8s.io/v1): `parameters` is a map of strings handed to the CSI driver. */
 export const StorageClassSchema = KubernetesObjectSchema.extend({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findInstanceType, regionRateCardFor } from '../aws/catalog.ts';
+import { findInstanceType } from '../aws/instances.ts';
+import { regionRateCardFor } from '../aws/ebs-prices.ts';
 import { publishedProfile } from '../test-support/profiles.ts';
 import { checkIac } from './check.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findInstanceType, upgradePool } from '../aws/catalog.ts';
+import { findInstanceType, upgradePool } from '../aws/instances.ts';
 import { defaultRateCard } from '../aws/ebs-prices.ts';
 import { categoryOf } from '../aws/instance-spec.ts';
 import { publishedProfile } from '../test-support/profiles.ts';

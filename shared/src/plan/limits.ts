@@ -14,8 +14,8 @@ import { LimitIdSchema, type Limit, type LimitId, type LimitTarget } from './lim
  * 16 KiB I/O and bandwidth at 128 KiB: one does not imply the other), plus the burst ceilings
  * reachable only for a while, and, for local NVMe, the instance store's own IOPS.
  */
-export { LIMIT_IDS, LimitIdSchema, LimitSchema } from './limit.schema.ts';
-export type { Limit, LimitId, LimitTarget } from './limit.schema.ts';
+export { LIMIT_IDS, LimitSchema } from './limit.schema.ts';
+export type { Limit, LimitTarget } from './limit.schema.ts';
 
 const n0 = formatInt;
 const n1 = (v: number) => formatDecimal(v, 1);

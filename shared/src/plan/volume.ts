@@ -1,21 +1,18 @@
 import { z } from 'zod';
 import {
   descriptorOf,
-  HDD,
   IO_ACCOUNTING_UNIT_BYTES,
   VolumeTypeSchema,
   type Gp3Generation,
   type VolumeType,
 } from '../aws/volume-types.ts';
 import type { AttachContext, SettingRange } from '../aws/volume-types/descriptor.ts';
-import { hddSpecBurstSeconds, hddSpecThroughputMiBps } from '../aws/volume-types/hdd.ts';
 import type { Problem } from '../problem.ts';
 import { formatInt } from '../units.ts';
 
-export { deliverablePiops, type AttachContext } from '../aws/volume-types/descriptor.ts';
+export { type AttachContext } from '../aws/volume-types/descriptor.ts';
 export { gp2BaselineIops, gp2BurstSeconds, gp2ThroughputMiBps } from '../aws/volume-types/gp2.ts';
 export { io1ThroughputMiBps } from '../aws/volume-types/io1.ts';
-export { io2ThroughputMiBps } from '../aws/volume-types/io2.ts';
 
 /**
  * One EBS volume configuration, or `count` identical volumes striped together (RAID 0: their
@@ -53,14 +50,6 @@ export type VolumeCapabilities = {
   /** io1/io2 held to 32,000 IOPS per volume because the instance is not built on Nitro. */
   nitroCapped: boolean;
 };
-
-/** st1/sc1 throughput from size: per-TiB baseline and burst rates, each capped at the type's maximum. */
-export function hddThroughputMiBps(
-  type: 'st1' | 'sc1',
-  sizeGiB: number,
-): { sustained: number; burst: number } {
-  return hddSpecThroughputMiBps(HDD[type], sizeGiB);
-}
 
 /** Sustained and burst capabilities of a (valid) volume configuration, on an instance of this kind. */
 export function volumeCapabilities(
@@ -190,14 +179,4 @@ export function volumeToLabels(
  */
 export function validateVolume(volume: VolumeConfig, gp3Generation: Gp3Generation = 'current'): Problem[] {
   return descriptorOf(volume.type).validate(volume, gp3Generation);
-}
-
-/**
- * st1/sc1 burst: the bucket holds 1 TiB of throughput credits per TiB of size (full at creation)
- * and refills at the baseline rate; above baseline it drains by (demand − baseline) MiB/s, so a
- * full bucket lasts size ÷ (demand − baseline) — a 1 TiB st1 at 250 MiB/s: 1 TiB ÷ 210 MiB/s ≈ 83
- * min. null: demand at or below baseline (never drains); 0: above the burst ceiling (never served).
- */
-export function hddBurstSeconds(type: 'st1' | 'sc1', sizeGiB: number, demandMiBps: number): number | null {
-  return hddSpecBurstSeconds(HDD[type], sizeGiB, demandMiBps);
 }

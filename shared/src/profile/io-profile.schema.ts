@@ -83,7 +83,6 @@ export const BenchmarkFactsSchema = z.object({
 export type BenchmarkFacts = z.infer<typeof BenchmarkFactsSchema>;
 
 export const ProfileSourceSchema = z.enum(['fio', 'observed', 'timeseries', 'sysbench']);
-export type ProfileSource = z.infer<typeof ProfileSourceSchema>;
 
 export const IoProfileSchema = z.object({
   source: ProfileSourceSchema,

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { summarizeRun } from '../aws/catalog.ts';
+import { summarizeRun } from '../analysis/summarize-run.ts';
 import { jobSettingsOf } from '../compare/compare-jobs.ts';
-import { parseFio } from '../fio/index.ts';
+import { parseFio } from '../fio/parse-fio.ts';
 import { bottleneckStateOf } from '../plan/limits.ts';
 import { ANALYSIS_VERSION } from '../plan/plan.ts';
 import type { ComparisonResult } from './comparison.ts';

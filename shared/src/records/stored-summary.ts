@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { bottleneckStateOf } from '../plan/limits.ts';
-import { ANALYSIS_VERSION, type PlanResult } from '../plan/plan.ts';
+import type { PlanResult } from '../plan/plan.ts';
 import type { Recommendation } from '../plan/right-size.ts';
 import { provisionedFieldsOf } from '../plan/volume.ts';
 import { fail, ok, type Result } from '../problem.ts';
@@ -104,9 +104,6 @@ const UPCASTERS: Readonly<Record<string, Upcaster>> = {
   },
   '2026.11.2': { plan: (p) => p, summary: (s) => s },
 };
-
-/** The analysis versions whose stored documents this build reads into today's shape. */
-export const READABLE_ANALYSIS_VERSIONS: readonly string[] = [...Object.keys(UPCASTERS), ANALYSIS_VERSION];
 
 /** Stored JSON text (SQLite) or the value a driver decoded (node-postgres `json`), as a value. */
 export function decodeStoredJson(json: unknown, what: string): Result<unknown> {

@@ -1,3 +1,4 @@
-export * from './sysbench-result.schema.ts';
-export * from './parse-sysbench.ts';
-export * from './from-sysbench.ts';
+export { SysbenchFileioSchema } from './sysbench-result.schema.ts';
+export type { SysbenchFileio, SysbenchTestMode } from './sysbench-result.schema.ts';
+export { parseSysbench } from './parse-sysbench.ts';
+export { profileFromSysbench } from './from-sysbench.ts';

@@ -58,7 +58,6 @@ export const SysbenchLatencySchema = z.object({
   /** Sum of all event times over all threads (1.0 "sum", 0.4 "total time taken by event execution"), ms. */
   sumMs: z.number().nonnegative().nullable(),
 });
-export type SysbenchLatency = z.infer<typeof SysbenchLatencySchema>;
 
 export const SysbenchHistogramBinSchema = z.object({
   valueMs: z.number().nonnegative(),

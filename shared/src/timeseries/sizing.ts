@@ -12,12 +12,7 @@ import { averageBlockSize, bytesPerSec as asBytesPerSec, formatInt, iops as asIo
 import type { IoSeries } from './series.schema.ts';
 import { summarizeSeries, type SeriesSummary } from './stats.ts';
 
-export {
-  SIZING_STATISTICS,
-  SIZING_STATISTIC_LABELS,
-  SizingStatisticSchema,
-  type SizingStatistic,
-} from '../demand/statistic.ts';
+export { SIZING_STATISTICS, SIZING_STATISTIC_LABELS, type SizingStatistic } from '../demand/statistic.ts';
 
 /**
  * A production series as a planning profile (source `timeseries`), from the demand model

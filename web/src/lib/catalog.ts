@@ -1,14 +1,21 @@
+import type * as AnalysisModule from '@blockwise/shared/analysis';
 import type * as CatalogModule from '@blockwise/shared/catalog';
 import { useCallback, useEffect, useState } from 'react';
 import { getCatalogData, getCatalogInfo } from './api-client.ts';
 import { nextTask } from './next-task.ts';
 
 /**
- * The AWS catalog (1,390 instance types, regional EBS prices, catalog-aware analyses) is ~200 KB of
- * data: it is loaded lazily, in its own chunk, after the page's first paint. One promise per page
- * load; every component that needs it shares it.
+ * The AWS catalog (1,390 instance types, regional EBS prices) is ~200 KB of data: it is loaded
+ * lazily, in its own chunk, after the page's first paint, with the analyses that resolve labels
+ * against it (`@blockwise/shared/analysis`, which imports the catalog, so it is lazy too). One
+ * promise per page load; every component that needs it shares it.
  */
-export type Catalog = typeof CatalogModule;
+export type Catalog = typeof CatalogModule & typeof AnalysisModule;
+
+/** The two lazily loaded entries as one object: what `loadCatalog` resolves to (and tests build). */
+export function joinCatalog(catalog: typeof CatalogModule, analysis: typeof AnalysisModule): Catalog {
+  return { ...catalog, ...analysis };
+}
 
 let pending: Promise<Catalog> | null = null;
 let loaded: Catalog | null = null;
@@ -18,9 +25,10 @@ export function loadCatalog(): Promise<Catalog> {
   // together they made one task long enough to block input on a slow phone (bench P11).
   pending ??= import('@blockwise/shared/catalog-data')
     .then(() => nextTask())
-    .then(() => import('@blockwise/shared/catalog'))
+    .then(() => Promise.all([import('@blockwise/shared/catalog'), import('@blockwise/shared/analysis')]))
     .then(
-      async (m) => {
+      async ([catalogModule, analysisModule]) => {
+        const m = joinCatalog(catalogModule, analysisModule);
         await installServerCatalog(m);
         loaded = m;
         return m;

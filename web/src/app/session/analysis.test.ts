@@ -1,11 +1,14 @@
-import * as catalog from '@blockwise/shared/catalog';
+import * as analysisModule from '@blockwise/shared/analysis';
+import * as catalogModule from '@blockwise/shared/catalog';
 import { describe, expect, it, vi } from 'vitest';
+import { joinCatalog } from '../../lib/catalog.ts';
 import { fixtureReport } from '../../test/fixtures.ts';
 import { analyzeSession } from './analysis.ts';
 import { remapSession, saveBlockers, saveSession } from './save-session.ts';
 import { initialSession, type SessionState } from './session-state.ts';
 
 const ID = 'AAAAAAAAAAAAAAAAAAAAAA';
+const catalog = joinCatalog(catalogModule, analysisModule);
 
 function state(over: Partial<SessionState['settings']> = {}): SessionState {
   return {

@@ -1,6 +1,7 @@
 import { profileFromObserved } from '@blockwise/shared/profile';
 import { PlanSessionSchema } from '@blockwise/shared/records';
-import * as catalog from '@blockwise/shared/catalog';
+import * as analysisModule from '@blockwise/shared/analysis';
+import * as catalogModule from '@blockwise/shared/catalog';
 import { describe, expect, it } from 'vitest';
 import { metricsFixture } from '../../features/metrics-import/metrics-fixtures.ts';
 import { readMetrics } from '../../features/metrics-import/metrics-reader.ts';
@@ -16,6 +17,9 @@ import {
   type SessionState,
   type SysbenchInput,
 } from './session-state.ts';
+import { joinCatalog } from '../../lib/catalog.ts';
+
+const catalog = joinCatalog(catalogModule, analysisModule);
 
 /**
  * Metrics exports and sysbench runs in the session: each plans with its own profile (the chosen

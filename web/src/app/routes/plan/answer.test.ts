@@ -1,10 +1,14 @@
-import * as catalog from '@blockwise/shared/catalog';
+import * as analysisModule from '@blockwise/shared/analysis';
+import * as catalogModule from '@blockwise/shared/catalog';
 import { parseFio } from '@blockwise/shared/fio';
 import { describe, expect, it } from 'vitest';
 import { analyzeSession } from '../../session/analysis.ts';
 import { exampleSession } from '../../session/example-session.ts';
 import type { SessionState } from '../../session/session-state.ts';
 import { answerOf } from './answer.ts';
+import { joinCatalog } from '../../../lib/catalog.ts';
+
+const catalog = joinCatalog(catalogModule, analysisModule);
 
 const parse = async (b: Blob) => parseFio(new Uint8Array(await b.arrayBuffer()));
 
