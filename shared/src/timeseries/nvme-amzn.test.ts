@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importMetrics } from './import-metrics.ts';
-import { diffHistogram, parseNvmeAmznStats, percentileUpperUs } from './nvme-amzn.ts';
+import { diffHistogram, parseNvmeAmznStats } from './nvme-amzn.ts';
 import { IoSeriesSchema } from './series.schema.ts';
 
 const fixture = (name: string) =>
@@ -117,20 +117,7 @@ describe('parseNvmeAmznStats: two snapshots 60 s apart make one point', () => {
   });
 });
 
-describe('percentiles from histogram bins', () => {
-  const bins = (counts: number[]) =>
-    counts.map((count, i) => ({ lowerUs: i * 100, upperUs: (i + 1) * 100, count }));
-  it.each([
-    // counts, numerator/denominator, expected upper bound (µs)
-    [[0, 0, 0], 99, 100, null], // no operation
-    [[100], 99, 100, 100], // a single bin: its upper bound
-    [[99, 1], 99, 100, 100], // rank ⌈100 × 0.99⌉ = 99: reached in bin 1
-    [[98, 2], 99, 100, 200], // rank 99 > 98: bin 2
-    [[1, 0, 0, 1], 1, 2, 100], // rank 1 of 2
-  ])('%j at %i/%i → %s', (counts, numerator, denominator, expected) => {
-    expect(percentileUpperUs(bins(counts), numerator, denominator)).toBe(expected);
-  });
-
+describe('histogram differences', () => {
   it('a 32-bit bin count that wrapped is subtracted modulo 2^32, as nvme-cli 3.0 does', () => {
     const prev = [{ lowerUs: 0, upperUs: 128, count: 4_294_967_290 }];
     const curr = [{ lowerUs: 0, upperUs: 128, count: 4 }];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Problem, Warning } from '../problem.ts';
 import { buildSeries, type RawColumn, type RawRow } from './build-series.ts';
 import { rateRole } from './columns.ts';
+import { intervalLatency, type IntervalLatency, type LatencyBin } from './latency-bins.ts';
 import type { EbsNvmeStats, IoMetric, SeriesImportOptions, SeriesImportResult } from './series.schema.ts';
 
 /**
@@ -22,7 +23,7 @@ import type { EbsNvmeStats, IoMetric, SeriesImportOptions, SeriesImportResult } 
 /** A timestamp line: `date -u +%FT%TZ` (2026-11-24T10:00:00Z) or `date -Is` (…+00:00). */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})$/;
 
-type Bin = { lowerUs: number; upperUs: number; count: number };
+type Bin = LatencyBin;
 
 /** One snapshot's cumulative counters (µs where the name says so) and its two histograms. */
 type Snapshot = {
@@ -270,27 +271,6 @@ export function diffHistogram(prev: readonly Bin[], curr: readonly Bin[]): Bin[]
   return out;
 }
 
-/**
- * A percentile from histogram bins, conservatively: the upper bound (µs) of the bin in which the
- * cumulative count first reaches the rank ⌈N × numerator ÷ denominator⌉ (nearest rank). Integer
- * arithmetic, so p99 of 180,000 operations is rank 178,200 exactly. Null without operations.
- */
-export function percentileUpperUs(
-  bins: readonly Bin[],
-  numerator: number,
-  denominator: number,
-): number | null {
-  const total = bins.reduce((sum, b) => sum + b.count, 0);
-  if (total === 0) return null;
-  const rank = Math.ceil((total * numerator) / denominator);
-  let cumulative = 0;
-  for (const b of bins) {
-    cumulative += b.count;
-    if (cumulative >= rank) return b.upperUs;
-  }
-  return bins.at(-1)!.upperUs;
-}
-
 const CUMULATIVE: readonly (keyof Counters)[] = [
   'readOps',
   'writeOps',
@@ -308,24 +288,11 @@ type Interval = {
   startMs: number;
   seconds: number;
   rates: [number, number, number, number];
-  readLatency: [number | null, number | null, number | null, number | null];
-  writeLatency: [number | null, number | null, number | null, number | null];
+  readLatency: IntervalLatency;
+  writeLatency: IntervalLatency;
   exceededSec: [number, number, number, number];
   queueLength: number;
 };
-
-function latencyOf(
-  ops: number,
-  timeUs: number,
-  bins: Bin[] | null,
-): [number | null, number | null, number | null, number | null] {
-  return [
-    ops > 0 ? timeUs / ops : null,
-    bins ? percentileUpperUs(bins, 1, 2) : null,
-    bins ? percentileUpperUs(bins, 99, 100) : null,
-    bins ? percentileUpperUs(bins, 999, 1000) : null,
-  ];
-}
 
 /** Two snapshots → one interval's rates, latencies and seconds over the limits; null on a counter reset. */
 function diffSnapshots(prev: Snapshot, curr: Snapshot, warnings: Warning[]): Interval | null {
@@ -353,8 +320,8 @@ function diffSnapshots(prev: Snapshot, curr: Snapshot, warnings: Warning[]): Int
     startMs: prev.timeMs,
     seconds: sec,
     rates: [d('readOps') / sec, d('writeOps') / sec, d('readBytes') / sec, d('writeBytes') / sec],
-    readLatency: latencyOf(d('readOps'), d('readTimeUs'), readBins),
-    writeLatency: latencyOf(d('writeOps'), d('writeTimeUs'), writeBins),
+    readLatency: intervalLatency(d('readOps'), d('readTimeUs'), readBins),
+    writeLatency: intervalLatency(d('writeOps'), d('writeTimeUs'), writeBins),
     exceededSec: [
       d('volumeIopsExceededUs') / 1e6,
       d('volumeThroughputExceededUs') / 1e6,
