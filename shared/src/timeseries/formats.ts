@@ -1,5 +1,5 @@
 import type { Problem } from '../problem.ts';
-import { PROMQL_COUNTERS, PROMQL_RATES } from './promql.ts';
+import { PROMQL_COUNTERS, PROMQL_EBS_CSI, PROMQL_RATES } from './promql.ts';
 
 /**
  * The metrics formats' ids: the stored series' format (series.schema.ts SeriesFormatSchema), the
@@ -142,7 +142,10 @@ export const METRICS_FORMATS: Record<SeriesFormat, MetricsFormat> = {
           --data-urlencode start=2026-11-10T00:00:00Z --data-urlencode end=2026-11-24T00:00:00Z \\
           --data-urlencode step=60 > prom.json
       or already rate()d, each series named in a "metric" label:
-        ${PROMQL_RATES}`,
+        ${PROMQL_RATES}
+      or the EBS CSI driver node plugin's NVMe metrics (port 3302; raw, one volume_id per file or
+      --device vol-…), which add latency percentiles and seconds over the volume's and instance's limits:
+        ${PROMQL_EBS_CSI}`,
   },
   'datadog-query-json': {
     id: 'datadog-query-json',

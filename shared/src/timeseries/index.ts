@@ -25,5 +25,5 @@ export type { Capacity, MinutesAbove } from './burst.ts';
 
 export { iopsFromQueue, summarizeQueue } from './queue.ts';
 export type { QueueSummary } from './queue.ts';
-export { PROMQL_COUNTERS } from './promql.ts';
+export { PROMQL_COUNTERS, PROMQL_EBS_CSI } from './promql.ts';
 export { summarizeEbsNvme } from './ebs-nvme.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Warning } from '../problem.ts';
 import { formatInt } from '../units.ts';
 import { choiceRequired } from './build-series.ts';
+import { isEbsCsiName, seriesFromEbsCsi, type CsiSeries } from './ebs-csi.ts';
 import { seriesFromDeviceMetrics, type DeviceMetricSeries } from './device-series.ts';
 import { decodeMetricsJson, importFailure } from './input.ts';
 import { PROMQL_COUNTERS } from './promql.ts';
@@ -103,6 +104,7 @@ export function parsePrometheusQueryRange(
   const warnings: Warning[] = [...decoded.warnings];
   type Found = { at: string; labels: Record<string, string>; cls: Classified; samples: Sample[] };
   const found: Found[] = [];
+  const csiFound: CsiSeries[] = [];
   const ignored: string[] = [];
   for (const [a, answer] of answers.entries()) {
     const prefix = answers.length > 1 ? `${a}.` : '';
@@ -136,8 +138,9 @@ export function parsePrometheusQueryRange(
     }
     for (const [i, s] of r.data.result.entries()) {
       const at = `${prefix}data.result.${i}`;
+      const csi = isEbsCsiName(s.metric.__name__);
       const cls = classify(s.metric);
-      if (!cls) {
+      if (!cls && !csi) {
         ignored.push(labelText(s.metric));
         continue;
       }
@@ -166,9 +169,13 @@ export function parsePrometheusQueryRange(
         }
         samples.push({ t: Math.round(t * 1000), v });
       }
-      found.push({ at, labels: s.metric, cls, samples: samples.sort((x, y) => x.t - y.t) });
+      samples.sort((x, y) => x.t - y.t);
+      if (cls) found.push({ at, labels: s.metric, cls, samples });
+      else csiFound.push({ at, labels: s.metric, samples });
     }
   }
+  // The EBS CSI driver's series come with their own names and units (ebs-csi.ts).
+  if (found.length === 0 && csiFound.length > 0) return seriesFromEbsCsi(csiFound, warnings, options);
   if (found.length === 0) {
     return importFailure(
       options.match !== undefined ? 'no_match' : 'no_io_columns',

@@ -14,3 +14,11 @@ export const PROMQL_RATES = [
   ' or label_replace(rate(node_disk_read_bytes_total{device="nvme1n1"}[1m]), "metric", "node_disk_read_bytes_total", "", "")',
   ' or label_replace(rate(node_disk_written_bytes_total{device="nvme1n1"}[1m]), "metric", "node_disk_written_bytes_total", "", "")',
 ].join('');
+
+/**
+ * The EBS CSI driver node plugin's NVMe series of one volume, raw (counters, the queue gauge and
+ * the latency histograms' buckets): ebs-csi.ts turns them into rates, percentiles and seconds
+ * over the limits.
+ */
+export const PROMQL_EBS_CSI =
+  '{__name__=~"aws_ebs_csi_(read|write)_(ops|bytes|seconds)_total|aws_ebs_csi_(ec2_)?exceeded_(iops|tp)_seconds_total|aws_ebs_csi_volume_queue_length|aws_ebs_csi_(read|write)_io_latency_seconds_bucket", volume_id="vol-0a1b2c3d4e5f60718"}';
