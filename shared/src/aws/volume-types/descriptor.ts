@@ -173,9 +173,19 @@ export type TradeTerms = {
   consistency: string;
 };
 
+/**
+ * What AWS promises of a type's average latency, as the range measured latency is held against
+ * (plan/measured-latency.ts): "single-digit millisecond" is 1 ms up to 10 ms, "sub-millisecond"
+ * under 1 ms. Source: the Amazon EBS volume types table, "Latency" row
+ * (https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html; docs2023
+ * ebs-volume-types.md has the same words). Null: AWS gives no latency figure (st1, sc1).
+ */
+export type LatencyPromise = { words: string; fromMs: number; underMs: number; source: string };
+
 export type VolumeTypeDescriptor<K extends string = string> = {
   traits: VolumeTraits;
   trade: TradeTerms;
+  latencyPromise: LatencyPromise | null;
   /** The types a volume of this type may be moved to by modify-volume without changing what it is for (itself included, preferred first). */
   alternatives: readonly VolumeType[];
   /** Provisioned IOPS SSD (io1/io2): Multi-Attach, the non-Nitro 32,000 IOPS cap, a stated IOPS cost. */

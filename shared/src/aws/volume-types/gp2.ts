@@ -81,6 +81,13 @@ export const gp2 = defineVolumeType({
     durability: '99.8–99.9 % durability (AFR 0.1–0.2 %)',
     consistency: '≥ 90 % of provisioned IOPS 99 % of the time',
   },
+  latencyPromise: {
+    words: 'single-digit millisecond',
+    fromMs: 1,
+    underMs: 10,
+    source:
+      'https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html (Latency row) + docs2023 ebs-volume-types.md',
+  },
   alternatives: ['gp3', 'gp2'],
   provisionedIops: false,
   included: { iops: null, throughputMiBps: null },

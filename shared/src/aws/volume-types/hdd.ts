@@ -59,6 +59,8 @@ export function hddVolumeType(type: 'st1' | 'sc1', spec: HddSpec, traits: Omit<V
       durability: '99.8–99.9 % durability (AFR 0.1–0.2 %)',
       consistency: '≥ 90 % of expected throughput 99 % of the time',
     },
+    // AWS publishes no latency figure for the HDD types.
+    latencyPromise: null,
     // Never SSD: an HDD volume's access pattern is not known to allow it.
     alternatives: ['st1', 'sc1'],
     provisionedIops: false,

@@ -1,0 +1,127 @@
+import { descriptorOf, type VolumeType } from '../aws/volume-types.ts';
+import type { LatencyPromise } from '../aws/volume-types/descriptor.ts';
+import { judgeLatency, type LatencyVerdict } from '../plan/latency.ts';
+import { summarizeEbsNvme } from '../timeseries/ebs-nvme.ts';
+import { summarizeQueue } from '../timeseries/queue.ts';
+import { METRICS_FORMATS } from '../timeseries/formats.ts';
+import type { IoSeries } from '../timeseries/series.schema.ts';
+
+/**
+ * The latency a volume showed in production, from whichever source measured it, and how it
+ * stands against what each EBS type promises. Latency is capacity evidence (what the storage
+ * delivered), not demand: it is kept beside the plan, never folded into the sizing.
+ *
+ * Sources, best first: the EBS latency histograms (`nvme amzn stats`, the CSI driver's
+ * `aws_ebs_csi_*_io_latency_seconds`: p99 as a bin's upper bound, the worst interval's); else the
+ * device's average time per request (iostat/sar `await`, request-weighted). fio's clat
+ * percentiles go through the same judgeLatencyPromise with their own MeasuredLatency.
+ */
+export type MeasuredLatency = {
+  /** Where the figure comes from, for people ("nvme amzn stats latency histograms"). */
+  source: string;
+  /** `p99`: a percentile from a histogram; `average`: the mean time per request. */
+  statistic: 'p99' | 'average';
+  /** The figure held against a type's promise (ms): the worse direction's. */
+  ms: number;
+  /** Which direction gave it. */
+  direction: 'read' | 'write' | 'both';
+  /** Percentiles where a histogram gives them (ms; each the worst interval's), for judgeLatency. */
+  percentilesMs: Record<string, number>;
+  /** The fio verdict rules on those percentiles (plan/latency.ts judgeLatency, light load: p50 against 10 ms). */
+  verdicts: LatencyVerdict[];
+};
+
+const worse = (a: number | null | undefined, b: number | null | undefined) =>
+  a == null ? (b ?? null) : b == null ? a : Math.max(a, b);
+
+/** The series' measured latency, or null when its source reports none (CloudWatch, node_exporter, Datadog). */
+export function measuredLatencyOf(series: IoSeries): MeasuredLatency | null {
+  const ebs = summarizeEbsNvme(series);
+  if (ebs) {
+    const r = ebs.read.worstP99?.us ?? null;
+    const w = ebs.write.worstP99?.us ?? null;
+    const p99 = worse(r, w);
+    if (p99 !== null) {
+      const e = series.ebsNvme!;
+      const worst = (values: readonly (number | null)[]) =>
+        values.reduce<number | null>((m, v) => worse(m, v), null);
+      const p50 = worse(worst(e.readLatencyUs.p50), worst(e.writeLatencyUs.p50));
+      const p999 = worse(ebs.read.worstP999?.us, ebs.write.worstP999?.us);
+      const percentilesMs: Record<string, number> = { '99': p99 / 1000 };
+      if (p50 !== null) percentilesMs['50'] = p50 / 1000;
+      if (p999 !== null) percentilesMs['99.9'] = p999 / 1000;
+      return {
+        source: `${METRICS_FORMATS[series.format].label} latency histograms (EBS log page 0xD0)`,
+        statistic: 'p99',
+        ms: p99 / 1000,
+        direction: r === w ? 'both' : r === p99 ? 'read' : 'write',
+        percentilesMs,
+        verdicts: judgeLatency(percentilesMs, { load: 'light', syncCommits: false }),
+      };
+    }
+  }
+  const queue = summarizeQueue(series);
+  if (queue?.meanAwaitMs != null) {
+    return {
+      source: `${METRICS_FORMATS[series.format].label} await (request-weighted mean)`,
+      statistic: 'average',
+      ms: queue.meanAwaitMs,
+      direction: 'both',
+      percentilesMs: {},
+      verdicts: [],
+    };
+  }
+  return null;
+}
+
+/** How a measured latency stands against a type's promise. */
+export type PromiseVerdict = {
+  type: VolumeType;
+  promise: LatencyPromise | null;
+  /**
+   * `slower-than-today`: the measured latency is below what the type promises (even with the 20 %
+   * the fio comparison allows at p99); `as-today`: within the promise's range; `faster-than-today`:
+   * the type promises less than was measured; `no-promise`: AWS gives no figure (st1, sc1).
+   */
+  verdict: 'slower-than-today' | 'as-today' | 'faster-than-today' | 'no-promise';
+  message: string;
+};
+
+/** The fio comparison's tolerance (plan/latency.ts compareLatency: a p99 within 20 % is acceptable). */
+const TOLERANCE = 0.2;
+
+const fmtMs = (ms: number) => `${ms < 1 ? ms.toFixed(2) : ms.toFixed(1)} ms`;
+
+/** Measured latency vs a volume type's promised average latency (descriptor `latencyPromise`). */
+export function judgeLatencyPromise(measured: MeasuredLatency, type: VolumeType): PromiseVerdict {
+  const promise = descriptorOf(type).latencyPromise;
+  const what = `measured ${measured.statistic} ${fmtMs(measured.ms)}`;
+  if (!promise)
+    return {
+      type,
+      promise,
+      verdict: 'no-promise',
+      message: `${type}: AWS publishes no latency figure; ${what} cannot be held against it`,
+    };
+  const range = `${promise.words} (${promise.fromMs > 0 ? `${promise.fromMs}–` : 'under '}${promise.underMs} ms average)`;
+  if (measured.ms * (1 + TOLERANCE) < promise.fromMs)
+    return {
+      type,
+      promise,
+      verdict: 'slower-than-today',
+      message: `${type} promises ${range}; ${what}: slower than today`,
+    };
+  if (measured.ms > promise.underMs * (1 + TOLERANCE))
+    return {
+      type,
+      promise,
+      verdict: 'faster-than-today',
+      message: `${type} promises ${range}; ${what}: faster than today`,
+    };
+  return {
+    type,
+    promise,
+    verdict: 'as-today',
+    message: `${type} promises ${range}; ${what}: within the promise`,
+  };
+}
