@@ -1,4 +1,11 @@
-import { demandFromSeries, demandTarget, peaksOf, type DemandEvidence } from '@blockwise/shared/demand';
+import { VOLUME_TYPES } from '@blockwise/shared/aws';
+import {
+  demandFromSeries,
+  demandTarget,
+  measuredLatencyOf,
+  peaksOf,
+  type DemandEvidence,
+} from '@blockwise/shared/demand';
 import { escapeText } from '@blockwise/shared/escape-text';
 import { type IoProfile } from '@blockwise/shared/profile';
 import {
@@ -21,6 +28,7 @@ import {
   type SeriesSummary,
 } from '@blockwise/shared/timeseries';
 import { parseCount, parseFraction, parseRateBytesPerSec } from './flags.ts';
+import { measuredLatencyLines, promiseVerdicts } from './latency-text.ts';
 import { EXIT, UsageError, parseFlags, type Command } from './io.ts';
 import {
   IMPORT_FLAGS,
@@ -142,7 +150,7 @@ function ebsNvmeLines(series: IoSeries): string[] {
   const us = (w: { us: number; timeMs: number } | null) =>
     w ? `${n0(w.us)} µs at ${when(w.timeMs)} UTC` : '—';
   const out = [
-    'EBS NVMe statistics (nvme amzn stats, log page 0xD0; latency in µs: avg/p50/p99/p99.9, percentiles are histogram bin upper bounds;',
+    `EBS NVMe statistics (${METRICS_FORMATS[series.format].label}, log page 0xD0; latency in µs: avg/p50/p99/p99.9, percentiles are histogram bin upper bounds;`,
     "  vol/inst IOPS/tput: seconds of the interval over the volume's or the instance's EBS IOPS or throughput limit):",
     `  ${'interval start (UTC)'.padEnd(18)}${['read IOPS', 'MiB/s', 'read µs', 'write IOPS', 'MiB/s', 'write µs', 'vol IOPS', 'vol tput', 'inst IOPS', 'inst tput', 'queue'].map((h, i) => (i === 2 || i === 5 ? h.padStart(26) : h.padStart(13))).join('')}`,
   ];
@@ -239,6 +247,8 @@ function render(
   if (queue.length > 0) out.push('', ...queue);
   const ebs = ebsNvmeLines(series);
   if (ebs.length > 0) out.push('', ...ebs);
+  const latency = measuredLatencyLines(measuredLatencyOf(series), VOLUME_TYPES);
+  if (latency.length > 0) out.push('', ...latency);
   out.push('', 'Sizing profile (each quantity on its own):');
   out.push(
     `  ${''.padEnd(58)}${['read IOPS', 'MiB/s', 'I/O KiB', 'write IOPS', 'MiB/s', 'I/O KiB'].map((h) => h.padStart(12)).join('')}`,
@@ -332,6 +342,7 @@ export const metricsCommand: Command = {
     }
     const above = capacities.map((c) => minutesAbovePerDay(series, c));
     if (json) {
+      const measured = measuredLatencyOf(series);
       // The points themselves stay out (up to a million); everything computed from them is here.
       const { format, label, periodSec, conversion, columns, quality, warnings } = series;
       // The device without its per-point queue arrays; the queue as its summary.
@@ -359,6 +370,9 @@ export const metricsCommand: Command = {
           summary,
           queue: summarizeQueue(series),
           ebsNvme: summarizeEbsNvme(series),
+          measuredLatency: measured
+            ? { ...measured, promises: promiseVerdicts(measured, VOLUME_TYPES) }
+            : null,
           sizingSummary: sizing.value,
           statistic,
           profile: profiles.value[statistic],

@@ -19,6 +19,7 @@ import {
   type IoProfile,
 } from '@blockwise/shared/profile';
 import { profileFromSeries } from '@blockwise/shared/timeseries';
+import { measuredLatencyOf, type MeasuredLatency } from '@blockwise/shared/demand';
 import { formatBytes, formatUsd, MiB } from '@blockwise/shared/units';
 import type { InstanceSpec } from '@blockwise/shared/aws';
 import { upgradePool, findInstanceType, nvmePremium, suggestInstanceTypes } from '@blockwise/shared/catalog';
@@ -36,6 +37,7 @@ import {
 } from './flags.ts';
 import { CATALOG_FLAG, applyCatalogFlag, staleRatesNote } from './catalog-flag.ts';
 import { EXIT, UsageError, parseFlags, type CliIo, type Command } from './io.ts';
+import { measuredLatencyLines, promiseVerdicts } from './latency-text.ts';
 import {
   IMPORT_FLAGS,
   InputError,
@@ -102,7 +104,7 @@ async function metricsProfile(
   target: LimitTarget | null,
   instance: InstanceSpec | null,
   io: CliIo,
-): Promise<IoProfile> {
+): Promise<{ profile: IoProfile; latency: MeasuredLatency | null }> {
   const file = values.metrics as string;
   const statistic = parseSizingStatistic(values.statistic as string | undefined);
   try {
@@ -120,7 +122,7 @@ async function metricsProfile(
       ...(caps ? { limits: { iops: caps.iops, bytesPerSec: caps.throughputMiBps * MiB } } : {}),
     });
     if (!p.ok) throw new InputError(file, p.error);
-    return p.value;
+    return { profile: p.value, latency: measuredLatencyOf(series) };
   } catch (error) {
     if (error instanceof InputError)
       throw new UsageError(`${error.file}: ${error.problem.message} [${error.problem.code}]`, '--metrics');
@@ -356,11 +358,15 @@ export const planCommand: Command = {
         values.fio !== undefined ? '--fio' : '--metrics',
       );
     const group = values.group === undefined ? undefined : parseCount(values.group, '--group');
+    const fromMetrics =
+      values.metrics !== undefined && values.fio === undefined
+        ? await metricsProfile(values, target, instance, io)
+        : null;
     let profile =
       values.fio !== undefined
         ? await readFioProfile(values.fio, group, io)
-        : values.metrics !== undefined
-          ? await metricsProfile(values, target, instance, io)
+        : fromMetrics
+          ? fromMetrics.profile
           : observedProfile(values as Record<string, string | undefined>);
     if (values.runtime !== undefined)
       profile = { ...profile, durationSec: parseDurationFlag(values.runtime, '--runtime') };
@@ -406,10 +412,19 @@ export const planCommand: Command = {
           : null,
     });
 
+    // The measured latency beside the plan: today's type first, then each recommended type.
+    const measured = fromMetrics?.latency ?? null;
+    const latencyTypes = [
+      ...(target?.kind === 'ebs' ? [target.volume.type] : []),
+      ...plan.rightSizing.recommendations.map((r) => r.type),
+    ];
     if (values.json) {
       io.stdout(
         `${JSON.stringify({
           ...plan,
+          measuredLatency: measured
+            ? { ...measured, promises: promiseVerdicts(measured, latencyTypes) }
+            : null,
           bottleneck: plan.bottleneck?.id ?? null,
           bottleneckDetail: plan.bottleneck,
           recommendations: plan.rightSizing.recommendations,
@@ -417,6 +432,8 @@ export const planCommand: Command = {
       );
     } else {
       io.stdout(renderHuman(plan));
+      const latency = measuredLatencyLines(measured, latencyTypes);
+      if (latency.length > 0) io.stdout(`\n${latency.join('\n')}\n`);
     }
     return EXIT.ok;
   },

@@ -51,7 +51,7 @@ export function measuredLatencyOf(series: IoSeries): MeasuredLatency | null {
       if (p50 !== null) percentilesMs['50'] = p50 / 1000;
       if (p999 !== null) percentilesMs['99.9'] = p999 / 1000;
       return {
-        source: `${METRICS_FORMATS[series.format].label} latency histograms (EBS log page 0xD0)`,
+        source: `EBS latency histograms (log page 0xD0) of ${METRICS_FORMATS[series.format].label}`,
         statistic: 'p99',
         ms: p99 / 1000,
         direction: r === w ? 'both' : r === p99 ? 'read' : 'write',
