@@ -157,6 +157,19 @@ describe('blockwise check-iac: the fixtures', () => {
   });
 });
 
+describe('blockwise check-iac --metrics: the EBS NVMe sources', () => {
+  // Both hold the same log page (fixtures/nvme-amzn, fixtures/ebs-csi): 3,000 read + 1,000 write IOPS,
+  // 46.875 + 62.5 = 109.4 MiB/s over one 60-second interval.
+  it.each(['fixtures/nvme-amzn/stats_v2.16_normal.txt', 'fixtures/ebs-csi/query_range_counters.json'])(
+    '%s is a demand',
+    async (file) => {
+      const r = await run([PLAN, '--metrics', join(REPO_ROOT, file)]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('peak 4,000 IOPS / 109.4 MiB/s');
+    },
+  );
+});
+
 describe('blockwise check-iac: usage and bad input exit 2', () => {
   it.each([
     { name: 'no file', args: [], says: 'give at least one plan or manifest file' },

@@ -186,3 +186,53 @@ describe('blockwise metrics: nvme amzn stats', () => {
     expect(out.ebsNvme.write.worstP99).toEqual({ us: 4096, timeMs: Date.UTC(2026, 10, 24, 10, 0) });
   });
 });
+
+describe('blockwise metrics: the EBS CSI driver in a Prometheus query_range answer', () => {
+  // fixtures/ebs-csi mirrors fixtures/nvme-amzn's log page (README there): the same figures.
+  it('reads the busiest volume_id with its latency and seconds over the limits, and the measured latency beside each type', async () => {
+    const r = await run(['metrics', 'fixtures/ebs-csi/query_range_counters.json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('vol-0a1b2c3d4e5f60718 — Prometheus query_range JSON: 1 points of 1 min');
+    expect(r.stdout).toContain('the busiest of 2 (vol-0a1b2c3d4e5f60718, vol-0fedcba9876543210)');
+    expect(r.stdout).toMatch(
+      /2026-11-24 10:00\s+3,000\s+46\.9\s+650\/1,024\/2,048\/4,096\s+1,000\s+62\.5\s+1,200\/2,048\/4,096\/8,192\s+12\.50\s+0\.00\s+0\.00\s+3\.25\s+4/,
+    );
+    expect(r.stdout).toContain(
+      'p99 4.1 ms (writes, the slower direction); worst interval p50 2.0 ms, p99 4.1 ms, p99.9 8.2 ms',
+    );
+    expect(r.stdout).toContain(
+      'gp3 promises single-digit millisecond (1–10 ms average); measured p99 4.1 ms: within the promise',
+    );
+  });
+
+  it('--device picks another volume_id', async () => {
+    const r = await run([
+      'metrics',
+      'fixtures/ebs-csi/query_range_counters.json',
+      '--device',
+      'vol-0fedcba9876543210',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      series: { label: string };
+      measuredLatency: { ms: number; promises: { type: string; verdict: string }[] };
+    };
+    expect(out.series.label).toBe('vol-0fedcba9876543210');
+    // 60 reads and 600 writes in the minute, all in the 256–512 µs bin: p99 512 µs.
+    expect(out.measuredLatency.ms).toBe(0.512);
+    expect(out.measuredLatency.promises.find((p) => p.type === 'gp3')?.verdict).toBe('slower-than-today');
+    expect(out.measuredLatency.promises.find((p) => p.type === 'io2')?.verdict).toBe('as-today');
+  });
+});
+
+describe('blockwise metrics: iostat await as the measured latency', () => {
+  it('the request-weighted mean await, against each type', async () => {
+    const r = await run(['metrics', 'fixtures/metrics/iostat_12.6.1_x_t_C.txt']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Measured latency (iostat -x await (request-weighted mean)): average 0.20 ms');
+    expect(r.stdout).toContain(
+      '! gp3 promises single-digit millisecond (1–10 ms average); measured average 0.20 ms: slower than today',
+    );
+  });
+});

@@ -366,3 +366,69 @@ describe('blockwise plan', () => {
     expect(many.warnings.map((w: { code: string }) => w.code)).toContain('attachment_limit');
   });
 });
+
+describe('blockwise plan --metrics: the measured latency beside the plan', () => {
+  it('a volume at 0.2 ms today: each recommended type with a slower promise says "slower than today"', async () => {
+    const r = await run([
+      'plan',
+      '--metrics',
+      'fixtures/metrics/iostat_12.6.1_x_t_C.txt',
+      '--type',
+      'io2',
+      '--size',
+      '200',
+      '--iops',
+      '8000',
+      '--instance',
+      'm7i.2xlarge',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Measured latency (iostat -x await (request-weighted mean)): average 0.20 ms');
+    expect(r.stdout).toContain(
+      '  io2 promises sub-millisecond (under 1 ms average); measured average 0.20 ms: within the promise',
+    );
+    expect(r.stdout).toContain(
+      '! gp3 promises single-digit millisecond (1–10 ms average); measured average 0.20 ms: slower than today',
+    );
+  });
+
+  it('--json carries it with each type’s verdict', async () => {
+    const r = await run([
+      'plan',
+      '--metrics',
+      'fixtures/nvme-amzn/stats_v3.0-rc1_json.txt',
+      '--type',
+      'gp3',
+      '--size',
+      '500',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      measuredLatency: { statistic: string; ms: number; promises: { type: string; verdict: string }[] };
+    };
+    expect(out.measuredLatency.statistic).toBe('p99');
+    expect(out.measuredLatency.ms).toBe(4.096);
+    expect(out.measuredLatency.promises[0]).toMatchObject({ type: 'gp3', verdict: 'as-today' });
+  });
+
+  it('a demand without latency (fio-free observed numbers) prints none', async () => {
+    const r = await run([
+      'plan',
+      '--type',
+      'gp3',
+      '--size',
+      '100',
+      '--read-iops',
+      '100',
+      '--write-iops',
+      '100',
+      '--read-bw',
+      '1MiB/s',
+      '--write-bw',
+      '1MiB/s',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('Measured latency');
+  });
+});
