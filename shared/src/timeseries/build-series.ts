@@ -581,6 +581,13 @@ function decideDivisor(
       message: `${statistic} of EBS volume metrics is taken over EBS's 1-minute data points, each a per-minute total: values ÷ 60 s. This holds for volumes on Nitro-based instances; on Xen instances ${statistic}(VolumeReadBytes) means bytes per operation instead — export Sum to be sure.`,
       subject: 'statistic',
     });
+  } else if (counts.every((c) => c.family === 'cloudwatch-agent')) {
+    notes.choices.push({
+      option: 'sourceIntervalSec',
+      flag: '--source-interval',
+      why: `${statistic} of the CloudWatch agent's diskio_ebs_* metrics is per data point: one per the agent's metrics_collection_interval (60 s unless its configuration says otherwise)`,
+      candidates: ['60'],
+    });
   } else {
     notes.choices.push({
       option: 'sourceIntervalSec',

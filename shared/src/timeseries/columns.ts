@@ -15,8 +15,11 @@ export type ColumnRole = {
   /** Rates: multiply by this to get bytes/s (1 for IOPS); null = the unit is not named. Counts: 1. */
   factor: number | null;
   unit: string;
-  /** CloudWatch namespace family: EBS volume metrics (AWS/EBS), EC2 instance EBS* or instance-store Disk* metrics. */
-  family: 'volume' | 'instance-ebs' | 'instance-store' | null;
+  /**
+   * CloudWatch namespace family: EBS volume metrics (AWS/EBS), EC2 instance EBS* or instance-store
+   * Disk* metrics, or the CloudWatch agent's `diskio_ebs_*` (its namespace, CWAgent by default).
+   */
+  family: 'volume' | 'instance-ebs' | 'instance-store' | 'cloudwatch-agent' | null;
   statistic: CloudWatchStatistic | null;
   /** A statistic the label names that cannot become a rate (SampleCount, p99, …). */
   unsupportedStatistic: string | null;
@@ -93,6 +96,8 @@ export function findStatistic(text: string): {
 
 /** A CloudWatch metric label: "vol-0a… VolumeReadOps (Sum, 5 Minutes)", "EBSWriteBytes", "VolumeReadOpsPerSecond". */
 export function classifyCloudWatchLabel(label: string): ColumnRole | null {
+  const agent = AGENT_METRIC.exec(label);
+  if (agent) return agentRole(label, agent);
   const m = CLOUDWATCH_METRIC.exec(label);
   if (!m) return null;
   const [family, dir, what, perSecond] = [
@@ -114,6 +119,35 @@ export function classifyCloudWatchLabel(label: string): ColumnRole | null {
     factor: 1,
     unit: perSecond ? (what === 'ops' ? 'IOPS' : 'B/s') : what === 'ops' ? 'operations' : 'bytes',
     family: family === 'volume' ? 'volume' : family === 'ebs' ? 'instance-ebs' : 'instance-store',
+    statistic: stat.statistic,
+    unsupportedStatistic: stat.unsupported,
+    periodSec: period?.periodSec ?? null,
+    resource: resource ? resource[1]! : null,
+  };
+}
+
+/**
+ * The CloudWatch agent's EBS NVMe counters (amazon-cloudwatch-agent receiver/awsnvmereceiver,
+ * metadata.yaml): `diskio_ebs_total_{read,write}_{ops,bytes}`. The agent turns the log page's
+ * cumulative counters into deltas (its cumulativetodelta processor) and publishes one per
+ * metrics_collection_interval, so a Sum over a period is the operations or bytes in that period,
+ * as with AWS/EBS VolumeReadOps. The latency and exceeded-time counters (ns) are not read here.
+ */
+const AGENT_METRIC = /diskio_ebs_total_(read|write)_(ops|bytes)(?![a-z_])/i;
+
+function agentRole(label: string, m: RegExpExecArray): ColumnRole {
+  const what = m[2]!.toLowerCase();
+  const resource = RESOURCE.exec(label);
+  let rest = label.replace(m[0], ' ').replace(RESOURCE, ' ');
+  const period = findPeriod(rest);
+  if (period) rest = rest.replace(period.match, ' ');
+  const stat = findStatistic(rest);
+  return {
+    metric: `${m[1]!.toLowerCase() as 'read' | 'write'}${what === 'ops' ? 'Ops' : 'Bytes'}`,
+    kind: 'count',
+    factor: 1,
+    unit: what === 'ops' ? 'operations' : 'bytes',
+    family: 'cloudwatch-agent',
     statistic: stat.statistic,
     unsupportedStatistic: stat.unsupported,
     periodSec: period?.periodSec ?? null,

@@ -101,7 +101,7 @@ export function parseBanner(line: string): Banner | null {
  * line: the header of a console export. Only a claim: the parser reads the whole header.
  */
 const looksLikeCloudWatchCsv = (text: string) =>
-  /(Volume|EBS|Disk)(Read|Write)(Ops|Bytes)/i.test(
+  /(Volume|EBS|Disk)(Read|Write)(Ops|Bytes)|diskio_ebs_total_(read|write)_(ops|bytes)/i.test(
     // Two lines: Excel may write a `sep=;` line first.
     text.slice(0, 8192).trimStart().split(/\r?\n/, 2).join('\n'),
   );
@@ -170,7 +170,8 @@ export const METRICS_FORMATS: Record<SeriesFormat, MetricsFormat> = {
     sniff: (text) =>
       isJson(text) ? (/"MetricDataResults"\s*:/.test(text.slice(0, 200_000)) ? 0.7 : 0.1) : 0,
     flags: ['stat', 'period', 'source-interval'],
-    help: `    - the JSON of \`aws cloudwatch get-metric-data\``,
+    help: `    - the JSON of \`aws cloudwatch get-metric-data\`: AWS/EBS Volume{Read,Write}{Ops,Bytes}, or the
+      CloudWatch agent's diskio_ebs_total_{read,write}_{ops,bytes} (namespace CWAgent), Stat Sum`,
   },
   sadf: {
     id: 'sadf',
