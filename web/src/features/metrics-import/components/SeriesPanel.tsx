@@ -26,6 +26,7 @@ import {
 } from '../series-view.ts';
 import { ChoiceForm } from './ChoiceForm.tsx';
 import { SeriesDemand, SeriesMinutes } from './SeriesDemand.tsx';
+import { SeriesLatency } from './SeriesLatency.tsx';
 import { SeriesSizing } from './SeriesSizing.tsx';
 import { SeriesStatistics } from './SeriesStatistics.tsx';
 
@@ -67,6 +68,7 @@ export default function SeriesPanel({
       <Warnings warnings={series.warnings} compact />
       <ReadingAdjuster title={title} series={series} options={options} onReimport={onReimport} />
       <SeriesStatistics id={id} title={title} imported={imported} />
+      <SeriesLatency id={id} title={title} series={series} candidateType={plan?.candidate?.type ?? null} />
       <SeriesSizing
         id={id}
         title={title}
