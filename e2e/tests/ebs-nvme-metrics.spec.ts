@@ -54,7 +54,7 @@ test('nvme amzn stats: the latency percentiles and the seconds over each of the 
   await expect(row).toContainText('8.19 ms');
   const promises = region.getByRole('list', { name: /measured latency against each type's promise/ });
   await expect(promises).toContainText(
-    'gp3 promises single-digit millisecond (1–10 ms average); measured p99 4.10 ms: within the promise',
+    'gp3 promises single-digit millisecond (1–10 ms average); measured p99 4.1 ms: within the promise',
   );
 });
 
