@@ -78,9 +78,7 @@ describe('the EBS CSI driver node plugin’s metrics in a Prometheus query_range
     );
     expect(e.queueLength).toEqual([4]);
     // The collector's own counter is listed as not used.
-    expect(s.warnings.map((w) => w.message).join(' ')).toContain(
-      'aws_ebs_csi_nvme_collector_scrapes_total',
-    );
+    expect(s.warnings.map((w) => w.message).join(' ')).toContain('aws_ebs_csi_nvme_collector_scrapes_total');
     expect(IoSeriesSchema.parse(JSON.parse(JSON.stringify(s)))).toEqual(s);
   });
 

@@ -25,7 +25,7 @@ describe('percentiles from histogram bins', () => {
   });
 });
 
-describe('one interval\'s latency', () => {
+describe("one interval's latency", () => {
   it('averages the total time over the operations and reads p50, p99, p99.9 from the bins', () => {
     // 1,000 operations: 500 ≤ 100 µs, 490 ≤ 200 µs, 9 ≤ 400 µs, 1 ≤ 800 µs; 150,000 µs in all.
     const bins = [500, 490, 9, 1].map((count, i) => ({ lowerUs: 0, upperUs: 100 * 2 ** i, count }));
