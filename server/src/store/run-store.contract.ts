@@ -14,7 +14,7 @@ import { describeSeriesRecordsContract } from './contract/series.contract.ts';
 import { describeStoreHealthContract } from './contract/store.contract.ts';
 import { describeTokenRecordsContract } from './contract/tokens.contract.ts';
 import type { RunStore } from './run-store.ts';
-import { manualClock } from './testing/run-inputs.ts';
+import { manualClock, type ManualClock } from './testing/run-inputs.ts';
 
 export type OpenStoreUnderTest = (options: { now: () => number }) => Promise<StoreUnderTest>;
 
@@ -22,14 +22,21 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
   describe(`RunStore contract — ${name}`, () => {
     const opened: RunStore[] = [];
 
+    // One clock per test (setup), read through `clock` by every store the test opened.
+    let current = manualClock();
+    const clock: ManualClock = {
+      now: () => current.now(),
+      set: (ms) => current.set(ms),
+      advance: (ms) => current.advance(ms),
+    };
     const harness: ContractHarness<RunStore> = {
-      async setup() {
-        const clock = manualClock();
+      clock,
+      setup: async () => {
+        current = manualClock();
         const subject = await open({ now: () => clock.now() });
         opened.push(subject.store);
         return {
           ...subject,
-          clock,
           reopen: async () => {
             const another = await subject.reopen();
             opened.push(another);

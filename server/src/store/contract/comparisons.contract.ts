@@ -4,19 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isValidId, newId } from '../ids.ts';
-import { runInput, unwrap, type ManualClock } from '../testing/run-inputs.ts';
+import { runInput, unwrap } from '../testing/run-inputs.ts';
 import { type ComparisonRecords, JsonObjectText, type RunRecords, StoreInputError } from '../run-store.ts';
 import { type ContractHarness } from './harness.ts';
 
 export function describeComparisonRecordsContract(
   harness: ContractHarness<RunRecords & ComparisonRecords>,
 ): void {
-  let clock: ManualClock;
-  async function setup() {
-    const subject = await harness.setup();
-    clock = subject.clock;
-    return subject;
-  }
+  const { setup, clock } = harness;
 
   describe('ComparisonRecords', () => {
     describe('comparisons', () => {

@@ -10,15 +10,9 @@ import { StoredRecordError } from '../records.ts';
 import { fleetPlanInsert, fleetPlanOfInputs } from '../testing/fleet-inputs.ts';
 import { type FleetPlanRecords, StoreInputError } from '../run-store.ts';
 import { type ContractHarness } from './harness.ts';
-import type { ManualClock } from '../testing/run-inputs.ts';
 
 export function describeFleetPlanRecordsContract(harness: ContractHarness<FleetPlanRecords>): void {
-  let clock: ManualClock;
-  async function setup() {
-    const subject = await harness.setup();
-    clock = subject.clock;
-    return subject;
-  }
+  const { setup, clock } = harness;
 
   describe('FleetPlanRecords', () => {
     describe('fleet plans (share links of fleet right-sizing)', () => {

@@ -15,9 +15,13 @@ export interface StoreUnderTest<S = RunStore> {
   sql(text: string): Promise<Record<string, unknown>[]>;
 }
 
-/** What run-store.contract.ts hands each part's suite: a fresh store and the clock it reads. */
+/**
+ * What run-store.contract.ts hands each part's suite: `setup` opens a fresh store on a fresh
+ * clock, and `clock` is that clock (the latest setup's), which every store opened reads.
+ */
 export interface ContractHarness<S> {
-  setup(): Promise<StoreUnderTest<S> & { clock: ManualClock }>;
+  setup: () => Promise<StoreUnderTest<S>>;
+  clock: ManualClock;
 }
 
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

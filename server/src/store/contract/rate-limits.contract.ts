@@ -5,15 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { type RateLimitRecords, StoreInputError } from '../run-store.ts';
 import { type ContractHarness } from './harness.ts';
-import type { ManualClock } from '../testing/run-inputs.ts';
 
 export function describeRateLimitRecordsContract(harness: ContractHarness<RateLimitRecords>): void {
-  let clock: ManualClock;
-  async function setup() {
-    const subject = await harness.setup();
-    clock = subject.clock;
-    return subject;
-  }
+  const { setup, clock } = harness;
 
   describe('RateLimitRecords', () => {
     describe('rate-limit counters', () => {

@@ -16,7 +16,6 @@ import {
   runInput,
   smallRunInput,
   unwrap,
-  type ManualClock,
 } from '../testing/run-inputs.ts';
 import {
   type ComparisonRecords,
@@ -33,12 +32,7 @@ import { type ContractHarness, allPages, sha256, tokenDigest } from './harness.t
 export function describeRunRecordsContract(
   harness: ContractHarness<RunRecords & Pick<ComparisonRecords, 'getComparison'>>,
 ): void {
-  let clock: ManualClock;
-  async function setup() {
-    const subject = await harness.setup();
-    clock = subject.clock;
-    return subject;
-  }
+  const { setup, clock } = harness;
 
   describe('RunRecords', () => {
     describe('runs: insert and read', () => {

@@ -6,17 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { POSTGRES_MIGRATIONS } from '../migrations/postgres.ts';
 import { SQLITE_MIGRATIONS } from '../migrations/sqlite.ts';
 import { SERIES_COUNTS_BACKFILL } from '../replica-state.ts';
-import { newestFirst, smallRunInput, unwrap, type ManualClock } from '../testing/run-inputs.ts';
+import { newestFirst, smallRunInput, unwrap } from '../testing/run-inputs.ts';
 import { type RunMeta, type RunRecords, type SeriesRecords, StoreInputError } from '../run-store.ts';
 import { type ContractHarness } from './harness.ts';
 
 export function describeSeriesRecordsContract(harness: ContractHarness<SeriesRecords & RunRecords>): void {
-  let clock: ManualClock;
-  async function setup() {
-    const subject = await harness.setup();
-    clock = subject.clock;
-    return subject;
-  }
+  const { setup, clock } = harness;
 
   describe('SeriesRecords', () => {
     describe('series listing (counts kept by insertRun)', () => {

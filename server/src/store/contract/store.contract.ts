@@ -10,7 +10,7 @@ import type { RunStore } from '../run-store.ts';
 import { type ContractHarness } from './harness.ts';
 
 export function describeStoreHealthContract(harness: ContractHarness<RunStore>): void {
-  const setup = () => harness.setup();
+  const { setup } = harness;
 
   describe('StoreHealth', () => {
     describe('immutability', () => {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isValidId, newId } from '../ids.ts';
 import { fleetPlanInsert, fleetPlanOfInputs } from '../testing/fleet-inputs.ts';
-import { smallRunInput, unwrap, type ManualClock } from '../testing/run-inputs.ts';
+import { smallRunInput, unwrap } from '../testing/run-inputs.ts';
 import {
   type FleetPlanRecords,
   type RunRecords,
@@ -20,12 +20,7 @@ import { type ContractHarness, tokenDigest } from './harness.ts';
 export function describeTokenRecordsContract(
   harness: ContractHarness<TokenRecords & RunRecords & FleetPlanRecords & SeriesRecords>,
 ): void {
-  let clock: ManualClock;
-  async function setup() {
-    const subject = await harness.setup();
-    clock = subject.clock;
-    return subject;
-  }
+  const { setup, clock } = harness;
 
   describe('TokenRecords', () => {
     describe('tokens', () => {
