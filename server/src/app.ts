@@ -21,7 +21,7 @@ import { runsRouter } from './routes/runs/runs.router.ts';
 import { refuseRepeatedQuery } from './http/route-helpers.ts';
 import { seriesRouter } from './routes/series/series.router.ts';
 import { webRouter } from './routes/share/share.router.ts';
-import type { RunStore } from './store/run-store.ts';
+import type { RateLimitRecords, RunStore } from './store/run-store.ts';
 
 export const DEFAULT_CONFIG: AppConfig = {
   // The API contract's limit, which the web app checks before reading a file (shared/src/api/limits.ts).
@@ -95,7 +95,7 @@ export function byteBudgetsFor(
  * replicas); reads guard this process's own event loop, so each replica counts its own.
  */
 function limitersFor(
-  store: RunStore,
+  store: RateLimitRecords,
   rules: Record<keyof Limiters, RateLimitRule>,
   logger: Logger,
 ): Limiters {

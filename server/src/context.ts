@@ -51,6 +51,7 @@ export type Limiters = {
 };
 
 export type AppContext = {
+  /** The whole archive; a route or service is typed by the part(s) it uses (RouteContext). */
   store: RunStore;
   pool: ParsePool;
   tokens: TokenGate;
@@ -60,6 +61,16 @@ export type AppContext = {
   /** This app's Prometheus metrics; null when BLOCKWISE_METRICS is off. */
   metrics: AppMetrics | null;
 };
+
+/** The context without the archive: what a route that reads no record receives (catalog, metrics). */
+export type StorelessContext = Omit<AppContext, 'store'>;
+
+/**
+ * What a route or service receives: the app's context with only the store parts it uses
+ * (`RouteContext<RunRecords & ComparisonRecords>`), so its signature says which records it touches
+ * and a test can hand it a store of those parts alone.
+ */
+export type RouteContext<S> = StorelessContext & { readonly store: S };
 
 /**
  * `required`: every write and listing needs a token. `open`: tokens authenticate, anonymous
@@ -75,7 +86,7 @@ export type TrustProxy = false | number | string[];
  * The prefix of links in responses: BLOCKWISE_PUBLIC_URL, else '' (relative links). Responses
  * such as GET /api/runs/:id are cached for a year, so nothing in them may come from the request.
  */
-export function baseUrl(ctx: AppContext): string {
+export function baseUrl(ctx: StorelessContext): string {
   return ctx.config.publicUrl ?? '';
 }
 

@@ -17,9 +17,46 @@
  * fio's `bw` is KiB/s (1024-byte units) in every version; only the fio normalizer sees it.
  */
 
+import type { z } from 'zod';
+
 declare const unitBrand: unique symbol;
 /** A number tagged with its unit at compile time (no runtime cost). */
 export type Unit<U extends string> = number & { readonly [unitBrand]: U };
+
+/**
+ * A number that may carry unit U: what a schema's field parses to (see unitSchema). The tag is
+ * optional, so a plain number (a literal in a test, a form's value) is accepted where the schema's
+ * type is expected, but a number of another unit is not: `Unit<'IOPS'>` or `UnitOf<'IOPS'>` into
+ * a `UnitOf<'MiB/s'>` field does not compile. A `Unit<U>` is a `UnitOf<U>`; the converse needs
+ * the constructor (`mibps(x)`), as a plain number does.
+ */
+type UnitOf<U extends string> = number & { readonly [unitBrand]?: U };
+
+/** `schema`, whose parsed value is typed as unit U: a type only, the schema object is unchanged. */
+const withUnit =
+  <U extends string>() =>
+  <S extends z.ZodNumber>(schema: S) =>
+    schema as z.core.$ZodNarrow<S, UnitOf<U>>;
+
+/**
+ * Unit helpers for Zod schemas: `iops: unitSchema.iops(z.number().nonnegative())` parses to
+ * `UnitOf<'IOPS'>`, so the profile, volume and recommendation schemas say their units in their
+ * types and a field of one unit cannot be given a value of another (units-in-schemas.test.ts).
+ *
+ * Why not Zod's `.brand()`: its brand is a required tag of Zod's own symbol, not Unit's. Every
+ * object literal of those schemas (hundreds: tests, the web forms, CLI flags) would need a
+ * constructor per number, and a parsed `number & $brand<'IOPS'>` would still not be an `Iops` for
+ * the unit functions below. The optional tag catches the mix-up that matters — one unit where
+ * another is expected — and changes no runtime value, no error and no OpenAPI document.
+ */
+export const unitSchema = {
+  bytes: withUnit<'bytes'>(),
+  bytesPerSec: withUnit<'bytes/s'>(),
+  iops: withUnit<'IOPS'>(),
+  mibps: withUnit<'MiB/s'>(),
+  gib: withUnit<'GiB'>(),
+  usd: withUnit<'USD'>(),
+};
 
 export type Bytes = Unit<'bytes'>;
 export type BytesPerSec = Unit<'bytes/s'>;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { storeCall } from './route-helpers.ts';
-import type { RunStore } from '../store/run-store.ts';
+import type { TokenRecords } from '../store/run-store.ts';
 import { HttpError } from './errors.ts';
 
 /** Who may write: `auto` (tokens once one exists), `required`, `open` (docs/server.md §3). */
@@ -61,7 +61,7 @@ export class TokenGate {
   private heldToken = false;
 
   constructor(
-    private readonly store: RunStore,
+    private readonly store: TokenRecords,
     readonly mode: AuthMode = 'auto',
   ) {}
 

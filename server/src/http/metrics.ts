@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ParsePool } from '../ingest/parse-pool.ts';
 import { checkStoreHealth } from '../services/store-health.ts';
-import { STORE_FAULTS, type RunStore } from '../store/run-store.ts';
+import { STORE_FAULTS, type StoreHealth } from '../store/run-store.ts';
 
 /**
  * Request durations from 1 ms (a share-link read, bench P3) to the 60 s request timeout (a 50 MiB
@@ -124,7 +124,7 @@ export class AppMetrics {
   });
 
   constructor(
-    private readonly store: RunStore,
+    private readonly store: StoreHealth,
     private readonly pool: ParsePool,
   ) {
     // Only a store that queues writes has a queue to show (SQLite's writer thread).

@@ -1,7 +1,12 @@
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { MemoryWindowCounters } from '../store/replica-state.ts';
-import { StoreUnavailableError, WRITE_FAULTS, type RunStore, type WindowCount } from '../store/run-store.ts';
+import {
+  StoreUnavailableError,
+  WRITE_FAULTS,
+  type RateLimitRecords,
+  type WindowCount,
+} from '../store/run-store.ts';
 import { HttpError } from './errors.ts';
 import { formatLimit } from './read-body.ts';
 
@@ -50,7 +55,11 @@ const isWriteFault = (error: unknown): error is StoreUnavailableError =>
  * per episode; each charge tries the store again first, and the first that goes through ends it.
  * Any other failure (the database unreachable) still rejects: reads fail then too.
  */
-export function storeCounter(store: RunStore, logger?: Logger, now: () => number = Date.now): WindowCounter {
+export function storeCounter(
+  store: RateLimitRecords,
+  logger?: Logger,
+  now: () => number = Date.now,
+): WindowCounter {
   const local = new MemoryWindowCounters(now);
   let fallback = false;
   return {

@@ -1,6 +1,7 @@
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { type RunLabels, type RunSummary } from '@blockwise/shared/records';
-import type { AppContext } from '../context.ts';
+import type { RouteContext, StorelessContext } from '../context.ts';
+import type { RunRecords } from '../store/run-store.ts';
 import { analyzeUpload, type AnalyzedUpload } from '../ingest/analyze-upload.ts';
 import type { Reservation } from '../ingest/parse-pool.ts';
 import { storedSummaryOf } from '../store/records.ts';
@@ -12,7 +13,7 @@ import { storeCall } from '../http/route-helpers.ts';
  * holds it for a few ms at most and costs less CPU than the worker round trip.
  */
 export async function analyze(
-  ctx: AppContext,
+  ctx: StorelessContext,
   bytes: Uint8Array,
   labels: RunLabels,
   admission: Reservation | null,
@@ -39,7 +40,7 @@ export type CurrentAnalysis = { reportJson: string; summary: RunSummary; recompu
  * the log says why.
  */
 export async function currentAnalysis(
-  ctx: AppContext,
+  ctx: RouteContext<RunRecords>,
   run: StoredRunRef,
   stored: { reportJson: string; summaryJson: string },
 ): Promise<CurrentAnalysis> {

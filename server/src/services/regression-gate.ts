@@ -6,7 +6,7 @@ import {
 } from '@blockwise/shared/history';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { RunLabelsSchema, type RunLabels } from '@blockwise/shared/records';
-import type { AppContext } from '../context.ts';
+import type { RouteContext } from '../context.ts';
 import type { ComparisonRun } from '@blockwise/shared/analysis';
 import type { AnalyzedDocuments } from '../ingest/analyze-upload.ts';
 import {
@@ -23,7 +23,10 @@ import {
   JsonObjectText,
   type PairComparisonRef,
   type RunJson,
+  type ComparisonRecords,
   type RunMeta,
+  type RunRecords,
+  type SeriesRecords,
   type SeriesSettings,
 } from '../store/run-store.ts';
 import { storeCall } from '../http/route-helpers.ts';
@@ -63,9 +66,12 @@ export type GateState = {
   baseline: RunMeta[];
 };
 
+/** The records the regression gate reads and writes: runs, their series' settings, pair comparisons. */
+export type GateRecords = RunRecords & SeriesRecords & ComparisonRecords;
+
 /** Reads the gate's state for a run of `series`; `baselineRuns` overrides how many baseline runs to read. */
 export async function readGate(
-  ctx: AppContext,
+  ctx: RouteContext<RunRecords & SeriesRecords>,
   run: RunMeta,
   series: string,
   baselineRuns?: number,
@@ -130,7 +136,7 @@ type PairSide =
  * again; one parsed here is remembered for the next upload of its series.
  */
 async function compare(
-  ctx: AppContext,
+  ctx: RouteContext<RunRecords>,
   sides: readonly PairSide[],
   reservation: Reservation | null,
 ): Promise<BuiltComparison> {
@@ -155,7 +161,7 @@ async function compare(
   return comparePair(runs);
 }
 
-async function readStoredRun(ctx: AppContext, id: string): Promise<RunJson> {
+async function readStoredRun(ctx: RouteContext<RunRecords>, id: string): Promise<RunJson> {
   const run = await storeCall(() => ctx.store.getRunJson(id));
   if (!run) throw new Error(`run ${id} vanished (runs are append-only)`);
   return run;
@@ -176,7 +182,7 @@ export type JustStored = {
  * stored, and the check says it has no link.
  */
 export async function freezeBaselineComparison(
-  ctx: AppContext,
+  ctx: RouteContext<GateRecords>,
   run: RunMeta,
   reservation: Reservation | null = null,
   /** The run's report and summary as just stored, when the caller has them (a new upload). */

@@ -1,8 +1,8 @@
 import type { Health } from '@blockwise/shared/api';
 import {
   StoreUnavailableError,
-  type RunStore,
   type StoreFault,
+  type StoreHealth,
   type WriteCheck,
 } from '../store/run-store.ts';
 
@@ -32,14 +32,16 @@ function withinTimeout<T>(work: Promise<T>, what: string): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-type StoreHealth = Health['store'];
+type StoreCheck = Health['store'];
 
 /**
  * The store check of /healthz (and of /metrics' store gauges): reads are a round trip (`ping`);
  * writes are the store's checkWrites — a write rolled back at once, plus the last real write that
  * failed for a write fault (see WriteCheck). Each step gives up after 2 s. Never rejects.
  */
-export async function checkStoreHealth(runStore: RunStore): Promise<{ store: StoreHealth; cause?: unknown }> {
+export async function checkStoreHealth(
+  runStore: StoreHealth,
+): Promise<{ store: StoreCheck; cause?: unknown }> {
   const kind = runStore.dialect;
   const started = performance.now();
   try {
@@ -74,7 +76,7 @@ export async function checkStoreHealth(runStore: RunStore): Promise<{ store: Sto
     probe: writes.probe,
     lastWriteFailureAt: writes.lastWriteFailure ? new Date(writes.lastWriteFailure.at).toISOString() : null,
   };
-  const store: StoreHealth = { kind, ok: true, latencyMs, writable: writes.writable, writeCheck };
+  const store: StoreCheck = { kind, ok: true, latencyMs, writable: writes.writable, writeCheck };
   if (writes.writable) return { store };
   return {
     store: {

@@ -386,6 +386,11 @@ async function upToDate(pool: pg.Pool, observe: QueryObserver | undefined): Prom
 /**
  * RunStore on a node-postgres Pool. Stateless: any number of replicas can share the database.
  * Every statement is parameterized (the only interpolated SQL fragments are fixed column names).
+ *
+ * The SQL in this class is PostgreSQL's dialect (`$n` placeholders, `::text` casts, `= ANY($1)`,
+ * `FOR SHARE` row locks, BIGINT ms as decimal strings, json columns parsed by the driver); the
+ * statements both dialects share live in store-core.ts and fleet-plans.ts. One section per part
+ * of RunStore, in run-store.ts's order.
  */
 export class PostgresRunStore implements RunStore {
   readonly dialect = 'postgres' as const;
@@ -431,6 +436,8 @@ export class PostgresRunStore implements RunStore {
     this.#writeHealth.succeeded();
     return result;
   }
+
+  // ── RunRecords · PostgreSQL SQL ────────────────────────────────────────────────────────────────
 
   insertRun(input: InsertRunInput): Promise<InsertRunResult> {
     return this.#guardWrite(async () => {
@@ -551,6 +558,8 @@ export class PostgresRunStore implements RunStore {
     return this.#list(planListSeriesRuns(query));
   }
 
+  // ── ComparisonRecords · PostgreSQL SQL ─────────────────────────────────────────────────────────
+
   insertComparison(input: InsertComparisonInput): Promise<StoreResult<Comparison>> {
     return this.#guardWrite(async () => {
       const prepared = prepareComparison(input, this.#clock);
@@ -612,6 +621,8 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
+  // ── FleetPlanRecords · PostgreSQL SQL ──────────────────────────────────────────────────────────
+
   insertFleetPlan(input: InsertFleetPlanInput): Promise<{ plan: StoredFleetPlanRef; created: boolean }> {
     return this.#guardWrite(async () => {
       const plan = prepareFleetPlan(input, this.#clock);
@@ -650,6 +661,8 @@ export class PostgresRunStore implements RunStore {
       return row ? fleetPlanDocumentFromRow(row) : null;
     });
   }
+
+  // ── TokenRecords · PostgreSQL SQL ──────────────────────────────────────────────────────────────
 
   createToken(input: CreateTokenInput): Promise<StoreResult<TokenInfo>> {
     return this.#guardWrite(async () => {
@@ -729,6 +742,8 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
+  // ── SeriesRecords · PostgreSQL SQL ─────────────────────────────────────────────────────────────
+
   getSeriesSettings(series: string): Promise<SeriesSettings | null> {
     return this.#guard(async () => {
       if (!isSeriesKey(series)) return null;
@@ -767,6 +782,8 @@ export class PostgresRunStore implements RunStore {
   /** When this replica next sweeps expired counters (one bounded DELETE at most every 10 s). */
   #nextRateLimitSweep = 0;
 
+  // ── RateLimitRecords · PostgreSQL SQL ──────────────────────────────────────────────────────────
+
   hitRateLimit(key: string, amount: number, windowMs: number): Promise<WindowCount> {
     return this.#guard(async () => {
       checkRateLimitHit(key, amount, windowMs);
@@ -795,6 +812,8 @@ export class PostgresRunStore implements RunStore {
       };
     });
   }
+
+  // ── StoreHealth · PostgreSQL SQL ───────────────────────────────────────────────────────────────
 
   ping(): Promise<void> {
     return this.#guard(async () => {
@@ -832,6 +851,8 @@ export class PostgresRunStore implements RunStore {
       return error === ROLLBACK_PROBE ? { ok: true } : { ok: false, error: translate(error) };
     }
   }
+
+  // ── lifecycle · PostgreSQL SQL ─────────────────────────────────────────────────────────────────
 
   async close(): Promise<void> {
     if (this.#closed) return;

@@ -21,9 +21,26 @@ import type { FleetPlan } from '@blockwise/shared/fleet';
  *   Rejections are either `StoreUnavailableError` (database unreachable or out of resources →
  *   HTTP 503), `StoreInputError` (the caller skipped validation at the edge: a bug) or a bug.
  */
-export interface RunStore {
-  readonly dialect: 'sqlite' | 'postgres';
+export interface RunStore
+  extends
+    RunRecords,
+    ComparisonRecords,
+    FleetPlanRecords,
+    TokenRecords,
+    SeriesRecords,
+    RateLimitRecords,
+    StoreHealth {
+  /** Releases the connection(s). Idempotent. */
+  close(): Promise<void>;
+}
 
+// The store by record: each part below is what one kind of record needs, and a route, a service
+// or an http/ guard is typed by the part(s) it uses (docs/architecture.md, "Adding a store
+// record"). Both implementations (sqlite-store.ts, postgres-store.ts) implement every part, in
+// this order, each part a section of the class.
+
+/** Uploaded fio runs: raw bytes kept verbatim, the normalized report and the summary. */
+export interface RunRecords {
   /**
    * Stores a run in one transaction (metadata + raw bytes). Idempotent: when a run with the same
    * idempotency key exists (identical bytes and labels), that run is returned with
@@ -46,7 +63,10 @@ export interface RunStore {
   listRuns(query?: ListRunsQuery): Promise<StoreResult<RunPage>>;
   /** A series' history, newest first, for CI regression checks; `before` is a page cursor. */
   listSeriesRuns(query: ListSeriesRunsQuery): Promise<StoreResult<RunPage>>;
+}
 
+/** Frozen comparisons of stored runs: share links, and the regression gate's pair comparisons. */
+export interface ComparisonRecords {
   /** Freezes a comparison of existing runs; `unknown_run` names the first id that is not stored. */
   insertComparison(input: InsertComparisonInput): Promise<StoreResult<Comparison>>;
   getComparison(id: string): Promise<Comparison | null>;
@@ -58,7 +78,10 @@ export interface RunStore {
   ensurePairComparison(input: InsertComparisonInput): Promise<StoreResult<PairComparison>>;
   /** The comparisons ensurePairComparison stored for [baseline run, run], any analysis version. Read-only. */
   findPairComparisons(runIds: readonly [string, string]): Promise<PairComparisonRef[]>;
+}
 
+/** Fleet right-sizing plans (share links), stored as the gzip document a worker made. */
+export interface FleetPlanRecords {
   /**
    * Stores a fleet right-sizing plan (a share link), append-only like comparisons, as the gzip
    * document encodeFleetPlan made of it (else StoreInputError: a bug at the edge). A plan of the
@@ -72,7 +95,10 @@ export interface RunStore {
    * before migration 4 come parsed. null when absent or a malformed id.
    */
   getFleetPlanDocument(id: string): Promise<StoredFleetPlanDocument | null>;
+}
 
+/** CI upload tokens, kept by their SHA-256 (the plaintext never reaches the store). */
+export interface TokenRecords {
   /** Registers a CI token by its SHA-256; the plaintext never reaches the store. */
   createToken(input: CreateTokenInput): Promise<StoreResult<TokenInfo>>;
   /**
@@ -92,7 +118,10 @@ export interface RunStore {
   hasHeldToken(): Promise<boolean>;
   /** Best effort `lastUsedAt`: writes at most once a minute per token, so auth stays a read. */
   markTokenUsed(id: string): Promise<void>;
+}
 
+/** CI series: their per-series settings (the one mutable record) and their counts. */
+export interface SeriesRecords {
   getSeriesSettings(series: string): Promise<SeriesSettings | null>;
   /** Creates or replaces a series' CI settings (the one mutable record in the store). */
   putSeriesSettings(series: string, config: object): Promise<SeriesSettings>;
@@ -102,14 +131,21 @@ export interface RunStore {
    * insertRun), never the runs of a series.
    */
   listSeries(query?: ListSeriesQuery): Promise<StoreResult<SeriesPage>>;
+}
 
+/** Fixed-window rate-limit counters (shared by every replica on PostgreSQL). */
+export interface RateLimitRecords {
   /**
    * Adds `amount` to the fixed-window counter `key` (a window of `windowMs` starts at its first
    * hit) and returns the total and the time left. `amount` 0 only reads. PostgreSQL keeps the
    * counters in a table every replica shares; SQLite (one process) in memory.
    */
   hitRateLimit(key: string, amount: number, windowMs: number): Promise<WindowCount>;
+}
 
+/** What /healthz and GET /metrics ask the database: no record, the store itself. */
+export interface StoreHealth {
+  readonly dialect: 'sqlite' | 'postgres';
   /** A cheap round trip for /healthz; rejects with StoreUnavailableError when the database is gone. */
   ping(): Promise<void>;
   /**
@@ -125,8 +161,6 @@ export interface RunStore {
   unavailableErrors(): Readonly<Partial<Record<StoreFault, number>>>;
   /** Writes queued for a writer thread and not answered yet (SQLite); absent where there is no queue. */
   pendingWrites?(): number;
-  /** Releases the connection(s). Idempotent. */
-  close(): Promise<void>;
 }
 
 /** Where the SQLite archive lives when no store URL is configured (relative to the cwd). */

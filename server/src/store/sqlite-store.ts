@@ -583,6 +583,10 @@ type PendingWrite = {
  * one SQL statement or a group commit of runs (sqlite-writes.ts): the writer thread only runs
  * SQL. A write resolves after its COMMIT returned (synchronous=FULL: the WAL fsynced); a read
  * after that sees it (WAL: a new read transaction reads the newest commit).
+ *
+ * The SQL in this class is SQLite's dialect (`?` placeholders, `CAST(? AS TEXT)` for documents
+ * sent as UTF-8 bytes, INTEGER ms, JSON as TEXT); the statements both dialects share live in
+ * store-core.ts and fleet-plans.ts. One section per part of RunStore, in run-store.ts's order.
  */
 export class SqliteRunStore implements RunStore {
   readonly dialect = 'sqlite' as const;
@@ -704,6 +708,8 @@ export class SqliteRunStore implements RunStore {
       throw this.#translate(error);
     }
   }
+
+  // ── RunRecords · SQLite SQL ────────────────────────────────────────────────────────────────────
 
   /**
    * Group commit. With synchronous=FULL every COMMIT waits for an fsync of the WAL: measured under
@@ -857,6 +863,8 @@ export class SqliteRunStore implements RunStore {
     return this.#list(planListSeriesRuns(query));
   }
 
+  // ── ComparisonRecords · SQLite SQL ─────────────────────────────────────────────────────────────
+
   insertComparison(input: InsertComparisonInput): Promise<StoreResult<Comparison>> {
     return this.#guard(async () => {
       const prepared = prepareComparison(input, this.#clock);
@@ -927,6 +935,8 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
+  // ── FleetPlanRecords · SQLite SQL ──────────────────────────────────────────────────────────────
+
   insertFleetPlan(input: InsertFleetPlanInput): Promise<{ plan: StoredFleetPlanRef; created: boolean }> {
     return this.#guard(async () => {
       const plan = prepareFleetPlan(input, this.#clock);
@@ -969,6 +979,8 @@ export class SqliteRunStore implements RunStore {
       return row ? fleetPlanDocumentFromRow(row) : null;
     });
   }
+
+  // ── TokenRecords · SQLite SQL ──────────────────────────────────────────────────────────────────
 
   createToken(input: CreateTokenInput): Promise<StoreResult<TokenInfo>> {
     return this.#guard(async (): Promise<StoreResult<TokenInfo>> => {
@@ -1059,6 +1071,8 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
+  // ── SeriesRecords · SQLite SQL ─────────────────────────────────────────────────────────────────
+
   getSeriesSettings(series: string): Promise<SeriesSettings | null> {
     return this.#guard(() => {
       if (!isSeriesKey(series)) return null;
@@ -1101,6 +1115,8 @@ export class SqliteRunStore implements RunStore {
   /** One process per SQLite archive: its counters live in memory (no write, no fsync per request). */
   #rateLimits: MemoryWindowCounters | undefined;
 
+  // ── RateLimitRecords · SQLite SQL ──────────────────────────────────────────────────────────────
+
   hitRateLimit(key: string, amount: number, windowMs: number): Promise<WindowCount> {
     return this.#guard(() => {
       checkRateLimitHit(key, amount, windowMs);
@@ -1108,6 +1124,8 @@ export class SqliteRunStore implements RunStore {
       return this.#rateLimits.hit(key, amount, windowMs);
     });
   }
+
+  // ── StoreHealth · SQLite SQL ───────────────────────────────────────────────────────────────────
 
   ping(): Promise<void> {
     return this.#guard(() => {
@@ -1132,6 +1150,8 @@ export class SqliteRunStore implements RunStore {
     }
     return Promise.resolve(this.#writeHealth.report(probe));
   }
+
+  // ── lifecycle · SQLite SQL ─────────────────────────────────────────────────────────────────────
 
   async close(): Promise<void> {
     // Runs queued for the next group commits are written first.

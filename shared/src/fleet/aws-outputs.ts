@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { unitSchema } from '../units.ts';
 
 /**
  * The AWS CLI outputs the fleet planner reads (`--output json`), only the fields it needs; extra
@@ -28,13 +29,13 @@ export const AwsTagSchema = z.looseObject({ Key: z.string(), Value: z.string() }
 
 export const AwsVolumeSchema = z.looseObject({
   VolumeId: AwsToken,
-  /** GiB. */
-  Size: z.number().int().positive(),
+  /** GiB: AWS's `Size`, read as GiB here and nowhere else (parse.ts maps it to `sizeGib`). */
+  Size: unitSchema.gib(z.number().int().positive()),
   /** gp2 | gp3 | io1 | io2 | st1 | sc1 | standard */
   VolumeType: AwsToken,
-  Iops: z.number().nonnegative().optional(),
-  /** MiB/s (gp3 only). */
-  Throughput: z.number().nonnegative().optional(),
+  Iops: unitSchema.iops(z.number().nonnegative()).optional(),
+  /** MiB/s (gp3 only): AWS's `Throughput` (parse.ts maps it to `throughputMibps`). */
+  Throughput: unitSchema.mibps(z.number().nonnegative()).optional(),
   /** creating | available | in-use | deleting | deleted | error */
   State: AwsToken,
   AvailabilityZone: z.string().optional(),

@@ -1,6 +1,7 @@
 import { escapeMarkdown, escapeXml, escapeXmlText, markdownCode } from '../escape-text.ts';
 import type { Annotation, GithubReport } from '../github-commands.ts';
 import { BLOCKWISE_REPOSITORY_URL } from '../iac/sarif.ts';
+import { junitDocument, type JunitSuite } from '../junit-document.ts';
 import { displayUnit, formatDeltaPct, formatMetricNumber } from './format-value.ts';
 import { formatRegressionMarkdown, type RegressionLinks } from './format.ts';
 import type { MetricCheck, RegressionReport } from './regression-report.schema.ts';
@@ -192,11 +193,7 @@ export function formatGateSarif(outcomes: readonly GateOutcome[], options: GateS
  * or a gate that could not run is an <error> (it fails the build either way, or with the flag).
  */
 export function formatGateJunit(outcomes: readonly GateOutcome[], failOnRegression: boolean): string {
-  let tests = 0;
-  let failures = 0;
-  let errors = 0;
-  let skipped = 0;
-  const suites = outcomes.map((o) => {
+  const suites = outcomes.map((o): JunitSuite => {
     const cases: string[] = [];
     let f = 0;
     let e = 0;
@@ -234,37 +231,18 @@ export function formatGateJunit(outcomes: readonly GateOutcome[], failOnRegressi
       lines.push('    </testcase>');
       cases.push(lines.join('\n'));
     }
-    tests += cases.length;
-    failures += f;
-    errors += e;
-    skipped += s;
-    const props = r
+    const properties: JunitSuite['properties'] = r
       ? [
-          '    <properties>',
-          ...[
-            ['series', r.series ?? ''],
-            ['branch', r.branch ?? ''],
-            ['commit', r.commit ?? ''],
-            ['baseBranch', r.baseBranch ?? ''],
-            ['verdict', r.verdict],
-          ].map(([k, v]) => `      <property name="${k}" value="${escapeXml(v!)}"/>`),
-          '    </properties>',
+          ['series', r.series ?? ''],
+          ['branch', r.branch ?? ''],
+          ['commit', r.commit ?? ''],
+          ['baseBranch', r.baseBranch ?? ''],
+          ['verdict', r.verdict],
         ]
-      : [];
-    return [
-      `  <testsuite name="${escapeXml(o.file)}" tests="${cases.length}" failures="${f}" errors="${e}" skipped="${s}">`,
-      ...props,
-      ...cases,
-      '  </testsuite>',
-    ].join('\n');
+      : undefined;
+    return { name: o.file, failures: f, errors: e, skipped: s, cases, ...(properties ? { properties } : {}) };
   });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="blockwise regression gate" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
-    ...suites,
-    '</testsuites>',
-    '',
-  ].join('\n');
+  return junitDocument('blockwise regression gate', suites);
 }
 
 /** The gate's verdict over every file: the least reassuring one wins. */

@@ -1,4 +1,5 @@
 import { escapeXml, escapeXmlText } from '../escape-text.ts';
+import { junitDocument, type JunitSuite } from '../junit-document.ts';
 import type { IacFinding, IacReport } from './schema.ts';
 
 /**
@@ -25,10 +26,7 @@ export function formatIacJunit(
   const files = [
     ...new Set([...inputFiles, ...report.volumes.map((v) => v.file), ...report.findings.map((f) => f.file)]),
   ];
-  const suites: string[] = [];
-  let total = 0;
-  let totalFailures = 0;
-  let totalSkipped = 0;
+  const suites: JunitSuite[] = [];
   for (const file of files) {
     const cases = new Map<string, Case>();
     for (const v of report.volumes.filter((v) => v.file === file))
@@ -62,22 +60,7 @@ export function formatIacJunit(
       lines.push('    </testcase>');
       body.push(lines.join('\n'));
     }
-    total += cases.size;
-    totalFailures += failures;
-    totalSkipped += skipped;
-    suites.push(
-      [
-        `  <testsuite name="${escapeXml(file)}" tests="${cases.size}" failures="${failures}" errors="0" skipped="${skipped}">`,
-        ...body,
-        '  </testsuite>',
-      ].join('\n'),
-    );
+    suites.push({ name: file, failures, errors: 0, skipped, cases: body });
   }
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="blockwise check-iac" tests="${total}" failures="${totalFailures}" errors="0" skipped="${totalSkipped}">`,
-    ...suites,
-    '</testsuites>',
-    '',
-  ].join('\n');
+  return junitDocument('blockwise check-iac', suites);
 }

@@ -32,6 +32,7 @@ import {
   mbps,
   mbpsToMiBps,
   roundCents,
+  unitSchema,
 } from '../units.ts';
 import { stripeTrade, tradeOf } from './alternatives.ts';
 import { burstGivenUp } from './headroom.ts';
@@ -62,13 +63,17 @@ export const RecommendationSchema = z.object({
   volumeCount: z.number().int().min(1).optional(),
   /** What to provision on EACH volume of the stripe (null where the type takes no such setting). */
   perVolume: z
-    .object({ sizeGiB: z.number(), iops: z.number().nullable(), throughputMiBps: z.number().nullable() })
+    .object({
+      sizeGiB: unitSchema.gib(z.number()),
+      iops: unitSchema.iops(z.number()).nullable(),
+      throughputMiBps: unitSchema.mibps(z.number()).nullable(),
+    })
     .optional(),
   /** Capacity over all volumes, GiB: never below the data it must hold. */
-  sizeGiB: z.number(),
+  sizeGiB: unitSchema.gib(z.number()),
   /** What the configuration delivers on this instance, over all volumes (never above the instance cap it is capped at). */
-  iops: z.number(),
-  throughputMiBps: z.number(),
+  iops: unitSchema.iops(z.number()),
+  throughputMiBps: unitSchema.mibps(z.number()),
   /** Per node (all striped volumes of the configuration). */
   monthlyUsd: CostBreakdownSchema,
   /** × nodes. */

@@ -8,7 +8,7 @@ import {
 } from '../aws/volume-types.ts';
 import type { AttachContext, SettingRange } from '../aws/volume-types/descriptor.ts';
 import type { Problem } from '../problem.ts';
-import { formatInt } from '../units.ts';
+import { formatInt, unitSchema } from '../units.ts';
 
 export { type AttachContext } from '../aws/volume-types/descriptor.ts';
 export { gp2BaselineIops, gp2BurstSeconds, gp2ThroughputMiBps } from '../aws/volume-types/gp2.ts';
@@ -21,11 +21,11 @@ export { io1ThroughputMiBps } from '../aws/volume-types/io1.ts';
  */
 export const VolumeConfigSchema = z.object({
   type: VolumeTypeSchema,
-  sizeGiB: z.number().positive().finite(),
+  sizeGiB: unitSchema.gib(z.number().positive().finite()),
   /** gp3 (default 3,000), io1/io2 (required). Ignored for gp2/st1/sc1, whose IOPS follow the size. */
-  iops: z.number().positive().finite().optional(),
+  iops: unitSchema.iops(z.number().positive().finite()).optional(),
   /** gp3 only (default 125). */
-  throughputMiBps: z.number().positive().finite().optional(),
+  throughputMiBps: unitSchema.mibps(z.number().positive().finite()).optional(),
   /** Identical volumes striped together (RAID 0); 1 when absent. */
   count: z.number().int().min(1).max(64).optional(),
 });

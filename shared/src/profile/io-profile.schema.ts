@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { unitSchema } from '../units.ts';
 import { PercentilesMsSchema } from '../fio/fio-report.schema.ts';
 import { WarningSchema } from '../problem.ts';
 
@@ -39,10 +40,10 @@ export const AccessSchema = z.object({
 export type Access = z.infer<typeof AccessSchema>;
 
 export const DirectionLoadSchema = z.object({
-  iops: z.number().nonnegative().finite(),
-  bytesPerSec: z.number().nonnegative().finite(),
+  iops: unitSchema.iops(z.number().nonnegative().finite()),
+  bytesPerSec: unitSchema.bytesPerSec(z.number().nonnegative().finite()),
   /** bytes/s ÷ IOPS; null without I/O. */
-  blockSizeBytes: z.number().positive().nullable(),
+  blockSizeBytes: unitSchema.bytes(z.number().positive()).nullable(),
   latency: LatencySummarySchema.nullable(),
   /**
    * The I/O size mix when the job set one (fio bssplit: share of I/Os per size, percent): the

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { Router } from 'express';
 import { activeCatalog, catalogInfo, formatCatalog, type CatalogData } from '@blockwise/shared/catalog';
-import type { AppContext } from '../../context.ts';
+import type { StorelessContext } from '../../context.ts';
 import { acceptsGzip } from '../../http/compressed-assets.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 
@@ -12,7 +12,7 @@ import { rateLimit } from '../../http/rate-limit.ts';
  * GET /api/catalog says which catalog it is (small); GET /api/catalog/data is the file itself,
  * which the web app fetches only when it is not the built-in one it already has.
  */
-export function catalogRouter(ctx: AppContext): Router {
+export function catalogRouter(ctx: StorelessContext): Router {
   const router = Router();
   const reads = rateLimit(ctx.limiters.reads);
   let cached: { catalog: CatalogData; body: Buffer; gzip: Buffer; etag: string } | undefined;

@@ -2,13 +2,13 @@ import express, { Router } from 'express';
 import { FioReportSchema } from '@blockwise/shared/fio';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { buildComparison, type ComparisonRun } from '@blockwise/shared/analysis';
-import { baseUrl, comparisonUrl, type AppContext } from '../../context.ts';
+import { baseUrl, comparisonUrl, type RouteContext } from '../../context.ts';
 import { HttpError, problemCode } from '../../http/errors.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { mediaTypeOf } from '../../http/read-body.ts';
 import { isValidId } from '../../store/ids.ts';
 import { StoredRecordError, runWithReportOf } from '../../store/records.ts';
-import type { Run as StoredRun } from '../../store/run-store.ts';
+import type { ComparisonRecords, RunRecords, Run as StoredRun } from '../../store/run-store.ts';
 import { toComparison } from '../../presenters/comparison.ts';
 import { currentAnalysis } from '../../services/current-analysis.ts';
 import { methodNotAllowed, storeCall } from '../../http/route-helpers.ts';
@@ -19,7 +19,7 @@ import { comparisonsValidators } from '../validators.ts';
  * is analyzed again from its raw bytes (currentAnalysis), so a new comparison never freezes an
  * earlier version's numbers under today's version.
  */
-async function comparisonRunOf(ctx: AppContext, stored: StoredRun): Promise<ComparisonRun> {
+async function comparisonRunOf(ctx: RouteContext<RunRecords>, stored: StoredRun): Promise<ComparisonRun> {
   if (stored.analysisVersion === ANALYSIS_VERSION) {
     const { id, labels, report, summary } = runWithReportOf(stored);
     return { id, labels, report, summary };
@@ -42,7 +42,7 @@ async function comparisonRunOf(ctx: AppContext, stored: StoredRun): Promise<Comp
  * table's date and the analysis version) is what every later GET returns, whatever happens to
  * prices, rules or code afterwards.
  */
-export function comparisonsRouter(ctx: AppContext): Router {
+export function comparisonsRouter(ctx: RouteContext<RunRecords & ComparisonRecords>): Router {
   const router = Router();
   const json = express.json({ limit: '1mb', strict: true, type: () => true });
   const writeLimit = rateLimit(ctx.limiters.writesAnonymous, {

@@ -1,12 +1,12 @@
 import { Router, type Request } from 'express';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
-import { baseUrl, type AppContext } from '../../context.ts';
+import { baseUrl, type RouteContext, type StorelessContext } from '../../context.ts';
 import { HttpError, problemCode } from '../../http/errors.ts';
 import { chargeBodyBytes, rateLimit, writeLimits } from '../../http/rate-limit.ts';
 import { mediaTypeOf, readRawBody } from '../../http/read-body.ts';
 import { busy, type Reservation } from '../../ingest/parse-pool.ts';
 import { isValidId } from '../../store/ids.ts';
-import type { StoredFleetPlanRef } from '../../store/run-store.ts';
+import type { FleetPlanRecords, StoredFleetPlanRef } from '../../store/run-store.ts';
 import { methodNotAllowed, storeCall } from '../../http/route-helpers.ts';
 import { sendFleetPlan, type FleetPlanHead } from '../../presenters/fleet-plan.ts';
 
@@ -27,7 +27,7 @@ function headOf(base: string, stored: StoredFleetPlanRef): FleetPlanHead {
  * stored (as run uploads: ParsePool), or 503 busy at once without buffering anything. A gzip
  * body declares its compressed length: the room grows with the body as it is inflated.
  */
-function admit(ctx: AppContext, req: Request): Reservation {
+function admit(ctx: StorelessContext, req: Request): Reservation {
   const declared = Number(req.headers['content-length']);
   const known = Number.isFinite(declared) && declared >= 0;
   const reservation = ctx.pool.reserve(
@@ -46,7 +46,7 @@ function admit(ctx: AppContext, req: Request): Reservation {
  * and analysis version), whatever happens to prices or rules afterwards. Uploads are limited like
  * run uploads: the body size (after decompression), the write rate and the byte budget.
  */
-export function fleetRouter(ctx: AppContext): Router {
+export function fleetRouter(ctx: RouteContext<FleetPlanRecords>): Router {
   const router = Router();
   const { writeLimit, bytesLimiter, byteBudget } = writeLimits(ctx.limiters);
 

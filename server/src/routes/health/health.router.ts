@@ -2,7 +2,8 @@ import { Router } from 'express';
 import type { Health } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { APP_VERSION } from '../../config.ts';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../context.ts';
+import type { StoreHealth } from '../../store/run-store.ts';
 import { checkStoreHealth } from '../../services/store-health.ts';
 
 /**
@@ -15,7 +16,7 @@ import { checkStoreHealth } from '../../services/store-health.ts';
  * shares the fault, reads still work, and pulling them all would turn a partial outage into a
  * total one: that is 200 with `status: "degraded"` and `store.writable: false` for monitoring.
  */
-export function healthRouter(ctx: AppContext): Router {
+export function healthRouter(ctx: RouteContext<StoreHealth>): Router {
   const router = Router();
   let lastStatus: Health['status'] = 'ok';
 

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { AppContext } from '../../context.ts';
+import type { StorelessContext } from '../../context.ts';
 import { bearer, hashToken } from '../../http/auth.ts';
 import { HttpError } from '../../http/errors.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
@@ -19,7 +19,7 @@ const REMEMBERED_TOKENS = 16;
  * store answers "unavailable" (no revocation can have been stored meanwhile), so Prometheus
  * still sees `blockwise_store_up 0` rather than a failed scrape.
  */
-export function metricsRouter(ctx: AppContext): Router {
+export function metricsRouter(ctx: StorelessContext): Router {
   const router = Router();
   const accepted = new Map<string, number>();
 

@@ -54,6 +54,16 @@ function sample(samples: Sample[], name: string, labels: Record<string, string> 
   return found[0]!.value;
 }
 
+/**
+ * A timing gauge (a ping, the event-loop lag) whose value depends on the machine: it must be
+ * exposed once (sample throws otherwise) and be a finite number — not NaN, not ±Inf, which a gauge
+ * set from a failed or never-run measurement would show.
+ */
+function expectFiniteSample(samples: Sample[], name: string): void {
+  const value = sample(samples, name);
+  expect(Number.isFinite(value), `${name} = ${value}`).toBe(true);
+}
+
 async function scrape(app: TestApp['app'], token?: string): Promise<Sample[]> {
   const req = request(app).get('/metrics');
   const res = await (token ? req.set('Authorization', `Bearer ${token}`) : req);
@@ -139,7 +149,7 @@ describe('GET /metrics, BLOCKWISE_METRICS=open', () => {
     // Store and parse pool, read at scrape time.
     expect(sample(m, 'blockwise_store_up', { dialect: 'sqlite' })).toBe(1);
     expect(sample(m, 'blockwise_store_writable')).toBe(1);
-    expect(sample(m, 'blockwise_store_ping_seconds')).toBeGreaterThanOrEqual(0);
+    expectFiniteSample(m, 'blockwise_store_ping_seconds');
     expect(sample(m, 'blockwise_store_pending_writes')).toBe(0);
     for (const fault of ['unreachable', 'busy', 'read_only', 'disk_full', 'io_error', 'closed'])
       expect(sample(m, 'blockwise_store_unavailable_errors_total', { fault })).toBe(0);
@@ -151,8 +161,8 @@ describe('GET /metrics, BLOCKWISE_METRICS=open', () => {
     expect(sample(m, 'blockwise_parse_pool_admitted_requests', { size: 'small' })).toBe(0);
     expect(sample(m, 'blockwise_parse_pool_held_bytes')).toBe(0);
     // The process's own (prom-client's defaults), event-loop lag among them.
-    expect(sample(m, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
-    expect(sample(m, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
+    expectFiniteSample(m, 'nodejs_eventloop_lag_seconds');
+    expectFiniteSample(m, 'nodejs_eventloop_lag_p99_seconds');
     expect(sample(m, 'process_resident_memory_bytes')).toBeGreaterThan(0);
 
     // Each app has its own registry: the other app in this process saw none of it.

@@ -2,7 +2,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import type { CreatedRun, Run } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { type RunLabels } from '@blockwise/shared/records';
-import { baseUrl, rawUrl, runUrl, type AppContext } from '../../context.ts';
+import { baseUrl, rawUrl, runUrl, type RouteContext, type StorelessContext } from '../../context.ts';
 import { acceptsGzip } from '../../http/compressed-assets.ts';
 import { HttpError, problemError } from '../../http/errors.ts';
 import { readMultipart, type UploadedFile } from '../../http/multipart.ts';
@@ -14,11 +14,11 @@ import { busy, type Reservation } from '../../ingest/parse-pool.ts';
 import { labelHeaders, labelsFrom, labelsFromRequest, type QueryLabels } from '../../ingest/labels.ts';
 import { isValidId } from '../../store/ids.ts';
 import { runRecordOf } from '../../store/records.ts';
-import { JsonObjectText, type RunJson } from '../../store/run-store.ts';
+import { JsonObjectText, type RunJson, type RunRecords } from '../../store/run-store.ts';
 import { methodNotAllowed, pageOrThrow, storeCall } from '../../http/route-helpers.ts';
 import { runsValidators } from '../validators.ts';
 import { toListPage } from '../../presenters/run.ts';
-import { freezeBaselineComparison } from '../../services/regression-gate.ts';
+import { freezeBaselineComparison, type GateRecords } from '../../services/regression-gate.ts';
 import { analyze, currentAnalysis } from '../../services/current-analysis.ts';
 import { RunAnswers } from './run-answers.ts';
 
@@ -43,7 +43,7 @@ type Admission = {
  * inflated (`fit`), through the same check. The caller releases it when done. Small bodies need
  * no slot (analyzed inline).
  */
-function admitLargeBody(ctx: AppContext, req: Request): Admission {
+function admitLargeBody(ctx: StorelessContext, req: Request): Admission {
   const declared = Number(req.headers['content-length']);
   const known = Number.isFinite(declared) && declared >= 0;
   let reservation: Reservation | null = null;
@@ -75,7 +75,7 @@ function admitLargeBody(ctx: AppContext, req: Request): Admission {
 type StoredUpload = { status: number; created: boolean; json: string };
 
 async function storeUpload(
-  ctx: AppContext,
+  ctx: RouteContext<GateRecords>,
   base: string,
   file: UploadedFile,
   labels: RunLabels,
@@ -132,7 +132,7 @@ async function storeUpload(
 const runAnswerEtag = (id: string, encoding: 'gzip' | 'identity') =>
   `"analysis-${ANALYSIS_VERSION}-${id}-${encoding}"`;
 
-export function runsRouter(ctx: AppContext): Router {
+export function runsRouter(ctx: RouteContext<GateRecords>): Router {
   const listQuery = runsValidators.list;
   const router = Router();
   const { writeLimit, bytesLimiter, byteBudget } = writeLimits(ctx.limiters);
@@ -308,7 +308,7 @@ export function runsRouter(ctx: AppContext): Router {
    * stored summary that does not parse is a 500, never served. A run of an earlier version is
    * analyzed again from its raw bytes (currentAnalysis).
    */
-  async function runAnswerJson(ctx: AppContext, run: RunJson): Promise<string> {
+  async function runAnswerJson(ctx: RouteContext<RunRecords>, run: RunJson): Promise<string> {
     const base = baseUrl(ctx);
     const head: Omit<Run, 'report' | 'summary'> = {
       id: run.id,

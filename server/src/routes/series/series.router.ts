@@ -1,7 +1,7 @@
 import express, { Router, type RequestHandler } from 'express';
 import type { RunRegression, SeriesList } from '@blockwise/shared/api';
 import { checkRegression } from '@blockwise/shared/history';
-import { baseUrl, comparisonUrl, runUrl, type AppContext } from '../../context.ts';
+import { baseUrl, comparisonUrl, runUrl, type RouteContext } from '../../context.ts';
 import { HttpError } from '../../http/errors.ts';
 import { rateLimit, writeLimits } from '../../http/rate-limit.ts';
 import { mediaTypeOf } from '../../http/read-body.ts';
@@ -12,7 +12,12 @@ import { pageOrThrow, storeCall } from '../../http/route-helpers.ts';
 import { seriesValidators } from '../validators.ts';
 import { toListItem, toListPage } from '../../presenters/run.ts';
 import { toRegressionRun, toSeriesSettings } from '../../presenters/series.ts';
-import { pickPairComparison, readGate, storedLabels } from '../../services/regression-gate.ts';
+import {
+  pickPairComparison,
+  readGate,
+  storedLabels,
+  type GateRecords,
+} from '../../services/regression-gate.ts';
 
 /**
  * CI benchmark history and the storage regression gate:
@@ -40,7 +45,7 @@ function runMetaOf({ summaryJson, reportJson: _report, ...meta }: RunJson): RunM
   return { ...meta, summary: jsonObjectOf(JSON.parse(summaryJson), `run ${meta.id}`, 'summary') };
 }
 
-export function seriesRouter(ctx: AppContext): Router {
+export function seriesRouter(ctx: RouteContext<GateRecords>): Router {
   const router = Router();
   const reads = rateLimit(ctx.limiters.reads);
   const notFound = rateLimit(ctx.limiters.notFound);

@@ -4,7 +4,8 @@ import express, { Router } from 'express';
 import type { Comparison } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import type { ComparisonResult } from '@blockwise/shared/records';
-import { baseUrl, type AppContext } from '../../context.ts';
+import { baseUrl, type RouteContext } from '../../context.ts';
+import type { ComparisonRecords } from '../../store/run-store.ts';
 import { isValidId } from '../../store/ids.ts';
 import { comparisonRecordOf } from '../../store/records.ts';
 import { storeCall } from '../../http/route-helpers.ts';
@@ -141,7 +142,10 @@ export function withShareHead(indexHtml: string, comparison: Comparison): string
  * The stored comparison as the API serves it, or null: unknown, unreadable or a store that is
  * down. The static head is an early paint, not the page: the app's own request reports failures.
  */
-async function comparisonForHead(ctx: AppContext, id: string): Promise<Comparison | null> {
+async function comparisonForHead(
+  ctx: RouteContext<ComparisonRecords>,
+  id: string,
+): Promise<Comparison | null> {
   try {
     const stored = await ctx.store.getComparison(id);
     return stored ? toComparison(baseUrl(ctx), stored) : null;
@@ -173,7 +177,7 @@ function notFoundPage(html: string | null) {
   };
 }
 
-export function webRouter(ctx: AppContext): Router {
+export function webRouter(ctx: RouteContext<ComparisonRecords>): Router {
   const router = Router();
   const dist = ctx.config.webDist;
   const indexPath = dist ? join(dist, 'index.html') : null;
