@@ -39,6 +39,15 @@ describe('jobSettingsOf: the settings of a run’s jobs, each distinct set once'
   ])('%s → %i', (file, count) => {
     expect(settingsOf(file)).toHaveLength(count);
   });
+
+  it('reads a report once: the same report gives the same settings back, another equal report its own', () => {
+    const report = fixtureReport(TWO_SECTIONS);
+    const first = jobSettingsOf(report);
+    expect(jobSettingsOf(report)).toBe(first);
+    const again = jobSettingsOf(fixtureReport(TWO_SECTIONS));
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+  });
 });
 
 describe('describeJobSettings: what fio ran with, as people read it', () => {

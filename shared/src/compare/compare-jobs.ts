@@ -98,8 +98,25 @@ export const JobSettingDifferenceSchema = z.object({
 });
 export type JobSettingDifference = z.infer<typeof JobSettingDifferenceSchema>;
 
+/**
+ * Job settings already read, by report. Reports are never changed once parsed, so the settings
+ * of one are the same every time: the regression gate compares each upload with the run before
+ * it, whose report (kept by the server's RecentRuns) was the previous upload's, and its settings
+ * are read once, not once per comparison (bench P2). Weak: a report no one holds is not kept.
+ */
+const settingsByReport = new WeakMap<FioReport, RunJobSettings>();
+
 /** The settings of every job of a parsed fio report (fio's "All clients" entry is not a job). */
 export function jobSettingsOf(report: FioReport): RunJobSettings {
+  let settings = settingsByReport.get(report);
+  if (!settings) {
+    settings = readJobSettings(report);
+    settingsByReport.set(report, settings);
+  }
+  return settings;
+}
+
+function readJobSettings(report: FioReport): RunJobSettings {
   const seen = new Set<string>();
   const settings: RunJobSettings = [];
   for (const { settings: j, options } of report.jobs) {
