@@ -8,7 +8,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cursorForRun, encodeCursor } from './cursor.ts';
-import { idempotencyKeyFor } from './idempotency.ts';
+import { idempotencyKeyFor, OFF_LOOP_SHA256_MIN_BYTES } from './idempotency.ts';
 import { isValidId, newId } from './ids.ts';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres.ts';
 import { StoredRecordError } from './records.ts';
@@ -287,6 +287,21 @@ export function describeRunStoreContract(name: string, open: OpenStoreUnderTest)
           items: [{ id: results[0]?.run.id }],
           nextCursor: null,
         });
+      });
+
+      it('a body hashed off the event loop (from OFF_LOOP_SHA256_MIN_BYTES) has the digest and key of its bytes', async () => {
+        const { store } = await setup();
+        const copies = Math.ceil((OFF_LOOP_SHA256_MIN_BYTES + 1) / FIO_JSON.byteLength);
+        const rawBytes = Buffer.concat(Array.from({ length: copies }, () => FIO_JSON));
+        const input = runInput({ rawBytes });
+        const [first, second] = await Promise.all([store.insertRun(input), store.insertRun(input)]);
+        expect(first.run).toMatchObject({
+          rawSha256: sha256(rawBytes),
+          rawSize: rawBytes.byteLength,
+          idempotencyKey: idempotencyKeyFor(rawBytes, input.labels),
+        });
+        expect([first.created, second.created].sort()).toEqual([false, true]);
+        expect(second.run.id).toBe(first.run.id);
       });
 
       it('concurrent identical uploads through two stores on one database store exactly one run', async () => {
