@@ -65,7 +65,7 @@ import {
   prepareFleetPlan,
 } from './fleet-plans.ts';
 import { isValidId } from './ids.ts';
-import { isSha256Hex } from './idempotency.ts';
+import { isSha256Hex, OFF_LOOP_SHA256_MIN_BYTES, sha256HexOffLoop } from './idempotency.ts';
 import { DEFAULT_AUTOCHECKPOINT_PAGES, WalCheckpointer, type CheckpointResult } from './wal-checkpointer.ts';
 import {
   SqliteWrites,
@@ -721,10 +721,17 @@ export class SqliteRunStore implements RunStore {
    * the same batch finds it (same transaction) and gets created:false.
    */
   insertRun(input: InsertRunInput): Promise<InsertRunResult> {
+    // A large upload is hashed in the thread pool first (a 1 MB body: ~3–4 ms less on the loop).
+    if (input.rawBytes instanceof Uint8Array && input.rawBytes.byteLength >= OFF_LOOP_SHA256_MIN_BYTES)
+      return sha256HexOffLoop(input.rawBytes).then((rawSha256) => this.#insertRun(input, rawSha256));
+    return this.#insertRun(input);
+  }
+
+  #insertRun(input: InsertRunInput, rawSha256?: string): Promise<InsertRunResult> {
     let run: PreparedRun;
     try {
       // Validation, hashing and JSON serialization happen before the write is sent.
-      run = prepareRun(input, this.#clock);
+      run = prepareRun(input, this.#clock, rawSha256);
     } catch (error) {
       return Promise.reject(this.#translate(error));
     }

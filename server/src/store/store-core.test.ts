@@ -1,6 +1,13 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from './cursor.ts';
-import { canonicalJson, idempotencyKeyFor, sha256Hex } from './idempotency.ts';
+import {
+  canonicalJson,
+  idempotencyKeyFor,
+  OFF_LOOP_SHA256_MIN_BYTES,
+  sha256Hex,
+  sha256HexOffLoop,
+} from './idempotency.ts';
 import { newId } from './ids.ts';
 import { migrationChecksum, pendingMigrations, type Migration } from './migrations/migrations.ts';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres.ts';
@@ -68,6 +75,20 @@ describe('idempotency keys', () => {
       sha256Hex(`blockwise.run.v1\n${sha256Hex(bytes)}\n${canonicalJson(labels)}`),
     );
   });
+});
+
+describe('sha256HexOffLoop: the same digest, in the thread pool from OFF_LOOP_SHA256_MIN_BYTES', () => {
+  it.each([0, 1, OFF_LOOP_SHA256_MIN_BYTES - 1, OFF_LOOP_SHA256_MIN_BYTES, 1024 * 1024 + 3])(
+    '%i bytes',
+    async (size) => {
+      const bytes = Buffer.alloc(size);
+      for (let i = 0; i < size; i++) bytes[i] = (i * 31 + 7) & 0xff;
+      // A view into a larger buffer: only the view's bytes are hashed.
+      const whole = Buffer.concat([Buffer.from('xx'), bytes, Buffer.from('yy')]);
+      const view = new Uint8Array(whole.buffer, whole.byteOffset + 2, size);
+      expect(await sha256HexOffLoop(view)).toBe(createHash('sha256').update(bytes).digest('hex'));
+    },
+  );
 });
 
 describe('storable text', () => {

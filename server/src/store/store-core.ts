@@ -150,11 +150,12 @@ export interface PreparedRun {
   reportJson: string;
 }
 
-export function prepareRun(input: InsertRunInput, clock: MonotonicClock): PreparedRun {
+/** `rawSha256`: the raw bytes' digest when the caller computed it already (sha256HexOffLoop). */
+export function prepareRun(input: InsertRunInput, clock: MonotonicClock, rawSha256?: string): PreparedRun {
   if (!(input.rawBytes instanceof Uint8Array)) throw new StoreInputError('expected bytes', 'rawBytes');
   const rawBytes = Buffer.from(input.rawBytes.buffer, input.rawBytes.byteOffset, input.rawBytes.byteLength);
   const labels = checkLabels(input.labels);
-  const rawSha256 = sha256Hex(rawBytes);
+  rawSha256 ??= sha256Hex(rawBytes);
   const idempotencyKey = input.idempotencyKey ?? idempotencyKeyFromDigest(rawSha256, labels);
   if (!isSha256Hex(idempotencyKey)) {
     throw new StoreInputError('expected a lowercase hex SHA-256', 'idempotencyKey');

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { cursorForRun, encodeCursor } from '../cursor.ts';
-import { idempotencyKeyFor } from '../idempotency.ts';
+import { idempotencyKeyFor, OFF_LOOP_SHA256_MIN_BYTES } from '../idempotency.ts';
 import { isValidId, newId } from '../ids.ts';
 import {
   FIO_JSON,
@@ -231,6 +231,21 @@ export function describeRunRecordsContract(
           items: [{ id: results[0]?.run.id }],
           nextCursor: null,
         });
+      });
+
+      it('a body hashed off the event loop (from OFF_LOOP_SHA256_MIN_BYTES) has the digest and key of its bytes', async () => {
+        const { store } = await setup();
+        const copies = Math.ceil((OFF_LOOP_SHA256_MIN_BYTES + 1) / FIO_JSON.byteLength);
+        const rawBytes = Buffer.concat(Array.from({ length: copies }, () => FIO_JSON));
+        const input = runInput({ rawBytes });
+        const [first, second] = await Promise.all([store.insertRun(input), store.insertRun(input)]);
+        expect(first.run).toMatchObject({
+          rawSha256: sha256(rawBytes),
+          rawSize: rawBytes.byteLength,
+          idempotencyKey: idempotencyKeyFor(rawBytes, input.labels),
+        });
+        expect([first.created, second.created].sort()).toEqual([false, true]);
+        expect(second.run.id).toBe(first.run.id);
       });
 
       it('concurrent identical uploads through two stores on one database store exactly one run', async () => {

@@ -1,0 +1,50 @@
+import type * as crypto from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { OFF_LOOP_SHA256_MIN_BYTES } from './idempotency.ts';
+import { openSqliteStore } from './sqlite-store.ts';
+import { FIO_JSON, runInput } from './testing/run-inputs.ts';
+
+// Every chunk node:crypto's synchronous hashes are fed on this thread, counted in bytes. The real
+// hash runs (the spy only counts); WebCrypto's digest, which hashes in libuv's thread pool, is not
+// counted.
+const hashedOnLoop = vi.hoisted(() => [] as number[]);
+vi.mock('node:crypto', async (importOriginal) => {
+  const real = await importOriginal<typeof crypto>();
+  const createHash: typeof real.createHash = (...args) => {
+    const hash = real.createHash(...args);
+    const update = hash.update.bind(hash) as (data: string | Uint8Array) => typeof hash;
+    hash.update = ((data: string | Uint8Array) => {
+      hashedOnLoop.push(typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);
+      return update(data);
+    }) as typeof hash.update;
+    return hash;
+  };
+  return { ...real, createHash, default: { ...real, createHash } };
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'blockwise-loop-hashing-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('SQLite store: no O(upload) hash on the event loop (docs/performance.md P13)', () => {
+  it.each([
+    ['the fixture (below the threshold: hashed in place)', 1],
+    ['1 MiB and more (as bench P13 uploads)', Math.ceil((1024 * 1024) / FIO_JSON.byteLength)],
+  ])('%s', async (_name, copies) => {
+    const rawBytes = Buffer.concat(Array.from({ length: copies }, () => FIO_JSON));
+    const store = await openSqliteStore({ path: join(dir, `copies-${copies}.db`) });
+    try {
+      hashedOnLoop.length = 0;
+      const { run, created } = await store.insertRun(runInput({ rawBytes }));
+      expect(created).toBe(true);
+      expect(run.rawSize).toBe(rawBytes.byteLength);
+      const largest = Math.max(0, ...hashedOnLoop);
+      if (rawBytes.byteLength < OFF_LOOP_SHA256_MIN_BYTES) expect(largest).toBe(rawBytes.byteLength);
+      else expect(largest).toBeLessThan(OFF_LOOP_SHA256_MIN_BYTES);
+    } finally {
+      await store.close();
+    }
+  });
+});
