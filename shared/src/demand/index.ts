@@ -2,3 +2,11 @@
 
 export { censoringWarningsOf, demandFromSeries, demandTarget, peaksOf } from './demand.ts';
 export type { DemandEvidence } from './demand.ts';
+export {
+  chooseDemandSource,
+  deliveredOf,
+  deliveredRatio,
+  describeDemandSource,
+  roleOfEvidence,
+} from './evidence-role.ts';
+export type { DemandChoice, DemandSourceFacts, EvidenceRole } from './evidence-role.ts';
