@@ -9,7 +9,7 @@ describe('instanceStoreCapacity: the store after ext4 with mke2fs defaults', () 
     // The case: 2,000 GiB of data does not fit r6id.8xlarge's 1,900 GB (1,769.5 GiB raw).
     ['r6id.8xlarge', '1 × 1900', 1769.5, 1653.4],
     ['r5d.4xlarge', '2 × 300', 558.8, 522.1],
-    ['i4i.32xlarge', '8 × 3750', 27939.8, 26106.1],
+    ['i4i.32xlarge', '8 × 3750', 27939.7, 26106.1],
   ])('%s (%s GB)', (type, disks, raw, usable) => {
     const spec = findInstanceType(type)!;
     const store = spec.instanceStore!;
