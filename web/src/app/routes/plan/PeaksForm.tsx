@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { TextField } from '../../../components/Field.tsx';
 import { readDraft } from '../../../features/ingest/components/ObservedForm.tsx';
 import { parseNumberText } from '../../../lib/parse-number.ts';
-import { newObservedId, refOf, type ObservedInput } from '../../session/session-state.ts';
+import { newObservedId, type ObservedInput } from '../../session/session-state.ts';
 import type { PlanSessionView } from './use-plan-session.ts';
 
 const FIELDS = [
@@ -42,7 +42,7 @@ export function PeaksForm({
       unit: 'MiB/s' as const,
       latency: {},
     });
-    const draft = readDraft({ label: 'Peaks typed in the answer', read: dir('read'), write: dir('write'), access: '' });
+    const draft = readDraft({ label: 'Workload peaks', read: dir('read'), write: dir('write'), access: '' });
     const found: Partial<Record<string, string>> = draft.ok ? {} : { ...draft.errors };
     const dataset = values.dataset.trim() === '' ? null : parseNumberText(values.dataset);
     if (values.dataset.trim() !== '' && (dataset === null || dataset <= 0))
@@ -51,10 +51,9 @@ export function PeaksForm({
     if (!draft.ok || found.dataset) return;
     const input: ObservedInput = { kind: 'observed', id: newObservedId(), metrics: draft.metrics };
     session.dispatch({ type: 'observed-added', input });
-    session.dispatch({
-      type: 'settings-changed',
-      settings: { profileRef: refOf(input), ...(dataset !== null ? { datasetGiB: dataset } : {}) },
-    });
+    // Not pinned as the user's choice: the newest demand source is planned on (chooseDemandSource),
+    // so a metrics import brought next is planned on in turn, and the answer says which it sizes on.
+    if (dataset !== null) session.dispatch({ type: 'settings-changed', settings: { datasetGiB: dataset } });
     onAdded(input.id);
   };
   return (
