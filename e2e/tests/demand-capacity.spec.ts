@@ -41,8 +41,12 @@ for (const viewport of [
       // Capacity evidence only: what each delivered, compared — and no "Needs" from a benchmark.
       await expect(answer.getByText('No demand yet.')).toBeVisible();
       await expect(answer.getByText(/Needs/)).toHaveCount(0);
-      await expect(answer.getByText(`${basename(NVME_FIXTURE)} (fio) delivered`, { exact: false })).toBeVisible();
-      await expect(answer.getByText(`${basename(EBS_FIXTURE)} (fio) delivered`, { exact: false })).toBeVisible();
+      await expect(
+        answer.getByText(`${basename(NVME_FIXTURE)} (fio) delivered`, { exact: false }),
+      ).toBeVisible();
+      await expect(
+        answer.getByText(`${basename(EBS_FIXTURE)} (fio) delivered`, { exact: false }),
+      ).toBeVisible();
       await expect(answer.getByText(/delivered [\d.]+× the IOPS of/)).toBeVisible();
       const peaks = answer.getByRole('form', { name: 'The workload’s peaks' });
       await expect(peaks).toBeVisible();
@@ -57,7 +61,9 @@ for (const viewport of [
       await peaks.getByLabel('Dataset size').fill('2000');
       await peaks.getByRole('button', { name: 'Plan for these peaks' }).click();
       // (3,043 + 6,018) × 1.25 = 11,326.25 → 11,327 IOPS; (188 + 381) × 1.25 = 711.25 MiB/s.
-      await expect(answer.getByText(/^Needs 11,327 IOPS and 71\d MiB\/s: the peak plus 25% headroom; 2,000 GiB\.$/)).toBeVisible();
+      await expect(
+        answer.getByText(/^Needs 11,327 IOPS and 71\d MiB\/s: the peak plus 25% headroom; 2,000 GiB\.$/),
+      ).toBeVisible();
       await expect(answer.getByText(/Demand from peaks typed in \(Workload peaks\)/)).toBeVisible();
       await expect(status).toHaveText('Peaks added. The answer plans on Workload peaks.');
       await expect(answer.getByLabel('Dataset size (the data the storage must hold)')).toHaveValue('2000');
@@ -71,8 +77,14 @@ for (const viewport of [
       ).toBeVisible();
       // Without a dataset: "capacity not known", never a 1 GiB volume.
       await answer.getByLabel('Dataset size (the data the storage must hold)').fill('');
-      await expect(answer.getByText(/^Needs 11,327 IOPS and 71\d MiB\/s: the peak plus 25% headroom; capacity not known\.$/)).toBeVisible();
-      await expect(answer.getByText(/its size waits for the dataset size \(capacity not known\)/)).toBeVisible();
+      await expect(
+        answer.getByText(
+          /^Needs 11,327 IOPS and 71\d MiB\/s: the peak plus 25% headroom; capacity not known\.$/,
+        ),
+      ).toBeVisible();
+      await expect(
+        answer.getByText(/its size waits for the dataset size \(capacity not known\)/),
+      ).toBeVisible();
       await answer.getByLabel('Dataset size (the data the storage must hold)').fill('2000');
       await answer.scrollIntoViewIfNeeded();
       await page.screenshot({ path: artifactPath(`demand-typed-peaks-${w}.png`) });
@@ -108,10 +120,16 @@ for (const viewport of [
         { name: 'empty.json', mimeType: 'application/json', buffer: Buffer.alloc(0) },
         { name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"not": "fio"}') },
       ]);
-      const status = page.getByRole('region', { name: 'The answer', exact: true }).getByRole('status').first();
-      await expect(status).toHaveText(/^2 of 3 files failed: empty\.json \(the file is empty\); notes\.json \(.+\); 1 file read\.$/, {
-        timeout: 20_000,
-      });
+      const status = page
+        .getByRole('region', { name: 'The answer', exact: true })
+        .getByRole('status')
+        .first();
+      await expect(status).toHaveText(
+        /^2 of 3 files failed: empty\.json \(the file is empty\); notes\.json \(.+\); 1 file read\.$/,
+        {
+          timeout: 20_000,
+        },
+      );
       await expect(
         page.getByRole('region', { name: 'Bring data' }).getByText(/^2 of 3 files failed/),
       ).toBeVisible();

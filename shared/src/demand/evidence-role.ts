@@ -64,8 +64,7 @@ export function roleOfFioRun(report: FioReport, { replaysLoad }: { replaysLoad: 
 /** The role of each kind of input (a fio run by its settings, see roleOfFioRun). */
 export function roleOfEvidence(
   evidence:
-    | { kind: 'metrics' | 'typed' | 'sysbench' }
-    | { kind: 'fio'; report: FioReport; replaysLoad: boolean },
+    { kind: 'metrics' | 'typed' | 'sysbench' } | { kind: 'fio'; report: FioReport; replaysLoad: boolean },
 ): RoleVerdict {
   switch (evidence.kind) {
     case 'metrics':
@@ -98,7 +97,10 @@ export type DemandChoice = {
  * since, the newer one waits to be offered ("Plan for this"), never switched to behind their back.
  * Capacity evidence is never chosen, whatever ref names it.
  */
-export function chooseDemandSource(entries: readonly EvidenceEntry[], chosenRef: string | null): DemandChoice {
+export function chooseDemandSource(
+  entries: readonly EvidenceEntry[],
+  chosenRef: string | null,
+): DemandChoice {
   const demand = entries.filter((e) => e.role === 'demand');
   const newest = demand.at(-1)?.ref ?? null;
   const chosen = chosenRef === null ? -1 : demand.findIndex((e) => e.ref === chosenRef);
@@ -147,7 +149,10 @@ export function deliveredOf(profile: IoProfile): Delivered {
  * Two deliveries compared: how many times the first's IOPS and throughput the second delivered
  * (null when the first delivered none).
  */
-export function deliveredRatio(a: Delivered, b: Delivered): { iops: number | null; bytesPerSec: number | null } {
+export function deliveredRatio(
+  a: Delivered,
+  b: Delivered,
+): { iops: number | null; bytesPerSec: number | null } {
   return {
     iops: a.iops > 0 ? b.iops / a.iops : null,
     bytesPerSec: a.bytesPerSec > 0 ? b.bytesPerSec / a.bytesPerSec : null,

@@ -95,7 +95,10 @@ describe('saveSession', () => {
   it('uploads the file with its labels, then stores the session with the server’s run id', async () => {
     // The run replays the load (marked so): a demand source the user chose, so the link refers to it.
     const base = state({ profileRef: 'run:local-run' });
-    const s = { ...base, inputs: base.inputs.map((i) => (i.kind === 'fio' ? { ...i, replaysLoad: true } : i)) };
+    const s = {
+      ...base,
+      inputs: base.inputs.map((i) => (i.kind === 'fio' ? { ...i, replaysLoad: true } : i)),
+    };
     const a = analyzeSession(s, catalog);
     const report = fixtureReport('grouped');
     const calls: { url: string; init?: RequestInit }[] = [];

@@ -79,11 +79,7 @@ export function AnswerSummary({ session }: { session: PlanSessionView }) {
               waiting={session.waitingSource}
               dispatch={dispatch}
             />
-            <DatasetField
-              id="answer-dataset"
-              datasetGiB={eff.datasetGiB}
-              dispatch={dispatch}
-            />
+            <DatasetField id="answer-dataset" datasetGiB={eff.datasetGiB} dispatch={dispatch} />
           </Line>
           {a.binds ? (
             <Line href="#limits" linkText="What binds">

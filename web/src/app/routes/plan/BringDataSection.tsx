@@ -10,7 +10,8 @@ import type { PlanSessionView } from './use-plan-session.ts';
 
 /** "Bring data": fio/sysbench files, typed-in peaks, metrics exports, and the session's inputs. */
 export function BringDataSection({ session }: { session: PlanSessionView }) {
-  const { state, dispatch, addFiles, addMetricsFiles, requestAnswerFocus, lastAction, actionStatus } = session;
+  const { state, dispatch, addFiles, addMetricsFiles, requestAnswerFocus, lastAction, actionStatus } =
+    session;
   // The outcome of an action, next to the control pressed (the answer's status line announces it).
   const statusBeside = (control: 'files' | 'metrics' | 'peaks') =>
     lastAction?.control === control && actionStatus ? (

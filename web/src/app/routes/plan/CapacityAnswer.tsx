@@ -22,8 +22,8 @@ export function CapacityAnswer({
   return (
     <div className="answer__capacity">
       <p>
-        <strong>No demand yet.</strong> These runs went as fast as the storage allowed: they say what
-        each storage delivered, not what your workload needs.
+        <strong>No demand yet.</strong> These runs went as fast as the storage allowed: they say what each
+        storage delivered, not what your workload needs.
       </p>
       <ul className="answer__lines">
         {rows.map((r) => (
@@ -34,8 +34,8 @@ export function CapacityAnswer({
       </ul>
       {comparison ? <p>{comparison}</p> : null}
       <p>
-        <strong>What does the workload ask at its peak?</strong> Enter its peaks from a dashboard and the
-        data it holds, or <a href="#data">import its production metrics</a>, and the answer sizes on them.
+        <strong>What does the workload ask at its peak?</strong> Enter its peaks from a dashboard and the data
+        it holds, or <a href="#data">import its production metrics</a>, and the answer sizes on them.
       </p>
       <PeaksForm session={session} onAdded={onPeaksAdded} />
     </div>

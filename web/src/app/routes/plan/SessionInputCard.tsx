@@ -42,8 +42,7 @@ export function inputCardProps(input: SessionInput, session: PlanSessionView): C
     input,
     analysis: session.analysis.inputs.get(input.id),
     planned: session.plannedRef === refOf(input),
-    selectable:
-      session.demandSources.length > 1 && session.analysis.roles.get(input.id)?.role === 'demand',
+    selectable: session.demandSources.length > 1 && session.analysis.roles.get(input.id)?.role === 'demand',
     role: session.analysis.roles.get(input.id) ?? null,
     dispatch: session.dispatch,
     rereadSeries: session.rereadSeries,

@@ -7,9 +7,20 @@ import rateIops500 from '../../../../../fixtures/fio/settings/s2_randwrite_4k_ra
 import { joinCatalog } from '../../../lib/catalog.ts';
 import { fixtureReport } from '../../../test/fixtures.ts';
 import { analyzeSession } from '../../session/analysis.ts';
-import { initialSession, type FioInput, type SessionInput, type SessionState } from '../../session/session-state.ts';
+import {
+  initialSession,
+  type FioInput,
+  type SessionInput,
+  type SessionState,
+} from '../../session/session-state.ts';
 import { answerOf } from './answer.ts';
-import { actionStatusOf, deliveredOfSession, demandSourcesOf, statusOfAction, storeHoldsText } from './demand-view.ts';
+import {
+  actionStatusOf,
+  deliveredOfSession,
+  demandSourcesOf,
+  statusOfAction,
+  storeHoldsText,
+} from './demand-view.ts';
 
 const catalog = joinCatalog(catalogModule, analysisModule);
 
@@ -60,7 +71,9 @@ describe('two fio runs at saturation: capacity evidence, no demand', () => {
       '32,085 IOPS and 1,462 MiB/s (read + write), p99 latency 19.53 ms',
       '20,948 IOPS and 954 MiB/s (read + write), p99 latency 20.32 ms',
     ]);
-    expect(d.comparison).toMatch(/^nvme\.json delivered 1\.5× the IOPS of ebs\.json and 1\.5× its throughput\./);
+    expect(d.comparison).toMatch(
+      /^nvme\.json delivered 1\.5× the IOPS of ebs\.json and 1\.5× its throughput\./,
+    );
   });
 
   it('typed peaks arrive: they are the demand, named with where they come from', () => {
@@ -77,14 +90,23 @@ describe('two fio runs at saturation: capacity evidence, no demand', () => {
     // Capacity not known: no dataset, no volume — never a 1 GiB recommendation.
     const plan = a.result?.ok ? a.result.value.plans[0]!.plan : null;
     const answer = answerOf(plan!, 1, undefined, null);
-    expect(answer.needs).toBe('Needs 11,327 IOPS and 712 MiB/s: the peak plus 25% headroom; capacity not known.');
+    expect(answer.needs).toBe(
+      'Needs 11,327 IOPS and 712 MiB/s: the peak plus 25% headroom; capacity not known.',
+    );
     expect(answer.provision).toBe(
       'Provision gp3 for 11,327 IOPS, 712 MiB/s; its size waits for the dataset size (capacity not known), so no monthly cost is given.',
     );
     const withData = analyzeSession({ ...s, settings: { ...s.settings, datasetGiB: 2000 } }, catalog);
-    const sized = answerOf(withData.result?.ok ? withData.result.value.plans[0]!.plan : plan!, 1, undefined, 2000);
+    const sized = answerOf(
+      withData.result?.ok ? withData.result.value.plans[0]!.plan : plan!,
+      1,
+      undefined,
+      2000,
+    );
     expect(sized.needs).toBe('Needs 11,327 IOPS and 712 MiB/s: the peak plus 25% headroom; 2,000 GiB.');
-    expect(sized.provision).toMatch(/^Provision gp3 2,000 GiB, 11,327 IOPS, 712 MiB\/s for \$[\d,.]+\/month\.$/);
+    expect(sized.provision).toMatch(
+      /^Provision gp3 2,000 GiB, 11,327 IOPS, 712 MiB\/s for \$[\d,.]+\/month\.$/,
+    );
   });
 
   it('a run capped with rate_iops replays a load: demand', () => {
@@ -97,7 +119,9 @@ describe('two fio runs at saturation: capacity evidence, no demand', () => {
       why: 'rate-limited (rate_iops=500): it replays a load',
     });
     expect(a.effective.profileRef).toBe('run:paced');
-    expect(demandSourcesOf(s.inputs, a)[0]?.description).toBe('fio replay paced.json: the mean rate over the 3-second run');
+    expect(demandSourcesOf(s.inputs, a)[0]?.description).toBe(
+      'fio replay paced.json: the mean rate over the 3-second run',
+    );
     // Or the user marks a saturated run as replaying their load.
     const marked = session([fio('nvme', nvme.report, { replaysLoad: true }), ebs]);
     expect(analyzeSession(marked, catalog).demand.ref).toBe('run:nvme');
@@ -123,12 +147,16 @@ describe('the status of the last action', () => {
 
   it('says whether the new demand is planned on or waits', () => {
     const inputs = [nvme, typed];
-    expect(statusOfAction(inputs, { control: 'peaks', ids: ['peaks'] }, { ref: 'observed:peaks', waiting: null })?.text).toBe(
-      'Peaks added. The answer plans on orders-db peak.',
-    );
     expect(
-      statusOfAction(inputs, { control: 'peaks', ids: ['peaks'] }, { ref: 'observed:other', waiting: 'observed:peaks' })
+      statusOfAction(inputs, { control: 'peaks', ids: ['peaks'] }, { ref: 'observed:peaks', waiting: null })
         ?.text,
+    ).toBe('Peaks added. The answer plans on orders-db peak.');
+    expect(
+      statusOfAction(
+        inputs,
+        { control: 'peaks', ids: ['peaks'] },
+        { ref: 'observed:other', waiting: 'observed:peaks' },
+      )?.text,
     ).toBe('Peaks added. orders-db peak waits to be planned for: “Plan for this” in the answer.');
     expect(statusOfAction(inputs, null, { ref: null, waiting: null })).toBeNull();
   });

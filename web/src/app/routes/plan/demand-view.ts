@@ -23,13 +23,22 @@ export type DemandSourceOption = { ref: string; title: string; description: stri
 function factsOf(input: SessionInput): DemandSourceFacts {
   const name = inputTitle(input);
   if (input.kind === 'series' && input.imported)
-    return { kind: 'metrics', name, statistic: input.statistic, resolutionSec: input.imported.series.periodSec };
-  if (input.kind === 'fio') return { kind: 'fio', name, runtimeSec: input.report?.jobs[0]?.settings.runtimeSec ?? null };
+    return {
+      kind: 'metrics',
+      name,
+      statistic: input.statistic,
+      resolutionSec: input.imported.series.periodSec,
+    };
+  if (input.kind === 'fio')
+    return { kind: 'fio', name, runtimeSec: input.report?.jobs[0]?.settings.runtimeSec ?? null };
   return { kind: 'typed', name };
 }
 
 /** The session's demand sources, in the order they arrived (those with a profile only). */
-export function demandSourcesOf(inputs: readonly SessionInput[], analysis: SessionAnalysis): DemandSourceOption[] {
+export function demandSourcesOf(
+  inputs: readonly SessionInput[],
+  analysis: SessionAnalysis,
+): DemandSourceOption[] {
   return inputs
     .filter((i) => analysis.roles.get(i.id)?.role === 'demand' && analysis.inputs.get(i.id)?.profile?.ok)
     .map((i) => ({ ref: refOf(i), title: inputTitle(i), description: describeDemandSource(factsOf(i)) }));
@@ -89,7 +98,8 @@ export function storeHoldsText(
   const c = spec ? instanceStoreCapacity(spec) : null;
   if (!spec || !c) return null;
   const size = `its instance store holds about ${fmtInt(Math.floor(c.usableGiB))} GiB after formatting (${fmtInt(Math.floor(c.rawGiB))} GiB raw, ${fmtPct(c.overheadFraction, 1)} kept by ext4’s defaults)`;
-  if (datasetGiB === null) return { text: `${size}; capacity not known: enter the dataset size to check it.`, holds: null };
+  if (datasetGiB === null)
+    return { text: `${size}; capacity not known: enter the dataset size to check it.`, holds: null };
   const holds = c.usableGiB >= datasetGiB;
   return {
     text: holds
@@ -111,7 +121,9 @@ export function actionStatusOf(inputs: readonly SessionInput[], ids: readonly st
   if (batch.length === 0) return null;
   const n = batch.length;
   const files = (k: number) => `${k} file${k === 1 ? '' : 's'}`;
-  const busy = batch.filter((i) => ('status' in i ? i.status === 'parsing' || i.status === 'reading' : false));
+  const busy = batch.filter((i) =>
+    'status' in i ? i.status === 'parsing' || i.status === 'reading' : false,
+  );
   if (busy.length > 0) return { text: `Reading ${files(busy.length)} of ${n}…`, tone: 'busy' };
   const failed = batch.flatMap((i) =>
     'status' in i && i.status === 'error' ? [`${inputTitle(i)} (${i.error?.message ?? 'not readable'})`] : [],
@@ -121,7 +133,10 @@ export function actionStatusOf(inputs: readonly SessionInput[], ids: readonly st
   const parts: string[] = [];
   if (failed.length > 0) parts.push(`${failed.length} of ${files(n)} failed: ${failed.join('; ')}`);
   else parts.push(`${n === 1 ? 'The file was' : `All ${n} files were`} read`);
-  if (asking > 0) parts.push(`${files(asking)} ask${asking === 1 ? 's' : ''} a question on ${asking === 1 ? 'its' : 'their'} card`);
+  if (asking > 0)
+    parts.push(
+      `${files(asking)} ask${asking === 1 ? 's' : ''} a question on ${asking === 1 ? 'its' : 'their'} card`,
+    );
   if (failed.length > 0 && read > 0) parts.push(`${files(read)} read`);
   return { text: `${parts.join('; ')}.`, tone: failed.length > 0 ? 'error' : 'ok' };
 }

@@ -12,12 +12,7 @@ import {
 } from '../../session/analysis.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
 import { refOf, type FioInput, type SeriesInput } from '../../session/session-state.ts';
-import {
-  demandSourcesOf,
-  statusOfAction,
-  type DemandSourceOption,
-  type LastAction,
-} from './demand-view.ts';
+import { demandSourcesOf, statusOfAction, type DemandSourceOption, type LastAction } from './demand-view.ts';
 import { inputTitle, kindLabelOf } from './input-text.ts';
 
 /**
@@ -131,10 +126,7 @@ export function usePlanSession() {
 
   // The demand sources and the last action's outcome (issue 27): what "Needs …" comes from, and
   // the status shown beside the control pressed and in the answer box.
-  const demandSources = useMemo(
-    () => demandSourcesOf(state.inputs, analysis),
-    [state.inputs, analysis],
-  );
+  const demandSources = useMemo(() => demandSourcesOf(state.inputs, analysis), [state.inputs, analysis]);
   const waitingSource: DemandSourceOption | null =
     demandSources.find((s) => s.ref === analysis.demand.waiting) ?? null;
   const [lastAction, setLastAction] = useState<LastAction | null>(null);

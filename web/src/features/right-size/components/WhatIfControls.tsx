@@ -290,9 +290,8 @@ export function WhatIfControls(props: Props) {
           <option value="low">Low: reads go to the device</option>
         </SelectField>
         <p className="field__hint">
-          Dataset size:{' '}
-          {settings.datasetGiB === null ? 'not known' : `${settings.datasetGiB} GiB`} — asked beside the peaks,{' '}
-          <a href="#answer">in the answer</a>.
+          Dataset size: {settings.datasetGiB === null ? 'not known' : `${settings.datasetGiB} GiB`} — asked
+          beside the peaks, <a href="#answer">in the answer</a>.
         </p>
         <label className="checkbox">
           <input
