@@ -25,4 +25,4 @@ export {
   SEED_GUIDE_GP3,
 } from './rate-card.ts';
 export type { RateCard, RegionRateCard } from './rate-card.ts';
-export { EXT4_RESERVED_FRACTION, instanceStoreCapacity } from './instance-store.ts';
+export { instanceStoreCapacity } from './instance-store.ts';
