@@ -54,10 +54,10 @@ for (const viewport of [
       await page.screenshot({ path: artifactPath(`demand-capacity-only-${w}.png`) });
 
       // Typed peaks and the dataset, in the answer box: planned on at once.
-      await peaks.getByLabel('Peak read IOPS').fill('3043');
-      await peaks.getByLabel('Peak write IOPS').fill('6018');
-      await peaks.getByLabel('Peak read throughput').fill('188');
-      await peaks.getByLabel('Peak write throughput').fill('381');
+      await peaks.getByLabel('Workload read IOPS').fill('3043');
+      await peaks.getByLabel('Workload write IOPS').fill('6018');
+      await peaks.getByLabel('Workload read throughput').fill('188');
+      await peaks.getByLabel('Workload write throughput').fill('381');
       await peaks.getByLabel('Dataset size').fill('2000');
       await peaks.getByRole('button', { name: 'Plan for these peaks' }).click();
       // (3,043 + 6,018) × 1.25 = 11,326.25 → 11,327 IOPS; (188 + 381) × 1.25 = 711.25 MiB/s.

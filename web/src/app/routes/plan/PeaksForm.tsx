@@ -6,10 +6,10 @@ import { newObservedId, type ObservedInput } from '../../session/session-state.t
 import type { PlanSessionView } from './use-plan-session.ts';
 
 const FIELDS = [
-  ['read.iops', 'Peak read IOPS', 'IOPS'],
-  ['write.iops', 'Peak write IOPS', 'IOPS'],
-  ['read.throughput', 'Peak read throughput', 'MiB/s'],
-  ['write.throughput', 'Peak write throughput', 'MiB/s'],
+  ['read.iops', 'Workload read IOPS', 'IOPS'],
+  ['write.iops', 'Workload write IOPS', 'IOPS'],
+  ['read.throughput', 'Workload read throughput', 'MiB/s'],
+  ['write.throughput', 'Workload write throughput', 'MiB/s'],
 ] as const;
 type Key = (typeof FIELDS)[number][0];
 
