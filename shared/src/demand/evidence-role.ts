@@ -14,7 +14,7 @@ import { stepText } from './format.ts';
 export type EvidenceRole = 'demand' | 'capacity';
 
 /** What a session input is, as far as its role goes. */
-export type EvidenceKind = 'metrics' | 'typed' | 'fio' | 'sysbench';
+type EvidenceKind = 'metrics' | 'typed' | 'fio' | 'sysbench';
 
 /** A fio rate cap that turns a run into a replay of demand: the option and its value per direction. */
 export type FioRateCap = { setting: 'rate' | 'rate_iops'; text: string };
