@@ -63,8 +63,7 @@ export function roleOfFioRun(report: FioReport, { replaysLoad }: { replaysLoad: 
 
 /** The role of each kind of input (a fio run by its settings, see roleOfFioRun). */
 export function roleOfEvidence(
-  evidence:
-    { kind: 'metrics' | 'typed' | 'sysbench' } | { kind: 'fio'; report: FioReport; replaysLoad: boolean },
+  evidence: { kind: Exclude<EvidenceKind, 'fio'> } | { kind: 'fio'; report: FioReport; replaysLoad: boolean },
 ): RoleVerdict {
   switch (evidence.kind) {
     case 'metrics':
