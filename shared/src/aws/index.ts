@@ -25,3 +25,4 @@ export {
   SEED_GUIDE_GP3,
 } from './rate-card.ts';
 export type { RateCard, RegionRateCard } from './rate-card.ts';
+export { instanceStoreCapacity } from './instance-store.ts';

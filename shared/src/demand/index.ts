@@ -4,3 +4,11 @@ export { censoringWarningsOf, demandFromSeries, demandTarget, peaksOf } from './
 export type { DemandEvidence } from './demand.ts';
 export { judgeLatencyPromise, measuredLatencyOf } from './measured-latency.ts';
 export type { MeasuredLatency, PromiseVerdict } from './measured-latency.ts';
+export {
+  chooseDemandSource,
+  deliveredOf,
+  deliveredRatio,
+  describeDemandSource,
+  roleOfEvidence,
+} from './evidence-role.ts';
+export type { DemandChoice, DemandSourceFacts, EvidenceRole } from './evidence-role.ts';

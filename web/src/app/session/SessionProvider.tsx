@@ -42,10 +42,13 @@ import { readStoredSession, serializeSession, writeStoredSession } from './sessi
 export type SessionApi = {
   state: SessionState;
   dispatch: Dispatch<SessionAction>;
-  /** fio results; sysbench outputs and metrics exports dropped here are recognized and routed. */
-  addFiles: (files: readonly File[]) => void;
-  /** Production metrics exports (CloudWatch CSV/JSON, Grafana CSV). */
-  addMetricsFiles: (files: readonly File[]) => void;
+  /**
+   * fio results; sysbench outputs and metrics exports dropped here are recognized and routed.
+   * Resolves to the ids of the inputs added (what the action's status line follows).
+   */
+  addFiles: (files: readonly File[]) => Promise<string[]>;
+  /** Production metrics exports (CloudWatch CSV/JSON, Grafana CSV); returns the ids added. */
+  addMetricsFiles: (files: readonly File[]) => string[];
   /** Reads a metrics export again with new answers (statistic, period, time zone, volume…). */
   rereadSeries: (input: SeriesInput, options: SeriesImportOptions) => void;
   addArchiveRun: (run: Run) => void;
@@ -232,8 +235,8 @@ export function SessionProvider({
       }
       return 'fio';
     };
-    const addFiles = (files: readonly File[]) => {
-      void Promise.all(files.map(sniff)).then((kinds) => {
+    const addFiles = (files: readonly File[]) =>
+      Promise.all(files.map(sniff)).then((kinds) => {
         const inputs = files.map((file, i) =>
           kinds[i] === 'sysbench'
             ? sysbenchInput(file)
@@ -255,12 +258,13 @@ export function SessionProvider({
               ),
             );
         });
+        return inputs.map((i) => i.id);
       });
-    };
     const addMetricsFiles = (files: readonly File[]) => {
       const inputs = files.map(seriesInput);
       dispatch({ type: 'files-added', inputs });
       inputs.forEach((input, i) => readSeries(input, files[i]!, {}));
+      return inputs.map((i) => i.id);
     };
     const rereadSeries = (input: SeriesInput, options: SeriesImportOptions) => {
       if (!input.blob) return;

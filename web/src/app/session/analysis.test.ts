@@ -52,7 +52,10 @@ describe('analyzeSession', () => {
       'gp3 1000 GiB, 6,000 IOPS, 500 MiB/s',
       'local NVMe (r6id.4xlarge instance store)',
     ]);
-    expect(a.effective.profileRef).toBe('run:local-run');
+    // The typed-in peaks are demand; the fio run (no rate set) is capacity evidence, never sized on.
+    expect(a.effective.profileRef).toBe('observed:o1');
+    expect(a.demand).toEqual({ ref: 'observed:o1', basis: 'newest', waiting: null });
+    expect(a.roles.get('local-run')?.role).toBe('capacity');
     expect(a.inputs.get('local-run')?.summary?.plan?.instanceType).toBe('r6id.4xlarge');
     expect(a.nvmePremiums['r6id.4xlarge']).toMatchObject({ baseType: 'r6i.4xlarge', dType: 'r6id.4xlarge' });
   });
@@ -90,7 +93,12 @@ describe('analyzeSession', () => {
 
 describe('saveSession', () => {
   it('uploads the file with its labels, then stores the session with the server’s run id', async () => {
-    const s = state({ profileRef: 'run:local-run' });
+    // The run replays the load (marked so): a demand source the user chose, so the link refers to it.
+    const base = state({ profileRef: 'run:local-run' });
+    const s = {
+      ...base,
+      inputs: base.inputs.map((i) => (i.kind === 'fio' ? { ...i, replaysLoad: true } : i)),
+    };
     const a = analyzeSession(s, catalog);
     const report = fixtureReport('grouped');
     const calls: { url: string; init?: RequestInit }[] = [];

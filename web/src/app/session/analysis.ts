@@ -1,4 +1,10 @@
 import { applyRateOverrides, type RateCard } from '@blockwise/shared/aws';
+import {
+  chooseDemandSource,
+  roleOfEvidence,
+  type DemandChoice,
+  type EvidenceRole,
+} from '@blockwise/shared/demand';
 import { validateVolume } from '@blockwise/shared/plan';
 import { type Problem, type Result } from '@blockwise/shared/problem';
 import { profileFromFio, profileFromObserved, type IoProfile } from '@blockwise/shared/profile';
@@ -45,6 +51,10 @@ export type SessionAnalysis = {
   rateCard: RateCard | null;
   nvmePremiums: Record<string, NvmePremium>;
   hasProfiles: boolean;
+  /** Per input id: demand (what the workload asks) or capacity (what a storage delivered), and why. */
+  roles: Map<string, { role: EvidenceRole; why: string }>;
+  /** The demand source sized on (null ref: capacity evidence only), and one waiting to be offered. */
+  demand: DemandChoice;
 };
 
 /** Summaries are cached per input object (inputs are immutable: a label edit makes a new one). */
@@ -66,6 +76,22 @@ function profileOf(input: SessionInput): Result<IoProfile> | null {
   }
   if (result) profileCache.set(input, result);
   return result;
+}
+
+/** Demand or capacity (@blockwise/shared/demand roleOfEvidence); null for a fio file not read yet. */
+function roleOf(input: SessionInput): { role: EvidenceRole; why: string } | null {
+  switch (input.kind) {
+    case 'fio':
+      return input.report
+        ? roleOfEvidence({ kind: 'fio', report: input.report, replaysLoad: input.replaysLoad === true })
+        : null;
+    case 'observed':
+      return roleOfEvidence({ kind: 'typed' });
+    case 'series':
+      return roleOfEvidence({ kind: 'metrics' });
+    case 'sysbench':
+      return roleOfEvidence({ kind: 'sysbench' });
+  }
 }
 
 export function analyzeSession(state: SessionState, catalog: Catalog | null): SessionAnalysis {
@@ -106,10 +132,23 @@ export function analyzeSession(state: SessionState, catalog: Catalog | null): Se
     }
   }
 
-  // The profile planned for: the chosen one if it has a profile, else the first input that does.
-  const usable = state.inputs.filter((i) => profileOf(i)?.ok === true).map(refOf);
+  // The profile planned for: a demand source — the user's choice, else the newest (chooseDemandSource).
+  // With capacity evidence only, the sections below still plan on a run (the chosen one, else the
+  // first) as a what-if; the answer says no demand is known (AnswerSummary).
+  const roles = new Map<string, { role: EvidenceRole; why: string }>();
+  for (const input of state.inputs) {
+    const role = roleOf(input);
+    if (role) roles.set(input.id, role);
+  }
+  const usableInputs = state.inputs.filter((i) => profileOf(i)?.ok === true);
+  const usable = usableInputs.map(refOf);
+  const demand = chooseDemandSource(
+    usableInputs.map((i) => ({ ref: refOf(i), role: roles.get(i.id)?.role ?? 'capacity' })),
+    settings.profileRef,
+  );
   const profileRef =
-    settings.profileRef && usable.includes(settings.profileRef) ? settings.profileRef : (usable[0] ?? null);
+    demand.ref ??
+    (settings.profileRef && usable.includes(settings.profileRef) ? settings.profileRef : (usable[0] ?? null));
   const effective = toPlanSession(state, { ...settings, candidates: valid, rateOverrides, profileRef });
   const hasProfiles = usable.length > 0;
 
@@ -140,6 +179,8 @@ export function analyzeSession(state: SessionState, catalog: Catalog | null): Se
     rateCard,
     nvmePremiums,
     hasProfiles,
+    roles,
+    demand,
   };
 }
 

@@ -35,6 +35,11 @@ export type FioInput = {
   report: FioReport | null;
   error: Problem | null;
   labels: RunLabels;
+  /**
+   * The user says this run replays the workload's load (demand), though no `rate` is set in it:
+   * absent or false, a run without a rate cap is capacity evidence (@blockwise/shared/demand roleOfEvidence).
+   */
+  replaysLoad?: boolean;
 };
 
 export type ObservedInput = {
@@ -136,6 +141,7 @@ export type SessionAction =
   | { type: 'file-failed'; id: string; error: Problem }
   | { type: 'input-removed'; id: string }
   | { type: 'labels-changed'; id: string; labels: RunLabels }
+  | { type: 'replays-load-changed'; id: string; replaysLoad: boolean }
   | { type: 'observed-added'; input: ObservedInput }
   | { type: 'observed-changed'; id: string; metrics: ObservedMetrics }
   | { type: 'archive-run-added'; input: FioInput }
@@ -192,6 +198,13 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
             ? // New labels describe a different run: a new upload (the server dedupes identical ones).
               { ...i, labels: action.labels, serverRunId: i.origin === 'archive' ? i.serverRunId : null }
             : i,
+        ),
+      };
+    case 'replays-load-changed':
+      return {
+        ...state,
+        inputs: state.inputs.map((i) =>
+          i.kind === 'fio' && i.id === action.id ? { ...i, replaysLoad: action.replaysLoad } : i,
         ),
       };
     case 'sysbench-read':

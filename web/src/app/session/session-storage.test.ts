@@ -37,6 +37,22 @@ describe('the session kept in the browser', () => {
     expect(s.notice).toBeNull();
   });
 
+  it('keeps a run marked “this run replays our load” marked (demand, not capacity)', async () => {
+    const example = await exampleSession(parse);
+    const marked = {
+      ...example,
+      inputs: example.inputs.map((i) =>
+        i.kind === 'fio' && i.id === example.inputs[2]!.id ? { ...i, replaysLoad: true } : i,
+      ),
+    };
+    const s = deserializeSession(serializeSession(marked, true)!)!.state;
+    expect(s.inputs.map((i) => (i.kind === 'fio' ? (i.replaysLoad ?? false) : null))).toEqual([
+      null,
+      false,
+      true,
+    ]);
+  });
+
   it('keeps nothing for an empty new session', () => {
     expect(serializeSession(initialSession, false)).toBeNull();
   });

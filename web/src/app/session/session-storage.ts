@@ -34,6 +34,8 @@ const StoredRunSchema = z.object({
   serverRunId: z.string().max(64).nullable(),
   labels: RunLabelsSchema,
   report: FioReportSchema,
+  /** Marked "this run replays our load" (demand); absent: judged by its rate settings. */
+  replaysLoad: z.boolean().optional(),
 });
 
 const OriginSchema = z.discriminatedUnion('kind', [
@@ -70,6 +72,7 @@ export function serializeSession(state: SessionState, unsaved: boolean): string 
             serverRunId: i.serverRunId,
             labels: i.labels,
             report: i.report,
+            ...(i.replaysLoad ? { replaysLoad: true } : {}),
           },
         ]
       : [],

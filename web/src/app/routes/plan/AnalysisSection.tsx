@@ -66,7 +66,13 @@ export function AnalysisSection({ session }: { session: PlanSessionView }) {
         rightSizeControls={<WhatIfSection session={session} />}
         rates={<RatesSection session={session} />}
         profileHeader={
-          usable.length > 1 ? (
+          analysis.demand.ref === null ? (
+            <p className="field__hint">
+              No demand yet: the sections below treat{' '}
+              <strong>{names[plannedRef?.split(':')[1] ?? ''] ?? '—'}</strong>’s delivered rates as if the
+              workload asked for them — a what-if, not a need. Give the workload’s peaks in the answer above.
+            </p>
+          ) : usable.length > 1 ? (
             <p className="field__hint">
               Planned for <strong>{names[plannedRef?.split(':')[1] ?? ''] ?? '—'}</strong>. Pick another input
               with “Plan for this” above.

@@ -1,6 +1,12 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import './answer.css';
+import './demand.css';
 import { answerOf } from './answer.ts';
+import { AnswerStatus } from './AnswerStatus.tsx';
+import { CapacityAnswer } from './CapacityAnswer.tsx';
+import { DatasetField } from './DatasetField.tsx';
+import { DemandSource } from './DemandSource.tsx';
+import { deliveredOfSession, storeHoldsText } from './demand-view.ts';
 import { TryExample } from './TryExample.tsx';
 import type { PlanSessionView } from './use-plan-session.ts';
 
@@ -18,7 +24,7 @@ function Line({ href, linkText, children }: { href: string; linkText: string; ch
  * its detail. When a form's submit asked for it, it takes focus once it has something to say.
  */
 export function AnswerSummary({ session }: { session: PlanSessionView }) {
-  const { analysis, catalog, result, firstPlan, eff, takeAnswerFocus } = session;
+  const { analysis, catalog, result, firstPlan, eff, takeAnswerFocus, state, dispatch } = session;
   const heading = useRef<HTMLHeadingElement>(null);
   const settled = !analysis.hasProfiles || catalog.status !== 'loading';
   const ready = analysis.hasProfiles && settled && result !== null;
@@ -44,17 +50,36 @@ export function AnswerSummary({ session }: { session: PlanSessionView }) {
     body = <p>The AWS catalog could not be loaded: {catalog.error}</p>;
   } else if (result && !result.ok) {
     body = <p>This session cannot be planned yet: {result.error.message}</p>;
-  } else if (firstPlan) {
-    const a = answerOf(
-      firstPlan,
-      eff.nodes,
-      eff.instanceType ? analysis.nvmePremiums[eff.instanceType] : undefined,
+  } else if (firstPlan && analysis.demand.ref === null) {
+    // Capacity evidence only: what each storage delivered, and the peaks asked for in place.
+    const { rows, comparison } = deliveredOfSession(state.inputs, analysis);
+    body = (
+      <CapacityAnswer
+        rows={rows}
+        comparison={comparison}
+        session={session}
+        onPeaksAdded={session.notePeaksAdded}
+      />
     );
+  } else if (firstPlan) {
+    const premium = eff.instanceType ? analysis.nvmePremiums[eff.instanceType] : undefined;
+    const a = answerOf(firstPlan, eff.nodes, premium, eff.datasetGiB);
+    // The NVMe alternative is checked against the dataset: its store after formatting.
+    const store = premium
+      ? storeHoldsText(catalog.catalog?.findInstanceType(premium.dType) ?? null, eff.datasetGiB)
+      : null;
     body = (
       <>
         <ul className="answer__lines">
           <Line href="#profile" linkText="Profile">
             <strong>{a.needs}</strong>
+            <DemandSource
+              sources={session.demandSources}
+              plannedRef={analysis.demand.ref}
+              waiting={session.waitingSource}
+              dispatch={dispatch}
+            />
+            <DatasetField id="answer-dataset" datasetGiB={eff.datasetGiB} dispatch={dispatch} />
           </Line>
           {a.binds ? (
             <Line href="#limits" linkText="What binds">
@@ -78,6 +103,14 @@ export function AnswerSummary({ session }: { session: PlanSessionView }) {
           {a.nvme ? (
             <Line href="#compare" linkText="NVMe vs EBS">
               {a.nvme}
+              {store ? (
+                <>
+                  {' '}
+                  <span className={store.holds === false ? 'answer__binds--concern' : undefined}>
+                    {premium?.dType}: {store.text}
+                  </span>
+                </>
+              ) : null}
             </Line>
           ) : null}
         </ul>
@@ -96,6 +129,7 @@ export function AnswerSummary({ session }: { session: PlanSessionView }) {
         </h2>
         <NewSession session={session} onCleared={() => heading.current?.focus()} />
       </div>
+      <AnswerStatus status={session.actionStatus} />
       {body}
     </section>
   );

@@ -10,7 +10,13 @@ import type { PlanSessionView } from './use-plan-session.ts';
 
 /** "Bring data": fio/sysbench files, typed-in peaks, metrics exports, and the session's inputs. */
 export function BringDataSection({ session }: { session: PlanSessionView }) {
-  const { state, dispatch, addFiles, addMetricsFiles, requestAnswerFocus } = session;
+  const { state, dispatch, addFiles, addMetricsFiles, requestAnswerFocus, lastAction, actionStatus } =
+    session;
+  // The outcome of an action, next to the control pressed (the answer's status line announces it).
+  const statusBeside = (control: 'files' | 'metrics' | 'peaks') =>
+    lastAction?.control === control && actionStatus ? (
+      <p className={`action-status action-status--${actionStatus.tone}`}>{actionStatus.text}</p>
+    ) : null;
   const [addingObserved, setAddingObserved] = useState(false);
   // The typed-in form replaces its "Type in metrics…" button: focus moves into the form when it
   // opens and back to the button when it closes, instead of falling to <body>.
@@ -33,16 +39,18 @@ export function BringDataSection({ session }: { session: PlanSessionView }) {
       id="data"
     >
       <div className="grid-2 grid-2--data">
-        <FileDrop onFiles={addFiles} />
+        <div>
+          <FileDrop onFiles={addFiles} />
+          {statusBeside('files')}
+        </div>
         <div className="observed-entry">
           {addingObserved ? (
             <ObservedForm
               autoFocus
               onSubmit={(metrics) => {
-                dispatch({
-                  type: 'observed-added',
-                  input: { kind: 'observed', id: newObservedId(), metrics },
-                });
+                const id = newObservedId();
+                dispatch({ type: 'observed-added', input: { kind: 'observed', id, metrics } });
+                session.notePeaksAdded(id);
                 // Submitted: focus goes to the answer that appears at the top, not back to the button.
                 requestAnswerFocus();
                 setAddingObserved(false);
@@ -64,11 +72,13 @@ export function BringDataSection({ session }: { session: PlanSessionView }) {
               >
                 Type in metrics…
               </button>
+              {statusBeside('peaks')}
             </div>
           )}
         </div>
         <div style={{ gridColumn: '1 / -1' }}>
           <MetricsDrop onFiles={addMetricsFiles} />
+          {statusBeside('metrics')}
         </div>
       </div>
       {state.inputs.length > 0 ? (

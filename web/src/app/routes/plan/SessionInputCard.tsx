@@ -25,8 +25,10 @@ type CardProps = {
   analysis: InputAnalysis | undefined;
   /** The plan is for this input. */
   planned: boolean;
-  /** More than one input has a profile: "Plan for this" is offered. */
+  /** A demand source among several: "Plan for this" is offered (capacity evidence is never sized on). */
   selectable: boolean;
+  /** Demand or capacity evidence, and why (null: not read yet). */
+  role: { role: 'demand' | 'capacity'; why: string } | null;
   dispatch: PlanSessionView['dispatch'];
   rereadSeries: PlanSessionView['rereadSeries'];
   instanceTypes: PlanSessionView['instanceTypes'];
@@ -40,7 +42,8 @@ export function inputCardProps(input: SessionInput, session: PlanSessionView): C
     input,
     analysis: session.analysis.inputs.get(input.id),
     planned: session.plannedRef === refOf(input),
-    selectable: session.usable.length > 1,
+    selectable: session.demandSources.length > 1 && session.analysis.roles.get(input.id)?.role === 'demand',
+    role: session.analysis.roles.get(input.id) ?? null,
     dispatch: session.dispatch,
     rereadSeries: session.rereadSeries,
     instanceTypes: session.instanceTypes,
@@ -60,6 +63,7 @@ function SessionInputCardView({
   analysis: a,
   planned,
   selectable,
+  role,
   dispatch,
   rereadSeries,
   instanceTypes,
@@ -78,6 +82,7 @@ function SessionInputCardView({
     onSelect: selectable ? () => dispatch({ type: 'settings-changed', settings: { profileRef: ref } }) : null,
     onRemove: () => dispatch({ type: 'input-removed', id: input.id }),
   };
+  const roleNote = role ? <RoleNote role={role} /> : null;
   if (input.kind === 'series') {
     const imported = input.imported;
     return (
@@ -92,6 +97,7 @@ function SessionInputCardView({
             : null
         }
       >
+        {roleNote}
         {input.status === 'choice' ? (
           <div className="callout callout--info">
             <p>
@@ -145,6 +151,7 @@ function SessionInputCardView({
         }
         warnings={profile?.warnings ?? []}
       >
+        {roleNote}
         {run ? (
           <Disclosure
             className="input-card__details"
@@ -164,6 +171,7 @@ function SessionInputCardView({
   if (input.kind === 'observed') {
     return (
       <InputCard {...common} kindLabel="typed in" status="ready" error={null}>
+        {roleNote}
         <Disclosure className="input-card__details" summary="Edit numbers" label={`Edit numbers of ${title}`}>
           <ObservedForm
             initial={input.metrics}
@@ -196,6 +204,19 @@ function SessionInputCardView({
       meta={meta}
       warnings={(summary?.warnings ?? []).filter((w) => w.subject?.startsWith('labels.'))}
     >
+      {roleNote}
+      {input.status === 'ready' ? (
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={input.replaysLoad === true}
+            onChange={(e) =>
+              dispatch({ type: 'replays-load-changed', id: input.id, replaysLoad: e.target.checked })
+            }
+          />
+          This run replays our load (its rates are the workload’s demand)
+        </label>
+      ) : null}
       {input.origin === 'archive' ? (
         <p className="cell-note">
           {describeVolume(input.labels)}
@@ -222,5 +243,14 @@ function SessionInputCardView({
         </Disclosure>
       ) : null}
     </InputCard>
+  );
+}
+
+/** Whether the input is demand (sized on) or capacity evidence (compared), and why. */
+function RoleNote({ role }: { role: { role: 'demand' | 'capacity'; why: string } }) {
+  return (
+    <p className="cell-note">
+      <strong>{role.role === 'demand' ? 'Demand' : 'Capacity evidence'}</strong>: {role.why}.
+    </p>
   );
 }

@@ -23,7 +23,7 @@ function answerFor(state: SessionState) {
 describe('the one-screen answer (the example: the guide’s NoSQL profile on r6i.4xlarge, gp3 candidate)', () => {
   it('needs, what binds, what to provision for how much, the NVMe alternative — from the plan itself', async () => {
     const { answer, plan } = answerFor(await exampleSession(parse));
-    expect(answer.needs).toBe('Needs 13,125 IOPS and 650 MiB/s: the peak plus 25% headroom, 1,000 GiB.');
+    expect(answer.needs).toBe('Needs 13,125 IOPS and 650 MiB/s: the peak plus 25% headroom; 1,000 GiB.');
     expect(answer.binds).toBe(
       'Instance EBS bandwidth binds at 87.2% (520 of 596 MiB/s) on r6i.4xlarge, with gp3 1000 GiB, 16,000 IOPS, 1000 MiB/s.',
     );

@@ -1,4 +1,4 @@
-import type { PlanResult, Recommendation } from '@blockwise/shared/plan';
+import { volumeOfRecommendation, type PlanResult, type Recommendation } from '@blockwise/shared/plan';
 import { fmtInt, fmtNum, fmtPct, fmtUsd } from '../../../lib/format.ts';
 import { describeRecommendation } from '../../../lib/plan-text.ts';
 import type { NvmePremium } from '../../session/analysis.ts';
@@ -30,6 +30,16 @@ export function chosenRecommendation(plan: PlanResult): Recommendation | null {
   return best(sized.filter((r) => r.status !== 'unpriced')) ?? best(sized);
 }
 
+/** "13,125 IOPS, 596 MiB/s" of a recommendation, without its size. */
+function describePerformance(rec: Recommendation): string {
+  const v = volumeOfRecommendation(rec);
+  const parts: string[] = [];
+  if (v.iops !== undefined) parts.push(`${fmtInt(v.iops)} IOPS`);
+  if (v.throughputMiBps !== undefined) parts.push(`${fmtNum(v.throughputMiBps, 0)} MiB/s`);
+  const count = v.count ?? 1;
+  return `${count > 1 ? `${fmtInt(count)} volumes of ` : ''}${parts.join(', ') || 'its baseline'}`;
+}
+
 function bindsText(plan: PlanResult): Pick<Answer, 'binds' | 'bindsTone'> {
   const b = plan.bottleneck;
   if (!b) return { binds: null, bindsTone: 'watch' };
@@ -44,8 +54,29 @@ function bindsText(plan: PlanResult): Pick<Answer, 'binds' | 'bindsTone'> {
   };
 }
 
-export function answerOf(plan: PlanResult, nodes: number, premium: NvmePremium | undefined): Answer {
+/**
+ * The capacity part of "Needs …": never a made-up 1 GiB. Without a dataset size and a volume to
+ * take it from, the plan warns `capacity_unknown` and the answer says "capacity not known".
+ */
+function capacityText(plan: PlanResult, datasetGiB: number | null | undefined): string {
+  const gib = plan.rightSizing.target.minSizeGiB;
+  if (plan.warnings.some((w) => w.code === 'capacity_unknown')) return 'capacity not known';
+  if (datasetGiB === null) return `${fmtInt(gib)} GiB (the volume’s size; the dataset size is not given)`;
+  return `${fmtInt(gib)} GiB`;
+}
+
+/**
+ * The answer's sentences. `datasetGiB` (the session's, when the caller knows it) lets the capacity
+ * part say where the size comes from; omitted, the plan alone decides (`capacity_unknown`).
+ */
+export function answerOf(
+  plan: PlanResult,
+  nodes: number,
+  premium: NvmePremium | undefined,
+  datasetGiB?: number | null,
+): Answer {
   const t = plan.rightSizing.target;
+  const capacityUnknown = plan.warnings.some((w) => w.code === 'capacity_unknown');
   const rec = chosenRecommendation(plan);
   const priced = rec && rec.status !== 'unpriced';
   const cost = !rec
@@ -68,9 +99,13 @@ export function answerOf(plan: PlanResult, nodes: number, premium: NvmePremium |
       ? `The NVMe alternative, ${premium.dType}, costs ${fmtUsd(premium.usdPerMonth)}/month more than ${premium.baseType} (on demand, ${premium.region}).`
       : null;
   return {
-    needs: `Needs ${fmtInt(t.iops)} IOPS and ${fmtNum(t.throughputMiBps, 0)} MiB/s: the peak plus ${fmtPct(t.headroom, 0)} headroom, ${fmtInt(t.minSizeGiB)} GiB.`,
+    needs: `Needs ${fmtInt(t.iops)} IOPS and ${fmtNum(t.throughputMiBps, 0)} MiB/s: the peak plus ${fmtPct(t.headroom, 0)} headroom; ${capacityText(plan, datasetGiB)}.`,
     ...bindsText(plan),
-    provision: rec ? `Provision ${describeRecommendation(rec)}${cost}${capped}.` : null,
+    provision: rec
+      ? capacityUnknown
+        ? `Provision ${rec.type} for ${describePerformance(rec)}; its size waits for the dataset size (capacity not known), so no monthly cost is given.`
+        : `Provision ${describeRecommendation(rec)}${cost}${capped}.`
+      : null,
     instance,
     nvme,
     prices: `${plan.rates.region} prices of ${plan.rates.date}`,

@@ -12,6 +12,7 @@ import {
 } from '../../session/analysis.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
 import { refOf, type FioInput, type SeriesInput } from '../../session/session-state.ts';
+import { demandSourcesOf, statusOfAction, type DemandSourceOption, type LastAction } from './demand-view.ts';
 import { inputTitle, kindLabelOf } from './input-text.ts';
 
 /**
@@ -123,8 +124,41 @@ export function usePlanSession() {
     return pending;
   }, []);
 
+  // The demand sources and the last action's outcome (issue 27): what "Needs …" comes from, and
+  // the status shown beside the control pressed and in the answer box.
+  const demandSources = useMemo(() => demandSourcesOf(state.inputs, analysis), [state.inputs, analysis]);
+  const waitingSource: DemandSourceOption | null =
+    demandSources.find((s) => s.ref === analysis.demand.waiting) ?? null;
+  const [lastAction, setLastAction] = useState<LastAction | null>(null);
+  const { addFiles: addFilesOf, addMetricsFiles: addMetricsOf } = session;
+  const addFiles = useCallback(
+    (files: readonly File[]) =>
+      addFilesOf(files).then((ids) => {
+        setLastAction({ control: 'files', ids });
+        return ids;
+      }),
+    [addFilesOf],
+  );
+  const addMetricsFiles = useCallback(
+    (files: readonly File[]) => {
+      const ids = addMetricsOf(files);
+      setLastAction({ control: 'metrics', ids });
+      return ids;
+    },
+    [addMetricsOf],
+  );
+  const notePeaksAdded = useCallback((id: string) => setLastAction({ control: 'peaks', ids: [id] }), []);
+  const actionStatus = statusOfAction(state.inputs, lastAction, analysis.demand);
+
   return {
     ...session,
+    addFiles,
+    addMetricsFiles,
+    notePeaksAdded,
+    lastAction,
+    actionStatus,
+    demandSources,
+    waitingSource,
     requestAnswerFocus,
     takeAnswerFocus,
     catalog,

@@ -289,18 +289,10 @@ export function WhatIfControls(props: Props) {
           <option value="high">High: reads mostly served from RAM</option>
           <option value="low">Low: reads go to the device</option>
         </SelectField>
-        <TextField
-          id={`${id}-dataset`}
-          label="Dataset size (optional)"
-          inputMode="decimal"
-          suffix="GiB"
-          defaultValue={numberText(settings.datasetGiB)}
-          onChange={(e) => {
-            const n = parseNumberText(e.target.value);
-            if (e.target.value.trim() === '') props.onSettings({ datasetGiB: null });
-            else if (n !== null && n > 0) props.onSettings({ datasetGiB: n });
-          }}
-        />
+        <p className="field__hint">
+          Dataset size: {settings.datasetGiB === null ? 'not known' : `${settings.datasetGiB} GiB`} — asked
+          beside the peaks, <a href="#answer">in the answer</a>.
+        </p>
         <label className="checkbox">
           <input
             type="checkbox"

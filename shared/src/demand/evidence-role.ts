@@ -1,0 +1,159 @@
+import type { FioReport } from '../fio/fio-report.schema.ts';
+import { parseFioSize, perDirection } from '../fio/job-settings.ts';
+import type { IoProfile } from '../profile/io-profile.schema.ts';
+import { stepText } from './format.ts';
+
+/**
+ * Demand and capacity are different evidence (docs/domain.md §14, "Demand or capacity"). Demand is
+ * what a workload asks of its storage: production metrics, peaks typed in from a dashboard, or a fio
+ * run that replays the load at a set rate. Capacity is what a storage configuration delivered: a fio
+ * run at saturation (no rate set: fio issues I/O as fast as the device completes it), a sysbench run.
+ * Sizing (the answer's "Needs …") reads demand only; capacity evidence is compared, never sized on.
+ */
+
+export type EvidenceRole = 'demand' | 'capacity';
+
+/** What a session input is, as far as its role goes. */
+type EvidenceKind = 'metrics' | 'typed' | 'fio' | 'sysbench';
+
+/** A fio rate cap that turns a run into a replay of demand: the option and its value per direction. */
+export type FioRateCap = { setting: 'rate' | 'rate_iops'; text: string };
+
+export type RoleVerdict = { role: EvidenceRole; why: string };
+
+/**
+ * The `rate` / `rate_iops` caps of a run's jobs (HOWTO `rate`: bytes/s per direction, `rate_iops`:
+ * I/O per second per direction; 0 or absent: no cap). `rate_min` is a floor fio aborts below, not a
+ * cap: a run with it alone still runs at saturation. A value fio would not take is no cap.
+ */
+export function fioRateCaps(report: FioReport): FioRateCap[] {
+  const caps: FioRateCap[] = [];
+  const seen = new Set<string>();
+  for (const job of report.jobs) {
+    for (const setting of ['rate', 'rate_iops'] as const) {
+      const text = Object.hasOwn(job.options, setting) ? job.options[setting] : undefined;
+      const values = perDirection(text, (v) => parseFioSize(v, job.settings.kbBase));
+      if (!values || ![values.read, values.write, values.trim].some((v) => v !== null && v > 0)) continue;
+      const key = `${setting}=${text}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      caps.push({ setting, text: text! });
+    }
+  }
+  return caps;
+}
+
+/**
+ * Whether a fio run is demand (it replays a load at a set rate, or the user says it replays theirs)
+ * or capacity (it ran at saturation: what the storage delivered).
+ */
+export function roleOfFioRun(report: FioReport, { replaysLoad }: { replaysLoad: boolean }): RoleVerdict {
+  if (replaysLoad) return { role: 'demand', why: 'marked as replaying the workload’s load' };
+  const caps = fioRateCaps(report);
+  if (caps.length > 0)
+    return {
+      role: 'demand',
+      why: `rate-limited (${caps.map((c) => `${c.setting}=${c.text}`).join(', ')}): it replays a load`,
+    };
+  return {
+    role: 'capacity',
+    why: 'no rate set: fio ran at saturation, so it measured what the storage delivered',
+  };
+}
+
+/** The role of each kind of input (a fio run by its settings, see roleOfFioRun). */
+export function roleOfEvidence(
+  evidence: { kind: Exclude<EvidenceKind, 'fio'> } | { kind: 'fio'; report: FioReport; replaysLoad: boolean },
+): RoleVerdict {
+  switch (evidence.kind) {
+    case 'metrics':
+      return { role: 'demand', why: 'production metrics: what the workload asked' };
+    case 'typed':
+      return { role: 'demand', why: 'peaks typed in from a dashboard' };
+    case 'sysbench':
+      return { role: 'capacity', why: 'sysbench fileio runs at saturation: what the storage delivered' };
+    case 'fio':
+      return roleOfFioRun(evidence.report, evidence);
+  }
+}
+
+/** One input of a session as a possible demand source, in the order the inputs arrived. */
+export type EvidenceEntry = { ref: string; role: EvidenceRole };
+
+export type DemandChoice = {
+  /** The demand source sized on; null: the session holds capacity evidence only. */
+  ref: string | null;
+  /** `chosen`: the user picked it; `newest`: the latest demand source to arrive (the default). */
+  basis: 'chosen' | 'newest' | 'none';
+  /** A demand source that arrived after the one the user chose: offered, not switched to. */
+  waiting: string | null;
+};
+
+/**
+ * Which demand source the plan sizes on. The user's choice while it is a demand source; otherwise
+ * the newest demand source — a source just brought (peaks typed in, a metrics import) is what the
+ * user wants planned, without another click. When the user chose one and a newer one arrived
+ * since, the newer one waits to be offered ("Plan for this"), never switched to behind their back.
+ * Capacity evidence is never chosen, whatever ref names it.
+ */
+export function chooseDemandSource(
+  entries: readonly EvidenceEntry[],
+  chosenRef: string | null,
+): DemandChoice {
+  const demand = entries.filter((e) => e.role === 'demand');
+  const newest = demand.at(-1)?.ref ?? null;
+  const chosen = chosenRef === null ? -1 : demand.findIndex((e) => e.ref === chosenRef);
+  if (chosen < 0) return { ref: newest, basis: newest === null ? 'none' : 'newest', waiting: null };
+  return {
+    ref: chosenRef,
+    basis: 'chosen',
+    waiting: chosen < demand.length - 1 ? newest : null,
+  };
+}
+
+/** Where a demand number comes from: the source's name, the statistic taken, the data's resolution. */
+export type DemandSourceFacts =
+  | { kind: 'metrics'; name: string; statistic: 'max' | 'p99' | 'p95'; resolutionSec: number }
+  | { kind: 'typed'; name: string }
+  | { kind: 'fio'; name: string; runtimeSec: number | null };
+
+const STATISTIC_TEXT = { max: 'maximum', p99: 'p99', p95: 'p95' } as const;
+
+/**
+ * The source, statistic and resolution of a demand number, as the answer names them:
+ * "production metrics db.csv: maximum of 1-minute points".
+ */
+export function describeDemandSource(facts: DemandSourceFacts): string {
+  switch (facts.kind) {
+    case 'metrics':
+      return `production metrics ${facts.name}: ${STATISTIC_TEXT[facts.statistic]} of ${stepText(facts.resolutionSec)} points`;
+    case 'typed':
+      return `peaks typed in (${facts.name}): as read from the dashboard, at its resolution`;
+    case 'fio':
+      return `fio replay ${facts.name}: the mean rate over the ${facts.runtimeSec === null ? 'run' : `${facts.runtimeSec}-second run`}`;
+  }
+}
+
+/** What one storage configuration delivered: read + write, as the run measured them. */
+export type Delivered = { iops: number; bytesPerSec: number };
+
+export function deliveredOf(profile: IoProfile): Delivered {
+  return {
+    iops: profile.read.iops + profile.write.iops,
+    bytesPerSec: profile.read.bytesPerSec + profile.write.bytesPerSec,
+  };
+}
+
+/**
+ * Two deliveries compared: how many times the first's IOPS and throughput the second delivered
+ * (null when the first delivered none).
+ */
+export function deliveredRatio(
+  a: Delivered,
+  b: Delivered,
+): { iops: number | null; bytesPerSec: number | null } {
+  return {
+    iops: a.iops > 0 ? b.iops / a.iops : null,
+    bytesPerSec: a.bytesPerSec > 0 ? b.bytesPerSec / a.bytesPerSec : null,
+  };
+}

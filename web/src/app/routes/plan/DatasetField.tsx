@@ -1,0 +1,44 @@
+import { useState } from 'react';
+import { TextField } from '../../../components/Field.tsx';
+import { numberText, parseNumberText } from '../../../lib/parse-number.ts';
+import type { PlanSessionView } from './use-plan-session.ts';
+
+/**
+ * The dataset size, asked beside the peaks (capacity is part of demand): every recommendation and
+ * the NVMe alternative are checked against it. Empty: "capacity not known", never a 1 GiB volume.
+ */
+export function DatasetField({
+  datasetGiB,
+  dispatch,
+  id,
+}: {
+  datasetGiB: number | null;
+  dispatch: PlanSessionView['dispatch'];
+  id: string;
+}) {
+  const [text, setText] = useState(() => numberText(datasetGiB));
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <TextField
+      id={id}
+      className="answer__dataset"
+      label="Dataset size (the data the storage must hold)"
+      inputMode="decimal"
+      suffix="GiB"
+      value={text}
+      error={error ?? undefined}
+      onChange={(e) => {
+        const value = e.target.value;
+        setText(value);
+        const n = parseNumberText(value);
+        if (value.trim() === '') {
+          setError(null);
+          dispatch({ type: 'settings-changed', settings: { datasetGiB: null } });
+        } else if (n !== null && n > 0) {
+          setError(null);
+          dispatch({ type: 'settings-changed', settings: { datasetGiB: n } });
+        } else setError('Enter the dataset size in GiB (a number above 0), or leave it empty.');
+      }}
+    />
+  );
+}
