@@ -23,7 +23,7 @@ const SCRIPTS = [
   { script: 'parse.mjs', goals: ['P6'], limitSec: 150 },
   { script: 'archive.mjs', goals: ['P8'], limitSec: 240 },
   { script: 'web.mjs', goals: ['P10', 'P11'], limitSec: 300 },
-  { script: 'slider.mjs', goals: ['P16'], limitSec: 180 },
+  { script: 'slider.mjs', goals: ['P16'], limitSec: 600 },
   { script: 'compute.mjs', goals: ['P12'], limitSec: 120 },
   { script: 'kill.mjs', goals: ['R1'], limitSec: 180 },
   { script: 'fuzz.mjs', goals: ['R3', 'R5'], limitSec: 180 },

@@ -7,6 +7,7 @@ import { createQueryClient } from '../lib/query.ts';
 import { comparisonQuery } from '../features/share/api/comparison.ts';
 import { pageModules } from './pages.ts';
 import { Link, matchRoute, paths, useLocation, useRoute, type Route } from './router.tsx';
+import { indexedDbFileStore } from './session/file-store.ts';
 import { SessionProvider, browserStorage } from './session/SessionProvider.tsx';
 
 // Every page is its own chunk: a share link does not download the planning forms, and the
@@ -162,10 +163,13 @@ function Shell() {
 /** One cache of server responses for the app's lifetime (lib/query.ts). */
 const queryClient = createQueryClient();
 
+/** The session's raw files, kept across reloads (null where the browser has no IndexedDB). */
+const FILE_STORE = indexedDbFileStore();
+
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <SessionProvider storage={browserStorage()}>
+      <SessionProvider storage={browserStorage()} fileStore={FILE_STORE}>
         <Shell />
       </SessionProvider>
     </QueryClientProvider>

@@ -1,6 +1,21 @@
 import { useId, useState } from 'react';
 import { numberProblem, parseNumberText, suffixRefusal } from '../lib/parse-number.ts';
 
+/** Positions of a log-scale slider: fine enough that each is at most ~1 % of the value apart. */
+const LOG_POSITIONS = 1000;
+
+/** Where a value sits on a log-scale slider (0…LOG_POSITIONS), clamped to the range. */
+function logPosition(value: number, min: number, max: number): number {
+  const v = Math.min(Math.max(value, min), max);
+  return Math.round((Math.log(v / min) / Math.log(max / min)) * LOG_POSITIONS);
+}
+
+/** The value at a log-scale position, rounded to the field's step and kept in the range. */
+function logValue(position: number, min: number, max: number, step: number): number {
+  const raw = min * (max / min) ** (position / LOG_POSITIONS);
+  return Math.min(Math.max(Math.round(raw / step) * step, min), max);
+}
+
 /**
  * A number with a slider and an exact input side by side (both keyboard-operable). The slider
  * moves in `step`s; the input takes any value, and an out-of-range one is reported, not clamped,
@@ -17,6 +32,7 @@ export function SliderField({
   error,
   hint,
   suffixes = false,
+  scale = 'linear',
 }: {
   label: string;
   value: number;
@@ -29,6 +45,12 @@ export function SliderField({
   hint?: string;
   /** A count (IOPS, nodes): "16k" is accepted; other units refuse k/M (parseNumberText). */
   suffixes?: boolean;
+  /**
+   * 'log': the slider moves by ratios, not steps (a size from 1 GiB to 64 TiB: each position
+   * ~1 % apart, where steps of 1 GiB would put everything below 1 TiB in the first 2 %). The
+   * exact input still takes any value. Needs min > 0.
+   */
+  scale?: 'linear' | 'log';
 }) {
   const id = useId();
   const [text, setText] = useState(String(value));
@@ -39,6 +61,7 @@ export function SliderField({
   }
   const [typingError, setTypingError] = useState<string | null>(null);
   const message = typingError ?? error ?? null;
+  const log = scale === 'log' && min > 0 && max > min;
   const describedBy =
     [hint ? `${id}-hint` : null, message ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   return (
@@ -56,13 +79,16 @@ export function SliderField({
           type="range"
           className="range"
           aria-label={`${label} (slider)`}
-          min={min}
-          max={max}
-          step={step}
-          value={Math.min(Math.max(value, min), max)}
+          min={log ? 0 : min}
+          max={log ? LOG_POSITIONS : max}
+          step={log ? 1 : step}
+          value={log ? logPosition(value, min, max) : Math.min(Math.max(value, min), max)}
+          // A log slider's positions mean nothing to a screen reader: it hears the value.
+          aria-valuetext={log ? `${value} ${unit}` : undefined}
           onChange={(e) => {
             setTypingError(null);
-            onChange(Number(e.target.value));
+            const n = Number(e.target.value);
+            onChange(log ? logValue(n, min, max, step) : n);
           }}
         />
         <div className="field__control slider-field__exact">

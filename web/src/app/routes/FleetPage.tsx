@@ -2,14 +2,35 @@ import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { ErrorState, LoadingState } from '../../components/States.tsx';
 import { useStoredFleetPlan } from '../../features/fleet/api/use-fleet-plan.ts';
 import { FleetFacts, FleetPlanView } from '../../features/fleet/components/FleetPlanView.tsx';
-import { FleetWorkbench } from '../../features/fleet/components/FleetWorkbench.tsx';
-import { Link, paths } from '../router.tsx';
+import { FleetWorkbench, type FleetAddressApi } from '../../features/fleet/components/FleetWorkbench.tsx';
+import { readFleetAddress, withFleetAddress } from '../../features/fleet/fleet-address.ts';
+import { indexedDbFleetDraft } from '../../features/fleet/fleet-draft.ts';
+import { Link, navigate, paths, useLocation } from '../router.tsx';
 import { usePageTitle } from './use-page-title.ts';
+
+/** The unsaved fleet plan's files, kept across reloads (null where the browser has no IndexedDB). */
+const FLEET_DRAFT = indexedDbFleetDraft();
+
+/**
+ * The Fleet page's view state (sort, statistic, headroom, region, recurring peaks) in the
+ * address: a reload, back/forward and a copied link keep it. Changes replace the history entry.
+ */
+function useFleetAddress(): FleetAddressApi {
+  const { search } = useLocation();
+  return {
+    value: readFleetAddress(search),
+    set: (patch) => {
+      const { pathname, hash } = window.location;
+      navigate(`${pathname}${withFleetAddress(window.location.search, patch)}${hash}`, { replace: true });
+    },
+  };
+}
 
 /** /fleet/:id — a saved fleet plan, read-only: the numbers as they were computed when it was saved. */
 function SharedFleetPlan({ id }: { id: string }) {
   usePageTitle('Shared fleet plan');
   const state = useStoredFleetPlan(id);
+  const address = useFleetAddress();
   if (state.status === 'loading') return <LoadingState label="Loading the fleet plan…" />;
   if (state.status === 'error')
     return (
@@ -61,7 +82,11 @@ function SharedFleetPlan({ id }: { id: string }) {
           ? ` This app now runs analysis version ${ANALYSIS_VERSION}; drop the same files on the Fleet page to recompute.`
           : ''}
       </p>
-      <FleetPlanView plan={stored.plan} createdAt={stored.createdAt} />
+      <FleetPlanView
+        plan={stored.plan}
+        createdAt={stored.createdAt}
+        order={{ sort: address.value.sort, onSort: (sort) => address.set({ sort }) }}
+      />
     </div>
   );
 }
@@ -69,6 +94,7 @@ function SharedFleetPlan({ id }: { id: string }) {
 /** /fleet — plan a fleet from AWS CLI outputs; /fleet/:id — a saved plan. */
 export default function FleetPage({ id }: { id?: string }) {
   usePageTitle(id ? 'Shared fleet plan' : 'Fleet right-sizing');
+  const address = useFleetAddress();
   if (id !== undefined) return <SharedFleetPlan id={id} />;
   return (
     <div className="page">
@@ -84,7 +110,7 @@ export default function FleetPage({ id }: { id?: string }) {
           </p>
         </div>
       </header>
-      <FleetWorkbench />
+      <FleetWorkbench address={address} draft={FLEET_DRAFT} />
     </div>
   );
 }

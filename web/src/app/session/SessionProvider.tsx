@@ -29,10 +29,18 @@ import {
   type FioInput,
   type SeriesInput,
   type SessionAction,
+  type SessionInput,
   type SessionState,
   type SysbenchInput,
 } from './session-state.ts';
-import { readStoredSession, serializeSession, writeStoredSession } from './session-storage.ts';
+import { contentHash, type FileStore } from './file-store.ts';
+import {
+  readStoredSession,
+  restoreSeriesInput,
+  type KeptSeries,
+  serializeSession,
+  writeStoredSession,
+} from './session-storage.ts';
 
 /**
  * The planning session lives above the routes: going to the archive and back, or opening a share
@@ -48,7 +56,7 @@ export type SessionApi = {
    */
   addFiles: (files: readonly File[]) => Promise<string[]>;
   /** Production metrics exports (CloudWatch CSV/JSON, Grafana CSV); returns the ids added. */
-  addMetricsFiles: (files: readonly File[]) => string[];
+  addMetricsFiles: (files: readonly File[]) => Promise<string[]>;
   /** Reads a metrics export again with new answers (statistic, period, time zone, volume…). */
   rereadSeries: (input: SeriesInput, options: SeriesImportOptions) => void;
   addArchiveRun: (run: Run) => void;
@@ -73,6 +81,7 @@ const NEUTRAL_ACTIONS: ReadonlySet<SessionAction['type']> = new Set([
   'sysbench-failed',
   'series-read',
   'uploaded',
+  'files-restored',
   'notice-dismissed',
   'notice-shown',
 ]);
@@ -141,20 +150,41 @@ export function archiveInput(run: Run): FioInput {
   };
 }
 
+/** The hash of a file's bytes, or undefined where the browser cannot hash (no crypto.subtle: not a secure context). */
+async function hashOf(file: Blob): Promise<string | undefined> {
+  try {
+    return await contentHash(file);
+  } catch {
+    return undefined;
+  }
+}
+
+const keptFileNotice = (names: string[], outcome: 'quota' | 'unavailable') =>
+  `${outcome === 'quota' ? 'This browser’s storage is full' : 'This browser refuses to store files for this site'}: ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not kept across reloads. Save & share before you reload, or add ${names.length === 1 ? 'it' : 'them'} again after.`;
+
 export function SessionProvider({
   children,
   initial,
   storage = null,
+  fileStore = null,
 }: {
   children: ReactNode;
   initial?: SessionState;
   /** Where the session is kept across reloads (the app passes localStorage; tests a stub or none). */
   storage?: Storage | null;
+  /** Where the session's raw files are kept across reloads (the app passes IndexedDB; see file-store.ts). */
+  fileStore?: FileStore | null;
 }) {
   // Restored before the first render: a reload shows the session at once, never an empty page first.
   const [restored] = useState(() => (initial || !storage ? null : readStoredSession(storage)));
   const [state, reduce] = useReducer(sessionReducer, initial ?? restored?.state ?? initialSession);
   const unsaved = useRef(restored?.unsaved ?? false);
+  // Hashes of kept files not yet back in the session (read from IndexedDB after the first render):
+  // the store's pruning must not remove them meanwhile.
+  const pendingHashes = useRef(new Set((restored?.kept ?? []).map((k) => k.contentHash)));
+  // Metrics exports restored without their file (planned with their peaks), by hash: the same
+  // file added again takes their place, with its analysis.
+  const lostSeries = useRef(new Map<string, KeptSeries>());
   const { pathname } = useLocation();
   // The `#session=` text the address holds, as far as this tab knows (written or opened).
   const urlText = useRef<string | null>(null);
@@ -172,14 +202,19 @@ export function SessionProvider({
     [],
   );
 
-  const api = useMemo<Omit<SessionApi, 'state'>>(() => {
-    const fioInput = (file: File): FioInput => ({
+  const api = useMemo<
+    Omit<SessionApi, 'state'> & {
+      readSeries: (input: SeriesInput, file: Blob, options: SeriesImportOptions) => void;
+    }
+  >(() => {
+    const fioInput = (file: File, hash: string | undefined): FioInput => ({
       kind: 'fio',
       id: newId(),
       origin: 'file',
       fileName: file.name || 'unnamed file',
       sizeBytes: file.size,
       blob: file,
+      ...(hash ? { contentHash: hash } : {}),
       serverRunId: null,
       status: fileSizeProblem(file.size) ? 'error' : 'parsing',
       report: null,
@@ -196,12 +231,13 @@ export function SessionProvider({
       profile: null,
       error: null,
     });
-    const seriesInput = (file: File): SeriesInput => ({
+    const seriesInput = (file: File, hash: string | undefined): SeriesInput => ({
       kind: 'series',
       id: newObservedId(),
       fileName: file.name || 'unnamed file',
       sizeBytes: file.size,
       blob: file,
+      ...(hash ? { contentHash: hash } : {}),
       status: 'reading',
       options: {},
       choices: [],
@@ -235,18 +271,79 @@ export function SessionProvider({
       }
       return 'fio';
     };
+    /**
+     * The files not yet in the session, with their hashes: a file whose bytes a card already has
+     * (a re-added file, after a reload or by mistake) is that card — it gets its bytes back if it
+     * had lost them, and a notice says so — never a second card. New files are kept in the store.
+     */
+    const sortNew = async (files: readonly File[]) => {
+      const hashes = await Promise.all(files.map(hashOf));
+      const byHash = new Map<string, SessionInput>();
+      for (const i of stateRef.current.inputs)
+        if ((i.kind === 'fio' || i.kind === 'series') && i.contentHash) byHash.set(i.contentHash, i);
+      const fresh: { file: File; hash: string | undefined }[] = [];
+      const again: { id: string; blob: Blob }[] = [];
+      const back: SeriesInput[] = [];
+      const sameAs: string[] = [];
+      const seen = new Set<string>();
+      const present = new Set(stateRef.current.inputs.map((i) => i.id));
+      files.forEach((file, n) => {
+        const hash = hashes[n];
+        const card = hash ? byHash.get(hash) : undefined;
+        const lost = hash ? lostSeries.current.get(hash) : undefined;
+        if (hash && lost && present.has(lost.id) && !seen.has(hash)) {
+          lostSeries.current.delete(hash);
+          back.push(restoreSeriesInput(lost, file));
+          sameAs.push(`${file.name || 'unnamed file'} is back in its card, with its analysis`);
+        } else if (card && (card.kind === 'fio' || card.kind === 'series')) {
+          if (!card.blob) again.push({ id: card.id, blob: file });
+          sameAs.push(
+            `${file.name || 'unnamed file'} is already in this session${card.fileName !== file.name ? ` as ${card.fileName}` : ''} (the same bytes)${card.blob ? '' : ': its card has its file back'}`,
+          );
+        } else if (hash && seen.has(hash)) sameAs.push(`${file.name} was added twice: kept once`);
+        else fresh.push({ file, hash });
+        if (hash) seen.add(hash);
+      });
+      if (again.length > 0 || back.length > 0) {
+        reduce({ type: 'files-restored', files: again, series: back });
+        for (const input of back) readSeries(input, input.blob!, input.options);
+        if (fileStore) void keepFiles(back.map((i) => ({ file: i.blob as File, hash: i.contentHash })));
+      }
+      if (sameAs.length > 0)
+        reduce({ type: 'notice-shown', notice: { tone: 'info', text: `${sameAs.join('; ')}.` } });
+      return fresh;
+    };
+    const keepFiles = async (files: { file: File; hash: string | undefined }[]) => {
+      if (!fileStore) return;
+      const refused = { quota: [] as string[], unavailable: [] as string[] };
+      for (const { file, hash } of files) {
+        if (!hash) continue;
+        const outcome = await fileStore.put(hash, file);
+        if (outcome !== 'stored') refused[outcome].push(file.name || 'unnamed file');
+      }
+      for (const outcome of ['quota', 'unavailable'] as const)
+        if (refused[outcome].length > 0)
+          reduce({
+            type: 'notice-shown',
+            notice: { tone: 'error', text: keptFileNotice(refused[outcome], outcome) },
+          });
+    };
     const addFiles = (files: readonly File[]) =>
-      Promise.all(files.map(sniff)).then((kinds) => {
-        const inputs = files.map((file, i) =>
+      sortNew(files).then(async (fresh) => {
+        const kinds = await Promise.all(fresh.map(({ file }) => sniff(file)));
+        const inputs = fresh.map(({ file, hash }, i) =>
           kinds[i] === 'sysbench'
             ? sysbenchInput(file)
             : kinds[i] === 'series'
-              ? seriesInput(file)
-              : fioInput(file),
+              ? seriesInput(file, hash)
+              : fioInput(file, hash),
         );
+        if (inputs.length === 0) return [];
         dispatch({ type: 'files-added', inputs });
+        // sysbench outputs travel as their profile: only fio files and metrics exports are kept.
+        void keepFiles(fresh.filter((_, i) => inputs[i]!.kind !== 'sysbench'));
         inputs.forEach((input, i) => {
-          const file = files[i]!;
+          const file = fresh[i]!.file;
           if (input.kind === 'sysbench') readSysbench(input, file);
           else if (input.kind === 'series') readSeries(input, file, {});
           else if (input.status === 'parsing')
@@ -260,12 +357,15 @@ export function SessionProvider({
         });
         return inputs.map((i) => i.id);
       });
-    const addMetricsFiles = (files: readonly File[]) => {
-      const inputs = files.map(seriesInput);
-      dispatch({ type: 'files-added', inputs });
-      inputs.forEach((input, i) => readSeries(input, files[i]!, {}));
-      return inputs.map((i) => i.id);
-    };
+    const addMetricsFiles = (files: readonly File[]) =>
+      sortNew(files).then((fresh) => {
+        const inputs = fresh.map(({ file, hash }) => seriesInput(file, hash));
+        if (inputs.length === 0) return [];
+        dispatch({ type: 'files-added', inputs });
+        void keepFiles(fresh);
+        inputs.forEach((input, i) => readSeries(input, fresh[i]!.file, {}));
+        return inputs.map((i) => i.id);
+      });
     const rereadSeries = (input: SeriesInput, options: SeriesImportOptions) => {
       if (!input.blob) return;
       dispatch({ type: 'series-reading', id: input.id, options });
@@ -286,8 +386,61 @@ export function SessionProvider({
       });
     };
     const isUnsaved = () => unsaved.current && stateRef.current.inputs.length > 0;
-    return { dispatch, addFiles, addMetricsFiles, rereadSeries, addArchiveRun, openComparison, isUnsaved };
-  }, [dispatch]);
+    return {
+      dispatch,
+      addFiles,
+      addMetricsFiles,
+      rereadSeries,
+      addArchiveRun,
+      openComparison,
+      isUnsaved,
+      readSeries,
+    };
+  }, [dispatch, fileStore]);
+
+  // After a reload: the kept files back into their cards (fio files to save & share; metrics
+  // exports read again, with their analysis). A file the store no longer has leaves its card as
+  // it was restored (a fio run without its bytes; a metrics export planned with its peaks), said.
+  useEffect(() => {
+    if (!fileStore || !restored) return;
+    let live = true;
+    void (async () => {
+      const files: { id: string; blob: Blob }[] = [];
+      const lost: string[] = [];
+      for (const i of restored.state.inputs)
+        if (i.kind === 'fio' && i.origin === 'file' && !i.serverRunId && !i.blob) {
+          const blob = i.contentHash ? await fileStore.get(i.contentHash) : null;
+          if (blob) files.push({ id: i.id, blob });
+          else lost.push(i.fileName);
+        }
+      const series: SeriesInput[] = [];
+      for (const kept of restored.kept) {
+        const blob = await fileStore.get(kept.contentHash);
+        if (blob) series.push(restoreSeriesInput(kept, blob));
+        else {
+          lost.push(kept.fileName);
+          lostSeries.current.set(kept.contentHash, kept);
+        }
+      }
+      pendingHashes.current.clear();
+      if (!live) return;
+      if (files.length > 0 || series.length > 0) reduce({ type: 'files-restored', files, series });
+      for (const input of series) api.readSeries(input, input.blob!, input.options);
+      if (lost.length > 0)
+        reduce({
+          type: 'notice-shown',
+          notice: {
+            tone: 'error',
+            text: `${lost.join(', ')}: ${lost.length === 1 ? 'its file is' : 'their files are'} no longer kept in this browser. Add ${lost.length === 1 ? 'it' : 'them'} again (the same file finds ${lost.length === 1 ? 'its card' : 'their cards'}) to save & share${series.length < restored.kept.length ? ' and to see a metrics export’s analysis' : ''}.`,
+          },
+        });
+    })();
+    return () => {
+      live = false;
+    };
+    // Once, for what was restored at mount.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   // Kept in storage a moment after each change; at once when the page is hidden or unloaded.
   const quotaShown = useRef(false);
@@ -295,6 +448,13 @@ export function SessionProvider({
     if (!storage) return;
     const persist = () => {
       const outcome = writeStoredSession(storage, serializeSession(stateRef.current, unsaved.current));
+      if (fileStore && outcome !== 'unavailable') {
+        // Files no card has any more (removed, a new session) leave the store with the session.
+        const keep = new Set(pendingHashes.current);
+        for (const i of stateRef.current.inputs)
+          if ((i.kind === 'fio' || i.kind === 'series') && i.contentHash) keep.add(i.contentHash);
+        void fileStore.prune(keep);
+      }
       if (outcome === 'written' || outcome === 'cleared') quotaShown.current = false;
       else if (!quotaShown.current) {
         quotaShown.current = true;
@@ -316,7 +476,7 @@ export function SessionProvider({
       window.clearTimeout(timer);
       window.removeEventListener('pagehide', persist);
     };
-  }, [state, storage]);
+  }, [state, storage, fileStore]);
 
   // Unsaved work: the browser asks before the tab is closed or reloaded.
   useEffect(() => {
@@ -359,7 +519,10 @@ export function SessionProvider({
     return () => window.removeEventListener('hashchange', open);
   }, [dispatch, restoredWork]);
 
-  const value = useMemo<SessionApi>(() => ({ state, ...api }), [state, api]);
+  const value = useMemo<SessionApi>(() => {
+    const { readSeries: _internal, ...rest } = api;
+    return { state, ...rest };
+  }, [state, api]);
   return <SessionContext value={value}>{children}</SessionContext>;
 }
 

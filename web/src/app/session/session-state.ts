@@ -30,6 +30,8 @@ export type FioInput = {
   sizeBytes: number;
   /** The original bytes, kept for "Save & share" (null for runs already on the server). */
   blob: Blob | null;
+  /** SHA-256 of those bytes (file-store.ts): the same bytes added again are this card. */
+  contentHash?: string;
   serverRunId: string | null;
   status: 'parsing' | 'ready' | 'error';
   report: FioReport | null;
@@ -58,6 +60,8 @@ export type SeriesInput = {
   sizeBytes: number;
   /** The file, kept to read it again with other answers (time zone, statistic, volume…). */
   blob: Blob | null;
+  /** SHA-256 of its bytes (file-store.ts): the same bytes added again are this card. */
+  contentHash?: string;
   /** `choice`: the file leaves a question open (`choices`); it is never guessed. */
   status: 'reading' | 'choice' | 'ready' | 'error';
   /** The answers the file was read with. */
@@ -146,6 +150,12 @@ export type SessionAction =
   | { type: 'observed-changed'; id: string; metrics: ObservedMetrics }
   | { type: 'archive-run-added'; input: FioInput }
   | { type: 'uploaded'; id: string; serverRunId: string }
+  /**
+   * Files found again (kept in the browser, or the same bytes added again): each fio card by id
+   * gets its bytes back; each metrics export takes the place of its peaks (the observed entry
+   * of the same id), to be read again with its analysis.
+   */
+  | { type: 'files-restored'; files: { id: string; blob: Blob }[]; series: SeriesInput[] }
   | { type: 'settings-changed'; settings: Partial<Settings> }
   | { type: 'candidate-changed'; index: number; volume: Candidate }
   | { type: 'candidate-added'; volume: Candidate }
@@ -282,6 +292,19 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
           i.kind === 'fio' && i.id === action.id ? { ...i, serverRunId: action.serverRunId } : i,
         ),
       };
+    case 'files-restored': {
+      const blobs = new Map(action.files.map((f) => [f.id, f.blob]));
+      const series = new Map(action.series.map((i) => [i.id, i]));
+      const inputs = state.inputs.map((i): SessionInput => {
+        if (i.kind === 'fio' && blobs.has(i.id)) return { ...i, blob: blobs.get(i.id)! };
+        if (i.kind === 'series' && blobs.has(i.id)) return { ...i, blob: blobs.get(i.id)! };
+        const restored = i.kind === 'observed' ? series.get(i.id) : undefined;
+        if (restored) series.delete(i.id);
+        return restored ?? i;
+      });
+      const present = new Set(inputs.map((i) => i.id));
+      return withInputs(state, [...inputs, ...[...series.values()].filter((i) => !present.has(i.id))]);
+    }
     case 'settings-changed':
       return { ...state, settings: { ...state.settings, ...action.settings } };
     case 'candidate-changed':

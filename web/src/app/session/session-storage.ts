@@ -1,5 +1,6 @@
 import { RunSchema } from '@blockwise/shared/api';
 import { PlanSessionSchema, RunLabelsSchema } from '@blockwise/shared/records';
+import { CloudWatchStatisticSchema, SIZING_STATISTICS, ValueKindSchema } from '@blockwise/shared/timeseries';
 import { z } from 'zod';
 import {
   fromPlanSession,
@@ -7,6 +8,7 @@ import {
   refOf,
   toPlanSession,
   type FioInput,
+  type SeriesInput,
   type SessionState,
 } from './session-state.ts';
 
@@ -14,10 +16,13 @@ import {
  * The planning session kept in the browser (localStorage), so a reload or a closed tab loses
  * nothing. What is kept: the settings and typed-in profiles (the PlanSession a link carries; a
  * metrics export or a sysbench run as the observed entry it plans with, labelled with its file and
- * statistic), and each read fio file as its parsed report with its labels — never the raw bytes
- * (a file restored this way is re-added to be saved and shared, unless it is already on the
- * server). The document is versioned by its key; on restore it is parsed with the domain's Zod
- * schemas, and whatever fails is left out with a visible notice.
+ * statistic), and each read fio file as its parsed report with its labels. The raw bytes are
+ * not here (localStorage holds a few MiB of text): they are kept in IndexedDB by their SHA-256
+ * (file-store.ts), which each run and metrics export names here (`contentHash`), so a reload
+ * finds them again to save & share and to re-read a metrics export with its analysis (its
+ * answers and statistic are kept here; without its file it plans with its peaks, as before). The
+ * document is versioned by its key; on restore it is parsed with the domain's Zod schemas, and
+ * whatever fails is left out with a visible notice.
  */
 
 export const STORAGE_KEY = 'blockwise.session.v1';
@@ -26,8 +31,11 @@ export const STORAGE_KEY = 'blockwise.session.v1';
 // fio parser, which every page would then load with the app's code instead of on a file's drop.
 const FioReportSchema = RunSchema.shape.report;
 
+const ContentHashSchema = z.string().regex(/^[0-9a-f]{64}$/);
+
 const StoredRunSchema = z.object({
   id: z.string().min(1).max(64),
+  contentHash: ContentHashSchema.optional(),
   origin: z.enum(['file', 'archive']),
   fileName: z.string().max(500),
   sizeBytes: z.number().int().nonnegative(),
@@ -37,6 +45,35 @@ const StoredRunSchema = z.object({
   /** Marked "this run replays our load" (demand); absent: judged by its rate settings. */
   replaysLoad: z.boolean().optional(),
 });
+
+/** The answers a metrics export was read with (SeriesImportOptions), bounded. */
+const SeriesOptionsSchema = z
+  .object({
+    statistic: CloudWatchStatisticSchema.optional(),
+    periodSec: z.number().positive().max(31_622_400).optional(),
+    sourceIntervalSec: z.number().positive().max(31_622_400).optional(),
+    timeZone: z.string().max(100).optional(),
+    throughputUnit: z.string().max(50).optional(),
+    match: z.string().max(500).optional(),
+    device: z.string().max(200).optional(),
+    valueKind: ValueKindSchema.optional(),
+    maxPoints: z.number().int().positive().optional(),
+    label: z.string().max(500).optional(),
+  })
+  .strict();
+
+/** A metrics export whose file is kept in IndexedDB: enough to read it again as it was read. */
+const KeptSeriesSchema = z.object({
+  id: z.string().min(1).max(40),
+  fileName: z.string().max(500),
+  sizeBytes: z.number().int().nonnegative(),
+  contentHash: ContentHashSchema,
+  options: SeriesOptionsSchema,
+  statistic: z.enum(SIZING_STATISTICS),
+});
+
+/** A metrics export kept by its hash, as restored: its file is looked up in IndexedDB. */
+export type KeptSeries = z.infer<typeof KeptSeriesSchema>;
 
 const OriginSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('new') }),
@@ -48,6 +85,8 @@ const OriginSchema = z.discriminatedUnion('kind', [
 const StoredSessionSchema = z.object({
   plan: PlanSessionSchema,
   runs: z.array(z.unknown()).max(200),
+  /** Metrics exports whose files are kept (absent in sessions stored before files were kept). */
+  series: z.array(z.unknown()).max(200).optional(),
   /** Every input's reference (`run:…` / `observed:…`), in the order the page showed them. */
   order: z.array(z.string().max(100)).max(300),
   focusPercentile: z.string().max(10),
@@ -66,6 +105,7 @@ export function serializeSession(state: SessionState, unsaved: boolean): string 
       ? [
           {
             id: i.id,
+            ...(i.contentHash ? { contentHash: i.contentHash } : {}),
             origin: i.origin,
             fileName: i.fileName,
             sizeBytes: i.sizeBytes,
@@ -77,9 +117,24 @@ export function serializeSession(state: SessionState, unsaved: boolean): string 
         ]
       : [],
   );
+  const series = state.inputs.flatMap((i): KeptSeries[] =>
+    i.kind === 'series' && i.contentHash && i.status !== 'error'
+      ? [
+          {
+            id: i.id,
+            fileName: i.fileName,
+            sizeBytes: i.sizeBytes,
+            contentHash: i.contentHash,
+            options: i.options,
+            statistic: i.statistic,
+          },
+        ]
+      : [],
+  );
   const doc: StoredSession = {
     plan: toPlanSession(state),
     runs,
+    series,
     order: state.inputs.map(refOf),
     focusPercentile: state.focusPercentile,
     origin: state.origin,
@@ -88,7 +143,26 @@ export function serializeSession(state: SessionState, unsaved: boolean): string 
   return JSON.stringify(doc);
 }
 
-export type Restored = { state: SessionState; unsaved: boolean } | null;
+/** `kept`: the metrics exports to look up in IndexedDB and read again (see restoreSeriesInput). */
+export type Restored = { state: SessionState; unsaved: boolean; kept: KeptSeries[] } | null;
+
+/** A kept metrics export as the card it was, waiting to be read again from its file. */
+export function restoreSeriesInput(kept: KeptSeries, blob: Blob): SeriesInput {
+  return {
+    kind: 'series',
+    id: kept.id,
+    fileName: kept.fileName,
+    sizeBytes: kept.sizeBytes,
+    blob,
+    contentHash: kept.contentHash,
+    status: 'reading',
+    options: kept.options,
+    choices: [],
+    imported: null,
+    error: null,
+    statistic: kept.statistic,
+  };
+}
 
 const restoredNotice = (text: string): SessionState['notice'] => ({ tone: 'error', text });
 
@@ -103,6 +177,7 @@ export function deserializeSession(text: string | null): Restored {
       ),
     },
     unsaved: false,
+    kept: [],
   });
   let json: unknown;
   try {
@@ -150,6 +225,11 @@ export function deserializeSession(text: string | null): Restored {
           : null,
     },
     unsaved: doc.unsaved,
+    // An unreadable entry is left out: its metrics export stays planned with its peaks.
+    kept: (doc.series ?? []).flatMap((raw) => {
+      const kept = KeptSeriesSchema.safeParse(raw);
+      return kept.success ? [kept.data] : [];
+    }),
   };
 }
 

@@ -140,11 +140,11 @@ export function usePlanSession() {
     [addFilesOf],
   );
   const addMetricsFiles = useCallback(
-    (files: readonly File[]) => {
-      const ids = addMetricsOf(files);
-      setLastAction({ control: 'metrics', ids });
-      return ids;
-    },
+    (files: readonly File[]) =>
+      addMetricsOf(files).then((ids) => {
+        setLastAction({ control: 'metrics', ids });
+        return ids;
+      }),
     [addMetricsOf],
   );
   const notePeaksAdded = useCallback((id: string) => setLastAction({ control: 'peaks', ids: [id] }), []);

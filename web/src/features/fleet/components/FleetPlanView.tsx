@@ -8,7 +8,7 @@ import { TableScroll } from '../../../components/TableScroll.tsx';
 import { downloadText } from '../../../lib/download.ts';
 import { fmtInt, fmtPct, fmtUsd, fmtUsdSigned } from '../../../lib/format.ts';
 import { exportFileName, fmtUsdMonth, savingsBars, STATUS_LABELS, unpricedNote } from '../fleet-view.ts';
-import { FleetTable } from './FleetTable.tsx';
+import { FleetTable, type FleetOrder } from './FleetTable.tsx';
 import { InstancesTable } from './InstancesTable.tsx';
 import '../fleet.css';
 
@@ -133,7 +133,16 @@ function TotalsTable({
 }
 
 /** The fleet's totals, the savings chart, every volume, the unused ones and those without data. */
-export function FleetPlanView({ plan, createdAt = null }: { plan: FleetPlan; createdAt?: string | null }) {
+export function FleetPlanView({
+  plan,
+  createdAt = null,
+  order,
+}: {
+  plan: FleetPlan;
+  createdAt?: string | null;
+  /** The volumes table's order when the page keeps it (in the address). */
+  order?: FleetOrder;
+}) {
   const fleet = plan.totals.fleet;
   const bars = savingsBars(plan);
   const fleetUnpriced = unpricedNote(fleet.unpricedCount);
@@ -251,7 +260,7 @@ export function FleetPlanView({ plan, createdAt = null }: { plan: FleetPlan; cre
         title="Volumes"
         description="Current and recommended configuration per volume, the observed peaks, which limit binds, and the saving or risk. Open a row's commands for the AWS CLI change, its rollback and the Terraform diff."
       >
-        <FleetTable plan={plan} />
+        <FleetTable plan={plan} {...(order ? { order } : {})} />
         <p className="cell-note fleet-wrap">{plan.modificationRule}</p>
       </Region>
       {(plan.instances?.length ?? 0) > 0 ||

@@ -97,9 +97,15 @@ function Commands({ v, rule }: { v: FleetVolumePlan; rule: string }) {
   );
 }
 
+/** The table's order held by its page (the address), with its setter. */
+export type FleetOrder = { sort: Sort; onSort: (sort: Sort) => void };
+
 /** Every volume of the plan, sortable by each column; each row expands to its commands. */
-export function FleetTable({ plan }: { plan: FleetPlan }) {
-  const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
+export function FleetTable({ plan, order }: { plan: FleetPlan; order?: FleetOrder }) {
+  // The order may live outside (the Fleet page keeps it in the address); else here.
+  const [ownSort, setOwnSort] = useState<Sort>(DEFAULT_SORT);
+  const sort = order?.sort ?? ownSort;
+  const setSort = order?.onSort ?? setOwnSort;
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const rows = useMemo(() => sortVolumes(plan.volumes, sort), [plan.volumes, sort]);
   const toggle = (id: string) =>
@@ -123,7 +129,7 @@ export function FleetTable({ plan }: { plan: FleetPlan }) {
                 key={column.key}
                 column={column}
                 sort={sort}
-                onSort={(key) => setSort((s) => nextSort(s, key))}
+                onSort={(key) => setSort(nextSort(sort, key))}
               />
             ))}
           </tr>

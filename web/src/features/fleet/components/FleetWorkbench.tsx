@@ -1,5 +1,5 @@
 import { FLEET_HEADROOM_BOUNDS, FleetStatisticSchema } from '@blockwise/shared/fleet';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { DropZone } from '../../../components/DropZone.tsx';
 import { SelectField, TextField } from '../../../components/Field.tsx';
 import { Region } from '../../../components/Region.tsx';
@@ -20,6 +20,8 @@ import {
   type FleetInputs,
 } from '../fleet-files.ts';
 import { DEFAULT_OPTIONS, planReadFleet, readDroppedFleet, type FleetOptions } from '../fleet-local.ts';
+import { readFleetAddress, type FleetAddress } from '../fleet-address.ts';
+import type { FleetDraftStore } from '../fleet-draft.ts';
 import { FleetFacts, FleetPlanView } from './FleetPlanView.tsx';
 
 type SaveState = 'idle' | 'saving' | { error: string } | CreatedFleetPlan;
@@ -89,17 +91,84 @@ function FileList({ inputs, onRemove }: { inputs: FleetInputs; onRemove: (name: 
  * The planning side of the Fleet page: drop the AWS CLI outputs, choose the statistic, headroom
  * and region, see the plan (computed in the browser), export it, or save it for a share link.
  */
-export function FleetWorkbench() {
+/** The page's view state and its setter: the Fleet page keeps it in the address; else (tests) here. */
+export type FleetAddressApi = { value: FleetAddress; set: (patch: Partial<FleetAddress>) => void };
+
+function useLocalAddress(): FleetAddressApi {
+  const [value, setValue] = useState(() => readFleetAddress(''));
+  return { value, set: (patch) => setValue((v) => ({ ...v, ...patch })) };
+}
+
+const filesOf = (inputs: FleetInputs): FleetFile[] => [
+  ...(inputs.volumes ? [inputs.volumes] : []),
+  ...(inputs.instances ? [inputs.instances] : []),
+  ...inputs.metrics,
+];
+
+/** A moment after the last change, the dropped files are kept (one write per burst of drops). */
+const DRAFT_DELAY_MS = 300;
+
+export function FleetWorkbench({
+  address: outer,
+  draft = null,
+}: {
+  address?: FleetAddressApi;
+  /** Where the unsaved plan's files are kept across reloads (the page passes IndexedDB). */
+  draft?: FleetDraftStore | null;
+} = {}) {
   const catalog = useCatalog();
+  const local = useLocalAddress();
+  const address = outer ?? local;
   const [inputs, setInputs] = useState<FleetInputs>(EMPTY_INPUTS);
   const [fileErrors, setFileErrors] = useState<string[]>([]);
-  const [choices, setChoices] = useState<Omit<FleetOptions, 'headroom'>>({
-    statistic: DEFAULT_OPTIONS.statistic,
-    region: DEFAULT_OPTIONS.region,
-    ignoreRecurring: DEFAULT_OPTIONS.ignoreRecurring,
-  });
-  const [headroomText, setHeadroomText] = useState(String(DEFAULT_OPTIONS.headroom * PERCENT));
+  const choices = {
+    statistic: address.value.statistic ?? DEFAULT_OPTIONS.statistic,
+    region: address.value.region ?? DEFAULT_OPTIONS.region,
+    ignoreRecurring: address.value.ignoreRecurring,
+  };
+  const defaultHeadroomText = String(DEFAULT_OPTIONS.headroom * PERCENT);
+  const headroomText = address.value.headroomText ?? defaultHeadroomText;
+  const setHeadroomText = (text: string) =>
+    address.set({ headroomText: text === defaultHeadroomText ? null : text });
   const [save, setSave] = useState<SaveState>('idle');
+  const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
+
+  // The unsaved plan's files: restored once on arrival (unless files were dropped meanwhile),
+  // kept after each change.
+  const restoring = useRef(draft !== null);
+  useEffect(() => {
+    if (!draft) return;
+    let live = true;
+    void draft.load().then((kept) => {
+      if (!live || !restoring.current) return;
+      restoring.current = false;
+      if (!kept) return;
+      setInputs((current) =>
+        filesOf(current).length > 0 ? current : addFleetFiles(EMPTY_INPUTS, kept.files).inputs,
+      );
+      if (kept.unreadable.length > 0)
+        setFileErrors([
+          `${kept.unreadable.join(', ')}: kept in this browser but could not be read back; add ${kept.unreadable.length === 1 ? 'it' : 'them'} again.`,
+        ]);
+    });
+    return () => {
+      live = false;
+    };
+  }, [draft]);
+  useEffect(() => {
+    if (!draft || restoring.current) return;
+    const timer = window.setTimeout(() => {
+      void draft.save(filesOf(inputs)).then((outcome) => {
+        if (outcome !== 'quota' && outcome !== 'unavailable') return;
+        const text =
+          outcome === 'quota'
+            ? 'This browser’s storage is full: the files are not kept across reloads. Save & share the plan to keep it.'
+            : 'This browser refuses to store data for this site: the files are not kept across reloads. Save & share the plan to keep it.';
+        setFileErrors((errors) => (errors.includes(text) ? errors : [...errors, text]));
+      });
+    }, DRAFT_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [draft, inputs]);
 
   const headroom = readHeadroom(headroomText);
   // Reading the files (every point of every metric file) depends on the files only; the plan is
@@ -131,12 +200,13 @@ export function FleetWorkbench() {
       classified.flatMap((r) => (r.ok ? [r.value] : [])),
     );
     setFileErrors([...classified.flatMap((r) => (r.ok ? [] : [r.error.message])), ...added.refused]);
+    restoring.current = false;
     setInputs(added.inputs);
     setSave('idle');
   };
 
   const update = (next: Partial<Omit<FleetOptions, 'headroom'>>) => {
-    setChoices((o) => ({ ...o, ...next }));
+    address.set(next);
     setSave('idle');
   };
 
@@ -154,6 +224,7 @@ export function FleetWorkbench() {
         region,
       });
       setSave(created);
+      setCopied('idle');
     } catch (error) {
       setSave({ error: describeApiError(error) });
     }
@@ -299,11 +370,32 @@ export function FleetWorkbench() {
                 Saved. Share link:{' '}
                 <a className="fleet-share-link" href={save.url}>
                   {new URL(save.url, window.location.origin).href}
-                </a>
+                </a>{' '}
+                <button
+                  type="button"
+                  className="btn btn--small"
+                  onClick={() => {
+                    const href = new URL(save.url, window.location.origin).href;
+                    navigator.clipboard
+                      .writeText(href)
+                      .then(() => setCopied('copied'))
+                      .catch(() => setCopied('failed'));
+                  }}
+                >
+                  Copy link
+                </button>{' '}
+                {copied === 'copied'
+                  ? 'Copied.'
+                  : copied === 'failed'
+                    ? 'This browser did not allow copying: select the link and copy it.'
+                    : null}
               </p>
             ) : null}
           </Region>
-          <FleetPlanView plan={plan} />
+          <FleetPlanView
+            plan={plan}
+            order={{ sort: address.value.sort, onSort: (sort) => address.set({ sort }) }}
+          />
         </>
       ) : null}
     </>

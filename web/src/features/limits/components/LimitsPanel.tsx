@@ -1,5 +1,5 @@
 import type { PlanResult } from '@blockwise/shared/plan';
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import { lazyChart } from '../../../components/lazy-chart.ts';
 import { ChartFrame } from '../../../components/ChartFrame.tsx';
 import { LegendList } from '../../../components/LegendList.tsx';
@@ -7,6 +7,7 @@ import { EmptyState } from '../../../components/States.tsx';
 import { Unit } from '../../../components/Unit.tsx';
 import { Warnings } from '../../../components/Warnings.tsx';
 import { samePropsBesidesWhatIf } from '../../../lib/same-data.ts';
+import { CHART_SETTLE_MS, useSettledValue } from '../../../lib/use-settled-value.ts';
 import { limitsLegend } from '../limits-legend.ts';
 import { bottleneckCallout, limitRows, type LimitRow } from '../limits-rows.ts';
 import { TableScroll } from '../../../components/TableScroll.tsx';
@@ -78,7 +79,10 @@ function LimitsTable({ rows, caption }: { rows: LimitRow[]; caption: string }) {
 export const LimitsPanel = memo(LimitsPanelView, samePropsBesidesWhatIf);
 
 function LimitsPanelView({ plan, title }: { plan: PlanResult; title: string }) {
-  const { rows, axisMax } = limitRows(plan);
+  const current = useMemo(() => limitRows(plan), [plan]);
+  const { rows } = current;
+  // The chart draws the rows once a drag rests (bench P16): a Recharts redraw is longer than a frame.
+  const drawn = useSettledValue(current, CHART_SETTLE_MS);
   const callout = bottleneckCallout(plan);
   if (rows.length === 0) {
     return (
@@ -127,7 +131,7 @@ function LimitsPanelView({ plan, title }: { plan: PlanResult; title: string }) {
         height={58 + rows.length * 38}
         legend={legend}
       >
-        <LimitsChart rows={rows} axisMax={axisMax} title={chartTitle} />
+        <LimitsChart rows={drawn.rows} axisMax={drawn.axisMax} title={chartTitle} />
       </ChartFrame>
       <LegendList entries={legend} label={`Key to the bars: ${chartTitle}`} />
       <TableScroll className="limits__table" label={chartTitle}>

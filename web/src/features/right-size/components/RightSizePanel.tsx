@@ -1,7 +1,7 @@
 import { VOLUME_TYPES } from '@blockwise/shared/aws';
 import { type PlanResult } from '@blockwise/shared/plan';
 import { HOURS_PER_MONTH } from '@blockwise/shared/units';
-import { memo, useState, type ReactNode } from 'react';
+import { memo, useMemo, useState, type ReactNode } from 'react';
 import { lazyChart } from '../../../components/lazy-chart.ts';
 import { ChartFrame, barChartHeight } from '../../../components/ChartFrame.tsx';
 import { EmptyState } from '../../../components/States.tsx';
@@ -9,6 +9,7 @@ import { Unit } from '../../../components/Unit.tsx';
 import { PriceStamp } from '../../../components/PriceStamp.tsx';
 import { fmtInt, fmtPct, fmtUsd } from '../../../lib/format.ts';
 import { sameData } from '../../../lib/same-data.ts';
+import { CHART_SETTLE_MS, useSettledValue } from '../../../lib/use-settled-value.ts';
 import {
   SIDE_BY_SIDE,
   STATUS_TEXT,
@@ -339,9 +340,11 @@ export function RightSizePanel({
   selected: number;
   waste: WasteRow[];
 }) {
+  const bars = useMemo(() => costBars(plans), [plans]);
+  // The chart draws the bars once a what-if drag rests (bench P16); the cost table follows every step.
+  const drawnBars = useSettledValue(bars, CHART_SETTLE_MS);
   const entry = plans[selected] ?? plans[0];
   if (!entry) return <EmptyState title="Nothing to right-size yet" />;
-  const bars = costBars(plans);
   const nodes = nodesOf(plans);
   const title = `Monthly cost per node (${entry.plan.rates.region ?? 'custom rates'}, prices of ${entry.plan.rates.date})`;
   return (
@@ -359,7 +362,7 @@ export function RightSizePanel({
           height={barChartHeight(bars.length)}
           table={<CostTable bars={bars} nodes={nodes} caption={title} />}
         >
-          <CostChart bars={bars} title={title} />
+          <CostChart bars={drawnBars} title={title} />
         </ChartFrame>
       ) : null}
       <WasteTable rows={waste} nodes={nodes} rates={entry.plan.rates} />

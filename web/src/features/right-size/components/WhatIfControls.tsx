@@ -152,6 +152,7 @@ const CandidateEditor = memo(function CandidateEditor({
         min={r.sizeGiB[0]}
         max={r.sizeGiB[1]}
         step={1}
+        scale="log"
         unit="GiB"
         error={problemFor(problems, 'sizeGiB')}
         onChange={(sizeGiB) => onChange({ ...candidate, sizeGiB })}
