@@ -169,6 +169,13 @@ export type TradeTerms = {
   /** Annual failure rate of one volume, percent: the range AWS publishes. */
   annualFailureRatePct: { min: number; max: number };
   latency: string;
+  /**
+   * The latency promise as a bound, ms, to hold a measured average against (fleet/evidence.ts):
+   * "single-digit millisecond" → 10, "sub-millisecond" → 1; null where AWS states none (st1/sc1).
+   * Amazon EBS User Guide, "Amazon EBS volume types",
+   * https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html (read 2026-11-28).
+   */
+  latencyPromiseMs: number | null;
   durability: string;
   consistency: string;
 };

@@ -56,6 +56,7 @@ export function hddVolumeType(type: 'st1' | 'sc1', spec: HddSpec, traits: Omit<V
     trade: {
       annualFailureRatePct: { min: 0.1, max: 0.2 },
       latency: 'HDD latency',
+      latencyPromiseMs: null,
       durability: '99.8–99.9 % durability (AFR 0.1–0.2 %)',
       consistency: '≥ 90 % of expected throughput 99 % of the time',
     },

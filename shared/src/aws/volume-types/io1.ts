@@ -43,6 +43,7 @@ export const io1 = defineVolumeType({
   trade: {
     annualFailureRatePct: { min: 0.1, max: 0.2 },
     latency: 'single-digit-millisecond latency',
+    latencyPromiseMs: 10,
     durability: '99.8–99.9 % durability (AFR 0.1–0.2 %)',
     consistency: '≥ 90 % of provisioned IOPS 99.9 % of the time',
   },

@@ -64,6 +64,7 @@ export const io2 = defineVolumeType({
   trade: {
     annualFailureRatePct: { min: 0.001, max: 0.001 },
     latency: 'sub-millisecond average latency (under 500 µs at 16 KiB I/O)',
+    latencyPromiseMs: 1,
     durability: '99.999 % durability (AFR ≤ 0.001 %)',
     consistency: '≥ 90 % of provisioned IOPS 99.9 % of the time',
   },
