@@ -78,6 +78,13 @@ export const EVIDENCE_SPECS: Record<EvidenceMetricName, Spec> = {
   'EBSByteBalance%': { namespace: 'AWS/EC2', stat: 'Minimum', kind: 'balance', level: 'all', suffix: 'byte_bal' },
 };
 
+/**
+ * `fleet query`'s default: the checks. They decide what the plan says (throttled or not, which
+ * limit binds) at a third more metrics requested (3 per volume + 2 per instance beside the 6);
+ * latency and balances explain rather than decide, and `all` roughly doubles the extra queries.
+ */
+export const DEFAULT_EVIDENCE: EvidenceLevel = 'checks';
+
 /** EBSIOBalance% / EBSByteBalance% are basic monitoring: one point per 5 minutes. */
 const BASIC_MONITORING_SECONDS = 300;
 
@@ -360,7 +367,7 @@ export function instanceEvidenceOf(
   const days = throttledDaysOf(e.InstanceEBSIOPSExceededCheck, e.InstanceEBSThroughputExceededCheck);
   const findings: string[] = [];
   const said = (m: number | null, what: string) =>
-    m === null ? `${what}: no data` : `${what} exceeded ${n0(m)} min`;
+    m === null ? `${what}: no data` : m > 0 ? `${what} exceeded ${n0(m)} min` : `${what} never exceeded`;
   findings.push(
     `${said(iops, 'EBS IOPS (InstanceEBSIOPSExceededCheck)')}; ${said(tput, 'EBS throughput (InstanceEBSThroughputExceededCheck)')}${days && days.length > 0 ? ` on ${days.length} day(s), worst ${days.reduce((a, d) => (d.minutes > a.minutes ? d : a)).date} ${n0(Math.max(...days.map((d) => d.minutes)))} min` : ''}`,
   );

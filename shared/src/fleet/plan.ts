@@ -874,7 +874,8 @@ function withChecks(
   evidence.modelBinding = plan.binding.id;
   const out: FleetVolumePlan = { ...plan, binding: judged.binding, evidence };
   const throttledByInstance = judged.binding.id.startsWith('instance');
-  if (throttledByInstance && (plan.status === 'over' || plan.status === 'ok'))
+  // The volume's own limit never held it back: changing the volume is not the fix (nor a saving to take).
+  if (throttledByInstance && (plan.status === 'over' || plan.status === 'ok' || plan.status === 'under'))
     return {
       ...out,
       status: 'under',
