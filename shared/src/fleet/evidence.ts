@@ -40,7 +40,13 @@ type Spec = {
 };
 
 export const EVIDENCE_SPECS: Record<EvidenceMetricName, Spec> = {
-  VolumeIOPSExceededCheck: { namespace: 'AWS/EBS', stat: 'Sum', kind: 'check', level: 'checks', suffix: 'iops_x' },
+  VolumeIOPSExceededCheck: {
+    namespace: 'AWS/EBS',
+    stat: 'Sum',
+    kind: 'check',
+    level: 'checks',
+    suffix: 'iops_x',
+  },
   VolumeThroughputExceededCheck: {
     namespace: 'AWS/EBS',
     stat: 'Sum',
@@ -48,10 +54,28 @@ export const EVIDENCE_SPECS: Record<EvidenceMetricName, Spec> = {
     level: 'checks',
     suffix: 'tput_x',
   },
-  VolumeStalledIOCheck: { namespace: 'AWS/EBS', stat: 'Sum', kind: 'check', level: 'checks', suffix: 'stall' },
+  VolumeStalledIOCheck: {
+    namespace: 'AWS/EBS',
+    stat: 'Sum',
+    kind: 'check',
+    level: 'checks',
+    suffix: 'stall',
+  },
   // Latency: AWS names Minimum and Maximum as the meaningful statistics; Maximum is the worst minute.
-  VolumeAvgReadLatency: { namespace: 'AWS/EBS', stat: 'Maximum', kind: 'latency', level: 'all', suffix: 'r_lat' },
-  VolumeAvgWriteLatency: { namespace: 'AWS/EBS', stat: 'Maximum', kind: 'latency', level: 'all', suffix: 'w_lat' },
+  VolumeAvgReadLatency: {
+    namespace: 'AWS/EBS',
+    stat: 'Maximum',
+    kind: 'latency',
+    level: 'all',
+    suffix: 'r_lat',
+  },
+  VolumeAvgWriteLatency: {
+    namespace: 'AWS/EBS',
+    stat: 'Maximum',
+    kind: 'latency',
+    level: 'all',
+    suffix: 'w_lat',
+  },
   BurstBalance: {
     namespace: 'AWS/EBS',
     stat: 'Minimum',
@@ -75,7 +99,13 @@ export const EVIDENCE_SPECS: Record<EvidenceMetricName, Spec> = {
     suffix: 'tput_x',
   },
   'EBSIOBalance%': { namespace: 'AWS/EC2', stat: 'Minimum', kind: 'balance', level: 'all', suffix: 'io_bal' },
-  'EBSByteBalance%': { namespace: 'AWS/EC2', stat: 'Minimum', kind: 'balance', level: 'all', suffix: 'byte_bal' },
+  'EBSByteBalance%': {
+    namespace: 'AWS/EC2',
+    stat: 'Minimum',
+    kind: 'balance',
+    level: 'all',
+    suffix: 'byte_bal',
+  },
 };
 
 /**
@@ -155,7 +185,8 @@ export function buildEvidenceQueries(
     for (const metric of INSTANCE_EVIDENCE_METRICS) {
       const spec = EVIDENCE_SPECS[metric];
       if (!includes(level, spec)) continue;
-      const period = spec.kind === 'balance' ? Math.max(periodSeconds, BASIC_MONITORING_SECONDS) : periodSeconds;
+      const period =
+        spec.kind === 'balance' ? Math.max(periodSeconds, BASIC_MONITORING_SECONDS) : periodSeconds;
       out.push(query(`i${k}_${spec.suffix}`, instanceId, 'InstanceId', metric, period));
     }
   });
@@ -222,7 +253,11 @@ export function checkEvidenceValues(
     const v = values[i]!;
     if (v >= 0 && v <= ceiling) continue;
     const path = `${where}.Values.${i}`;
-    return fail('metrics_invalid', `${file}: ${path}: ${metric}: expected 0 to ${ceiling} ${what}, got ${v}`, path);
+    return fail(
+      'metrics_invalid',
+      `${file}: ${path}: ${metric}: expected 0 to ${ceiling} ${what}, got ${v}`,
+      path,
+    );
   }
   return ok(true);
 }
@@ -327,9 +362,7 @@ function throttledDaysOf(a: EvidenceSeries | undefined, b: EvidenceSeries | unde
   const days = new Map<number, number>();
   for (const s of present)
     for (const [day, d] of s.days) if (d.sum > 0) days.set(day, Math.max(days.get(day) ?? 0, d.sum));
-  return [...days]
-    .sort((x, y) => x[0] - y[0])
-    .map(([day, minutes]) => ({ date: dateOf(day), minutes }));
+  return [...days].sort((x, y) => x[0] - y[0]).map(([day, minutes]) => ({ date: dateOf(day), minutes }));
 }
 
 const maxOrNull = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
@@ -351,10 +384,7 @@ const latencyOf = (s: EvidenceSeries | undefined) =>
 const isVolumeType = (t: string): t is VolumeType => (VOLUME_TYPES as readonly string[]).includes(t);
 
 /** The instance's evidence, or null when none of its metrics was read. */
-export function instanceEvidenceOf(
-  metrics: FleetMetrics,
-  instanceId: string,
-): FleetInstanceEvidence | null {
+export function instanceEvidenceOf(metrics: FleetMetrics, instanceId: string): FleetInstanceEvidence | null {
   const e = metrics.evidence?.get(instanceId);
   if (e === undefined) return null;
   const iops = minutesOf(e.InstanceEBSIOPSExceededCheck);
@@ -369,7 +399,7 @@ export function instanceEvidenceOf(
   const said = (m: number | null, what: string) =>
     m === null ? `${what}: no data` : m > 0 ? `${what} exceeded ${n0(m)} min` : `${what} never exceeded`;
   findings.push(
-    `${said(iops, 'EBS IOPS (InstanceEBSIOPSExceededCheck)')}; ${said(tput, 'EBS throughput (InstanceEBSThroughputExceededCheck)')}${days && days.length > 0 ? ` on ${days.length} day(s), worst ${days.reduce((a, d) => (d.minutes > a.minutes ? d : a)).date} ${n0(Math.max(...days.map((d) => d.minutes)))} min` : ''}`,
+    `${said(iops, 'EBS IOPS (InstanceEBSIOPSExceededCheck)')}; ${said(tput, 'EBS throughput (InstanceEBSThroughputExceededCheck)')}${days && days.length > 0 ? `; throttled on ${days.length} day(s), worst ${days.reduce((a, d) => (d.minutes > a.minutes ? d : a)).date} with ${n0(Math.max(...days.map((d) => d.minutes)))} min` : ''}`,
   );
   if (ioMin !== null || byteMin !== null)
     findings.push(
@@ -433,11 +463,18 @@ export function volumeEvidenceOf(
     );
   else if (e !== undefined) findings.push('volume exceeded checks: no data');
   if (stalled !== null && stalled > 0)
-    findings.push(`I/O stalled ${n0(stalled)} min (VolumeStalledIOCheck): check the volume's health before sizing`);
+    findings.push(
+      `I/O stalled ${n0(stalled)} min (VolumeStalledIOCheck): check the volume's health before sizing`,
+    );
   const window = Math.round(periodSeconds / 60);
   const covered = (s: EvidenceSeries | undefined) => (s ? s.count * window : 0);
   const censoring: Censoring[] = [];
-  const censor = (quantity: Censoring['quantity'], m: number | null, limit: number | null, s?: EvidenceSeries) => {
+  const censor = (
+    quantity: Censoring['quantity'],
+    m: number | null,
+    limit: number | null,
+    s?: EvidenceSeries,
+  ) => {
     if (m === null || m <= 0 || limit === null || !(limit > 0)) return;
     const points = Math.max(covered(s), m);
     censoring.push({
@@ -451,7 +488,12 @@ export function volumeEvidenceOf(
     });
   };
   censor('iops', iops, limits.iops, e?.VolumeIOPSExceededCheck);
-  censor('throughput', tput, limits.mibps === null ? null : limits.mibps * 1_048_576, e?.VolumeThroughputExceededCheck);
+  censor(
+    'throughput',
+    tput,
+    limits.mibps === null ? null : limits.mibps * 1_048_576,
+    e?.VolumeThroughputExceededCheck,
+  );
   const latencyLine = (dir: string, l: ReturnType<typeof latencyOf>, s: EvidenceSeries | undefined) => {
     if (s === undefined) return;
     if (l === null) {
@@ -508,7 +550,10 @@ export function volumeEvidenceOf(
  */
 export function judgeBinding(
   evidence: FleetVolumeEvidence,
-  binding: { id: 'volume-iops' | 'volume-throughput' | 'instance-iops' | 'instance-throughput' | 'none'; explanation: string },
+  binding: {
+    id: 'volume-iops' | 'volume-throughput' | 'instance-iops' | 'instance-throughput' | 'none';
+    explanation: string;
+  },
   instanceEvidence: FleetInstanceEvidence | null,
   instanceId: string | null,
 ): {
@@ -522,7 +567,11 @@ export function judgeBinding(
   const volFired = (vol ?? 0) > 0;
   const insFired = (ins ?? 0) > 0;
   if (!volFired && !insFired) return { bindingCheck: 'none', binding, sentence: null };
-  const modelSide = binding.id.startsWith('volume') ? 'volume' : binding.id.startsWith('instance') ? 'instance' : null;
+  const modelSide = binding.id.startsWith('volume')
+    ? 'volume'
+    : binding.id.startsWith('instance')
+      ? 'instance'
+      : null;
   const volWhich =
     (evidence.iopsExceededMinutes ?? 0) >= (evidence.throughputExceededMinutes ?? 0) ? 'iops' : 'throughput';
   const insWhich =
@@ -530,7 +579,8 @@ export function judgeBinding(
       ? 'iops'
       : 'throughput';
   const volCheck = volWhich === 'iops' ? 'VolumeIOPSExceededCheck' : 'VolumeThroughputExceededCheck';
-  const insCheck = insWhich === 'iops' ? 'InstanceEBSIOPSExceededCheck' : 'InstanceEBSThroughputExceededCheck';
+  const insCheck =
+    insWhich === 'iops' ? 'InstanceEBSIOPSExceededCheck' : 'InstanceEBSThroughputExceededCheck';
   if (modelSide === 'volume' && volFired)
     return {
       bindingCheck: 'confirmed',

@@ -38,7 +38,8 @@ export function evidenceCsvCells(v: FleetVolumePlan): (string | number | null)[]
   ];
 }
 
-const withEvidence = (plan: FleetPlan) => plan.volumes.filter((v) => v.evidence && v.evidence.findings.length > 0);
+const withEvidence = (plan: FleetPlan) =>
+  plan.volumes.filter((v) => v.evidence && v.evidence.findings.length > 0);
 const instancesWithEvidence = (plan: FleetPlan) =>
   (plan.instances ?? []).filter((r) => r.evidence && r.evidence.findings.length > 0);
 

@@ -557,7 +557,11 @@ function addEvidenceResult(
     into.warnings.push(`${target.id} ${target.metric}: StatusCode ${result.StatusCode}`);
   const times = n > 0 ? timesOf(result, spacingMs) : null;
   const timeOf =
-    times === null ? null : 'timeOf' in times ? times.timeOf : (i: number) => times.firstMs + i * times.stepMs;
+    times === null
+      ? null
+      : 'timeOf' in times
+        ? times.timeOf
+        : (i: number) => times.firstMs + i * times.stepMs;
   foldEvidence(into, target, result.values, timeOf);
   return ok(0);
 }

@@ -658,12 +658,7 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
       continue;
     }
     const checks = input.metrics.evidence
-      ? volumeEvidenceOf(
-          input.metrics,
-          v,
-          { iops: current.iops, mibps: current.throughputMibps },
-          period,
-        )
+      ? volumeEvidenceOf(input.metrics, v, { iops: current.iops, mibps: current.throughputMibps }, period)
       : null;
     volumes.push(
       withChecks(

@@ -68,8 +68,7 @@ export const INSTANCE_EVIDENCE_METRICS = [
   'EBSByteBalance%',
 ] as const;
 export type EvidenceMetricName =
-  | (typeof VOLUME_EVIDENCE_METRICS)[number]
-  | (typeof INSTANCE_EVIDENCE_METRICS)[number];
+  (typeof VOLUME_EVIDENCE_METRICS)[number] | (typeof INSTANCE_EVIDENCE_METRICS)[number];
 /** `none`: the six sizing metrics only; `checks`: + the 0/1 exceeded and stalled checks; `all`: + latency and balances. */
 export const EvidenceLevelSchema = z.enum(['none', 'checks', 'all']);
 export type EvidenceLevel = z.infer<typeof EvidenceLevelSchema>;
