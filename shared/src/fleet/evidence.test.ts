@@ -137,9 +137,14 @@ describe('fleet evidence: minutes throttled, recomputed from the raw fixture', (
     expect(quiet.findings).toEqual(['volume exceeded checks: no data']);
     const csv = fleetPlanToCsv(plan).split('\n');
     const header = csv[0]!.split(',');
-    const row = csv.find((l) => l.startsWith('vol-0quiet,'))!.split(',');
+    // RFC 4180 cells: a quoted cell may hold commas and doubled quotes.
+    const cells = (line: string) =>
+      [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map((m) =>
+        m[1]!.replace(/^"|"$/g, '').replace(/""/g, '"'),
+      );
+    const row = cells(csv.find((l) => l.startsWith('vol-0quiet,'))!);
     expect(row[header.indexOf('throttled_minutes')]).toBe('');
-    const pinned = csv.find((l) => l.startsWith('vol-0pinned,'))!.split(',');
+    const pinned = cells(csv.find((l) => l.startsWith('vol-0pinned,'))!);
     expect(pinned[header.indexOf('throttled_minutes')]).toBe('415');
     expect(fleetPlanToText(plan)).toContain('vol-0quiet:\n    volume exceeded checks: no data');
     expect(fleetPlanToMarkdown(plan)).toContain("### AWS's evidence");
