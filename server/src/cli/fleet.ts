@@ -9,10 +9,8 @@ import {
   MAX_QUERIES_PER_REQUEST,
   MODIFICATION_RULE,
   buildMetricQueries,
-  DEFAULT_EVIDENCE,
-  EvidenceLevelSchema,
-  GET_METRIC_DATA_USD_PER_1000,
-  getMetricDataUsd,
+  FleetEvidenceFlagSchema,
+  GET_METRIC_DATA_PRICE,
   concurrencyGroupsOf,
   fleetPlanToCsv,
   fleetPlanToMarkdown,
@@ -134,7 +132,7 @@ async function runQuery(argv: string[], io: CliIo): Promise<number> {
     },
     false,
   );
-  const evidence = EvidenceLevelSchema.safeParse(values.evidence ?? DEFAULT_EVIDENCE);
+  const evidence = FleetEvidenceFlagSchema.safeParse(values.evidence);
   if (!evidence.success)
     throw new UsageError(`--evidence: expected none, checks or all, got "${values.evidence}"`, '--evidence');
   if (values.volumes === undefined)
@@ -180,17 +178,17 @@ async function runQuery(argv: string[], io: CliIo): Promise<number> {
   const batches = buildMetricQueries({ volumes, days, periodSeconds: period, end, evidence: evidence.data });
   const sizingQueries = volumes.length * 6;
   const evidenceQueries = batches.reduce((n, b) => n + b.queries.length, 0) - sizingQueries;
-  const price = GET_METRIC_DATA_USD_PER_1000;
+  const price = GET_METRIC_DATA_PRICE;
   const cost = {
-    usdPer1000Metrics: price.usd,
+    usdPer1000Metrics: price.usdPer1000,
     priceRegion: price.region,
     priceDate: price.date,
-    priceSource: 'https://aws.amazon.com/cloudwatch/pricing/',
+    priceSource: price.source,
     sizingQueries,
     evidenceQueries,
     evidence: evidence.data,
-    sizingUsd: getMetricDataUsd(sizingQueries),
-    evidenceUsd: getMetricDataUsd(evidenceQueries),
+    sizingUsd: price.usdFor(sizingQueries),
+    evidenceUsd: price.usdFor(evidenceQueries),
   };
   if (values.out !== undefined) {
     const dir = resolve(io.cwd, values.out);
@@ -205,7 +203,7 @@ async function runQuery(argv: string[], io: CliIo): Promise<number> {
   const pointsPerQuery = Math.ceil((days * 86_400) / period);
   const lines: string[] = [
     `# ${volumes.length} volumes × 6 sizing metrics = ${sizingQueries} queries, + ${evidenceQueries} evidence queries (--evidence ${evidence.data}), in ${batches.length} batch(es) of at most ${MAX_QUERIES_PER_REQUEST}; ${pointsPerQuery} points per query over ${days} days`,
-    `# Cost: GetMetricData is priced per metric requested, USD ${price.usd} per 1,000 (${price.region}, https://aws.amazon.com/cloudwatch/pricing/, read ${price.date}):`,
+    `# Cost: GetMetricData is priced per metric requested, USD ${price.usdPer1000} per 1,000 (${price.region}, ${price.source}, read ${price.date}):`,
     `#   sizing ${usd4(cost.sizingUsd)} + evidence ${usd4(cost.evidenceUsd)} = ${usd4(cost.sizingUsd + cost.evidenceUsd)} per run of these commands (other regions may differ)`,
   ];
   for (const b of batches) {

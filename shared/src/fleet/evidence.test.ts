@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { regionRateCardFor } from '../aws/ebs-prices.ts';
 import { findInstanceType } from '../aws/instances.ts';
-import { buildEvidenceQueries, getMetricDataUsd } from './evidence.ts';
+import { buildEvidenceQueries, GET_METRIC_DATA_PRICE } from './evidence.ts';
 import { fleetPlanToCsv, fleetPlanToMarkdown, fleetPlanToText } from './format.ts';
 import {
   addMetricData,
@@ -205,6 +205,6 @@ describe('fleet query --evidence', () => {
     expect(of('vol-0gp2 VolumeAvgReadLatency').Stat).toBe('Maximum');
     expect(q.some((x) => x.Label === 'vol-0pinned BurstBalance')).toBe(false);
     // USD 0.01 per 1,000 metrics requested.
-    expect(getMetricDataUsd(1000)).toBeCloseTo(0.01, 10);
+    expect(GET_METRIC_DATA_PRICE.usdFor(1000)).toBeCloseTo(0.01, 10);
   });
 });

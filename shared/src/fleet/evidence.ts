@@ -3,6 +3,7 @@ import { descriptorOf, VOLUME_TYPES, type VolumeType } from '../aws/volume-types
 import { fail, ok, type Result } from '../problem.ts';
 import { formatInt } from '../units.ts';
 import {
+  EvidenceLevelSchema,
   INSTANCE_EVIDENCE_METRICS,
   VOLUME_EVIDENCE_METRICS,
   type EvidenceLevel,
@@ -109,11 +110,11 @@ export const EVIDENCE_SPECS: Record<EvidenceMetricName, Spec> = {
 };
 
 /**
- * `fleet query`'s default: the checks. They decide what the plan says (throttled or not, which
- * limit binds) at a third more metrics requested (3 per volume + 2 per instance beside the 6);
+ * `fleet query --evidence`, default `checks`. They decide what the plan says (throttled or not,
+ * which limit binds) at a third more metrics requested (3 per volume + 2 per instance beside the 6);
  * latency and balances explain rather than decide, and `all` roughly doubles the extra queries.
  */
-export const DEFAULT_EVIDENCE: EvidenceLevel = 'checks';
+export const FleetEvidenceFlagSchema = EvidenceLevelSchema.default('checks');
 
 /** EBSIOBalance% / EBSByteBalance% are basic monitoring: one point per 5 minutes. */
 const BASIC_MONITORING_SECONDS = 300;
@@ -123,7 +124,14 @@ const BASIC_MONITORING_SECONDS = 300;
  * us-east-1 (Amazon CloudWatch pricing, https://aws.amazon.com/cloudwatch/pricing/, read
  * 2026-11-28). Each MetricDataQuery of a request is one metric requested.
  */
-export const GET_METRIC_DATA_USD_PER_1000 = { usd: 0.01, region: 'us-east-1', date: '2026-11-28' } as const;
+export const GET_METRIC_DATA_PRICE = {
+  usdPer1000: 0.01,
+  region: 'us-east-1',
+  date: '2026-11-28',
+  source: 'https://aws.amazon.com/cloudwatch/pricing/',
+  /** What `queries` metrics requested cost per run of the commands, USD. */
+  usdFor: (queries: number) => (queries / 1000) * 0.01,
+} as const;
 
 const includes = (level: EvidenceLevel, spec: Spec) =>
   level === 'all' || (level === 'checks' && spec.level === 'checks');
@@ -192,9 +200,6 @@ export function buildEvidenceQueries(
   });
   return out;
 }
-
-/** What `queries` metrics requested cost per run of the commands, USD (GET_METRIC_DATA_USD_PER_1000). */
-export const getMetricDataUsd = (queries: number) => (queries / 1000) * GET_METRIC_DATA_USD_PER_1000.usd;
 
 const ALL_EVIDENCE = [...VOLUME_EVIDENCE_METRICS, ...INSTANCE_EVIDENCE_METRICS] as readonly string[];
 const VOLUME_ID_OF_SUFFIX = new Map(
