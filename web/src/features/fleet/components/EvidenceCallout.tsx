@@ -8,10 +8,10 @@ function verdictOf(e: Evidence): { label: string; tone: 'ok' | 'watch' | 'concer
   if (e.bindingCheck === 'contradicted') return { label: 'Checks contradict the model', tone: 'concern' };
   if ((e.throttledMinutes ?? 0) > 0)
     return { label: `Throttled ${fmtInt(e.throttledMinutes!)} min`, tone: 'concern' };
-  if (e.throttledMinutes === null && e.instanceThrottledMinutes === null)
-    return { label: 'No data', tone: 'watch' };
   if ((e.instanceThrottledMinutes ?? 0) > 0)
     return { label: `Instance throttled ${fmtInt(e.instanceThrottledMinutes!)} min`, tone: 'concern' };
+  // The volume's own checks returned nothing: not "never throttled".
+  if (e.throttledMinutes === null) return { label: 'No data', tone: 'watch' };
   return { label: 'Never throttled', tone: 'ok' };
 }
 
