@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { fleetCatalogFor } from '@blockwise/shared/analysis';
 import {
   parseFleetInstances,
@@ -11,10 +9,17 @@ import {
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { EvidenceCallout } from './EvidenceCallout.tsx';
+import volumesText from '../../../../../fixtures/fleet-evidence/volumes.json?raw';
+import instancesText from '../../../../../fixtures/fleet-evidence/instances.json?raw';
+import metricsText from '../../../../../fixtures/fleet-evidence/metrics.json?raw';
 
 // fixtures/fleet-evidence (its generate.mjs and README), planned by the shared planner as the page does.
-const DIR = resolve(import.meta.dirname, '../../../../../fixtures/fleet-evidence');
-const json = (name: string): unknown => JSON.parse(readFileSync(resolve(DIR, name), 'utf8'));
+const FILES: Record<string, string> = {
+  'volumes.json': volumesText,
+  'instances.json': instancesText,
+  'metrics.json': metricsText,
+};
+const json = (name: string): unknown => JSON.parse(FILES[name]!);
 function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: unknown }): T {
   if (!r.ok) throw new Error(JSON.stringify(r.error));
   return r.value;
