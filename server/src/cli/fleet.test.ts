@@ -228,7 +228,7 @@ describe('blockwise fleet query/plan --evidence (issue 28)', () => {
       '7 volumes × 6 sizing metrics = 42 queries, + 44 evidence queries (--evidence all)',
     );
     expect(r.stdout).toContain(
-      'USD 0.01 per 1,000 (us-east-1, https://aws.amazon.com/cloudwatch/pricing/, read 2026-11-28)',
+      'USD 0.01 per 1,000 (us-east-1, https://aws.amazon.com/cloudwatch/pricing/, as of 2026-11-28)',
     );
     expect(r.stdout).toContain('sizing $0.0004 + evidence $0.0004 = $0.0009 per run');
     expect(r.stdout).toContain('"Label": "i-0small InstanceEBSIOPSExceededCheck"');

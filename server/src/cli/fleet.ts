@@ -203,7 +203,7 @@ async function runQuery(argv: string[], io: CliIo): Promise<number> {
   const pointsPerQuery = Math.ceil((days * 86_400) / period);
   const lines: string[] = [
     `# ${volumes.length} volumes × 6 sizing metrics = ${sizingQueries} queries, + ${evidenceQueries} evidence queries (--evidence ${evidence.data}), in ${batches.length} batch(es) of at most ${MAX_QUERIES_PER_REQUEST}; ${pointsPerQuery} points per query over ${days} days`,
-    `# Cost: GetMetricData is priced per metric requested, USD ${price.usdPer1000} per 1,000 (${price.region}, ${price.source}, read ${price.date}):`,
+    `# Cost: GetMetricData is priced per metric requested, USD ${price.usdPer1000} per 1,000 (${price.region}, ${price.source}, as of ${price.date}):`,
     `#   sizing ${usd4(cost.sizingUsd)} + evidence ${usd4(cost.evidenceUsd)} = ${usd4(cost.sizingUsd + cost.evidenceUsd)} per run of these commands (other regions may differ)`,
   ];
   for (const b of batches) {

@@ -121,8 +121,8 @@ const BASIC_MONITORING_SECONDS = 300;
 
 /**
  * CloudWatch GetMetricData is priced per metric requested: USD 0.01 per 1,000 metrics in
- * us-east-1 (Amazon CloudWatch pricing, https://aws.amazon.com/cloudwatch/pricing/, read
- * 2026-11-28). Each MetricDataQuery of a request is one metric requested.
+ * us-east-1 (Amazon CloudWatch pricing, https://aws.amazon.com/cloudwatch/pricing/, as of
+ * 2026-11-28: the figure quoted from that page for issue 28, not re-fetched: no network here). Each MetricDataQuery of a request is one metric requested.
  */
 export const GET_METRIC_DATA_PRICE = {
   usdPer1000: 0.01,
