@@ -33,7 +33,7 @@ describe('blockwise fleet query', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(
-      '10 volumes × 4 metrics = 40 queries in 1 batch(es) of at most 500; 4032 points per query over 14 days',
+      '10 volumes × 6 sizing metrics = 60 queries, + 42 evidence queries (--evidence checks), in 1 batch(es) of at most 500; 4032 points per query over 14 days',
     );
     expect(r.stdout).toContain(
       'aws cloudwatch get-metric-data --start-time 2026-11-10T00:00:00Z --end-time 2026-11-24T00:00:00Z --metric-data-queries file://batch-1.json --output json > metrics-1.json',
@@ -55,6 +55,8 @@ describe('blockwise fleet query', () => {
       '7',
       '--period',
       '3600',
+      '--evidence',
+      'none',
     ]);
     expect(r.code, r.stderr).toBe(0);
     const batch = JSON.parse(readFileSync(join(dir, 'batch-1.json'), 'utf8'));
@@ -69,6 +71,7 @@ describe('blockwise fleet query', () => {
     },
     { args: ['--period', '90'], text: '--period: expected a whole number of minutes' },
     { args: ['--end', 'yesterday'], text: '--end: expected an ISO 8601 date' },
+    { args: ['--evidence', 'some'], text: '--evidence: expected none, checks or all, got "some"' },
   ])('usage: $text (exit 2)', async ({ args, text }) => {
     const r = await runCli(['fleet', 'query', '--volumes', `${F}/volumes.json`, ...args]);
     expect(r.code).toBe(2);
@@ -191,5 +194,79 @@ describe('blockwise fleet plan', () => {
     const r = await runCli(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(text);
+  });
+});
+
+// fixtures/fleet-evidence/ (its generate.mjs and README): AWS's exceeded checks, latency and balances.
+const E = 'fixtures/fleet-evidence';
+const E_PLAN = [
+  'fleet',
+  'plan',
+  '--volumes',
+  `${E}/volumes.json`,
+  '--instances',
+  `${E}/instances.json`,
+  '--metrics',
+  `${E}/metrics.json`,
+];
+
+describe('blockwise fleet query/plan --evidence (issue 28)', () => {
+  it('query --evidence all: the extra queries per volume and attached instance, and what they cost', async () => {
+    const r = await runCli([
+      'fleet',
+      'query',
+      '--volumes',
+      `${E}/volumes.json`,
+      '--evidence',
+      'all',
+      '--days',
+      '2',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    // 7 volumes × (3 checks + 2 latency) + 1 gp2 BurstBalance + 2 instances × (2 checks + 2 balances) = 44
+    expect(r.stdout).toContain(
+      '7 volumes × 6 sizing metrics = 42 queries, + 44 evidence queries (--evidence all)',
+    );
+    expect(r.stdout).toContain(
+      'USD 0.01 per 1,000 (us-east-1, https://aws.amazon.com/cloudwatch/pricing/, as of 2026-11-28)',
+    );
+    expect(r.stdout).toContain('sizing $0.0004 + evidence $0.0004 = $0.0009 per run');
+    expect(r.stdout).toContain('"Label": "i-0small InstanceEBSIOPSExceededCheck"');
+    expect(r.stdout).toContain('"Label": "vol-0gp2 BurstBalance"');
+    const json = await runCli(['fleet', 'query', '--volumes', `${E}/volumes.json`, '--json']);
+    expect(JSON.parse(json.stdout).cost).toMatchObject({
+      sizingQueries: 42,
+      evidenceQueries: 25,
+      evidence: 'checks',
+    });
+  });
+
+  it("plan: the pinned volume's 415 minutes, the confirmed and the contradicted binding limits, latency, credits", async () => {
+    const r = await runCli(E_PLAN);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      'vol-0pinned: demand above the limit for 415 minutes (VolumeIOPSExceededCheck',
+    );
+    expect(r.stdout).toContain('the checks confirm the binding limit: VolumeIOPSExceededCheck fired 36 min');
+    expect(r.stdout).toContain(
+      "vol-0contra: the checks contradict the model's binding limit (volume-iops): i-0small's InstanceEBSIOPSExceededCheck fired 48 min and the volume's checks never fired — trusting the checks, the instance binds",
+    );
+    expect(r.stdout).toContain('above what io2 promises');
+    expect(r.stdout).toContain('burst balance minimum 0 %: credits ran out on 1 day(s)');
+    expect(r.stdout).toContain('vol-0quiet:\n    volume exceeded checks: no data');
+  });
+
+  it('--json: the evidence per volume and instance, valid against the plan schema; markdown and CSV carry it', async () => {
+    const r = await runCli([...E_PLAN, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const plan = FleetPlanSchema.parse(JSON.parse(r.stdout));
+    const pinned = plan.volumes.find((v) => v.volumeId === 'vol-0pinned')!;
+    expect(pinned.evidence).toMatchObject({ throttledMinutes: 415, bindingCheck: 'confirmed' });
+    expect(plan.volumes.find((v) => v.volumeId === 'vol-0quiet')!.evidence!.throttledMinutes).toBeNull();
+    expect(plan.instances!.find((i) => i.instanceId === 'i-0small')!.evidence!.iopsExceededMinutes).toBe(48);
+    const md = await runCli([...E_PLAN, '--format', 'markdown']);
+    expect(md.stdout).toContain("### AWS's evidence");
+    const csv = await runCli([...E_PLAN, '--csv']);
+    expect(csv.stdout.split('\n')[0]).toContain('binding_check,throttled_minutes,iops_exceeded_minutes');
   });
 });

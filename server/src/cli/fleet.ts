@@ -9,6 +9,8 @@ import {
   MAX_QUERIES_PER_REQUEST,
   MODIFICATION_RULE,
   buildMetricQueries,
+  FleetEvidenceFlagSchema,
+  GET_METRIC_DATA_PRICE,
   concurrencyGroupsOf,
   fleetPlanToCsv,
   fleetPlanToMarkdown,
@@ -27,7 +29,7 @@ import { FleetInputError, readMetricsFiles, readText, threadsFor } from './fleet
 import { resolveRegionRateCard } from './flags.ts';
 import { EXIT, UsageError, parseFlags, type CliIo, type Command } from './io.ts';
 
-const usage = `Usage: blockwise fleet query --volumes volumes.json [--days 14] [--period 300] [--end ISO] [--out DIR] [--json]
+const usage = `Usage: blockwise fleet query --volumes volumes.json [--days 14] [--period 300] [--end ISO] [--evidence none|checks|all] [--out DIR] [--json]
        blockwise fleet plan  --volumes volumes.json --metrics m.json [--metrics m2.json …] [--instances instances.json]
                              [--headroom ${FLEET_DEFAULTS.headroom}] [--statistic max|p99|p95] [--region ${FLEET_DEFAULTS.region}] [--rates k=v,…]
                              [--period 300] [--min-days 1] [--min-points 12] [--catalog FILE]
@@ -43,7 +45,15 @@ const usage = `Usage: blockwise fleet query --volumes volumes.json [--days 14] [
           VolumeWriteOps, VolumeReadBytes, VolumeWriteBytes (Stat Sum) and VolumeAvgIOPS,
           VolumeAvgThroughput (Stat Maximum: the busiest minute, Nitro instances) per volume,
           ${MAX_QUERIES_PER_REQUEST} queries per request (AWS's limit), with the exact command for each batch. --out DIR writes
-          batch-N.json files there; without it the JSON is printed.
+          batch-N.json files there; without it the JSON is printed. It prints what the queries cost
+          (GetMetricData is priced per metric requested).
+  --evidence    AWS's own evidence beside the sizing metrics (docs/fleet.md §1):
+                checks (default): per volume VolumeIOPSExceededCheck, VolumeThroughputExceededCheck,
+                  VolumeStalledIOCheck (AWS/EBS) and per attached instance InstanceEBSIOPSExceededCheck,
+                  InstanceEBSThroughputExceededCheck (AWS/EC2): 0/1 per minute, Stat Sum = minutes
+                all: also VolumeAvgReadLatency/VolumeAvgWriteLatency (Maximum), BurstBalance (gp2/st1/sc1,
+                  Minimum) and EBSIOBalance%/EBSByteBalance% (Minimum, 5-minute)
+                none: the six sizing metrics only
   plan    per volume: current configuration and monthly cost, observed peak, binding limit, the
           cheapest configuration meeting peak × (1 + headroom), saving or risk, and the
           modify-volume command, its rollback and the Terraform diff; totals per type, instance, fleet.
@@ -118,9 +128,13 @@ async function runQuery(argv: string[], io: CliIo): Promise<number> {
       end: { type: 'string' },
       out: { type: 'string' },
       json: { type: 'boolean' },
+      evidence: { type: 'string' },
     },
     false,
   );
+  const evidence = FleetEvidenceFlagSchema.safeParse(values.evidence);
+  if (!evidence.success)
+    throw new UsageError(`--evidence: expected none, checks or all, got "${values.evidence}"`, '--evidence');
   if (values.volumes === undefined)
     throw new UsageError(
       '--volumes: required (aws ec2 describe-volumes --output json > volumes.json)',
@@ -161,7 +175,21 @@ async function runQuery(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof FleetInputError) return report(error, io, values.json === true);
     throw error;
   }
-  const batches = buildMetricQueries({ volumes, days, periodSeconds: period, end });
+  const batches = buildMetricQueries({ volumes, days, periodSeconds: period, end, evidence: evidence.data });
+  const sizingQueries = volumes.length * 6;
+  const evidenceQueries = batches.reduce((n, b) => n + b.queries.length, 0) - sizingQueries;
+  const price = GET_METRIC_DATA_PRICE;
+  const cost = {
+    usdPer1000Metrics: price.usdPer1000,
+    priceRegion: price.region,
+    priceDate: price.date,
+    priceSource: price.source,
+    sizingQueries,
+    evidenceQueries,
+    evidence: evidence.data,
+    sizingUsd: price.usdFor(sizingQueries),
+    evidenceUsd: price.usdFor(evidenceQueries),
+  };
   if (values.out !== undefined) {
     const dir = resolve(io.cwd, values.out);
     await mkdir(dir, { recursive: true });
@@ -169,12 +197,14 @@ async function runQuery(argv: string[], io: CliIo): Promise<number> {
       await writeFile(join(dir, b.fileName), `${JSON.stringify(b.queries, null, 2)}\n`);
   }
   if (values.json) {
-    io.stdout(`${JSON.stringify({ batches }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ batches, cost }, null, 2)}\n`);
     return EXIT.ok;
   }
   const pointsPerQuery = Math.ceil((days * 86_400) / period);
   const lines: string[] = [
-    `# ${volumes.length} volumes × 4 metrics = ${volumes.length * 4} queries in ${batches.length} batch(es) of at most ${MAX_QUERIES_PER_REQUEST}; ${pointsPerQuery} points per query over ${days} days`,
+    `# ${volumes.length} volumes × 6 sizing metrics = ${sizingQueries} queries, + ${evidenceQueries} evidence queries (--evidence ${evidence.data}), in ${batches.length} batch(es) of at most ${MAX_QUERIES_PER_REQUEST}; ${pointsPerQuery} points per query over ${days} days`,
+    `# Cost: GetMetricData is priced per metric requested, USD ${price.usdPer1000} per 1,000 (${price.region}, ${price.source}, as of ${price.date}):`,
+    `#   sizing ${usd4(cost.sizingUsd)} + evidence ${usd4(cost.evidenceUsd)} = ${usd4(cost.sizingUsd + cost.evidenceUsd)} per run of these commands (other regions may differ)`,
   ];
   for (const b of batches) {
     lines.push(
@@ -193,6 +223,9 @@ async function runQuery(argv: string[], io: CliIo): Promise<number> {
   io.stdout(`${lines.join('\n')}\n`);
   return EXIT.ok;
 }
+
+/** Fractions of a cent matter here: 60 queries cost USD 0.0006. */
+const usd4 = (usd: number) => `$${usd.toFixed(4)}`;
 
 function report(error: FleetInputError, io: CliIo, json: boolean): number {
   if (json) io.stdout(`${JSON.stringify({ error: { ...error.problem, file: error.file } })}\n`);

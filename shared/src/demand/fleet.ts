@@ -242,5 +242,8 @@ export function demandFromFleetSeries(
 /** "pinned at the limit 100.0 % of the time; demand unknown above 3,000 IOPS" */
 export function describeCensoring(c: Censoring): string {
   const limit = formatRate(c.limit, c.quantity === 'iops' ? 'IOPS' : 'MiB/s');
+  // AWS's check measured it (fleet/evidence.ts): minutes the workload asked for more than the limit.
+  if (c.evidence === 'exceeded-check')
+    return `demand above the limit for ${c.pointsAtLimit.toLocaleString('en-US')} minutes (${c.quantity === 'iops' ? 'VolumeIOPSExceededCheck' : 'VolumeThroughputExceededCheck'}, ${(c.share * 100).toFixed(1)} % of the ${c.points.toLocaleString('en-US')} minutes covered); demand unknown above ${limit}`;
   return `pinned at the limit ${c.exact ? '' : 'at least '}${(c.share * 100).toFixed(1)} % of the time; demand unknown above ${limit}`;
 }

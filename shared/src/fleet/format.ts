@@ -1,3 +1,4 @@
+import { EVIDENCE_CSV_COLUMNS, evidenceCsvCells, evidenceMarkdown, evidenceText } from './format-evidence.ts';
 import { formatInt, formatUsd } from '../units.ts';
 import {
   INSTANCE_CSV_COLUMNS,
@@ -52,6 +53,7 @@ export const FLEET_CSV_COLUMNS = [
   'risk',
   'modify_command',
   ...INSTANCE_CSV_COLUMNS,
+  ...EVIDENCE_CSV_COLUMNS,
 ] as const;
 
 /**
@@ -89,6 +91,7 @@ export function fleetPlanToCsv(plan: FleetPlan): string {
       v.risk,
       v.commands.modify[0] ?? null,
       ...instanceCsvCells(plan, v),
+      ...evidenceCsvCells(v),
     ]
       .map(csvCell)
       .join(',');
@@ -160,6 +163,7 @@ export function fleetPlanToMarkdown(plan: FleetPlan): string {
     ),
   ];
   out.push(...instancesMarkdown(plan));
+  out.push(...evidenceMarkdown(plan));
   const extras = plan.volumes.filter((v) => volumeExtras(v).length > 0);
   if (extras.length > 0) {
     out.push('', '### Cheaper types and instance flags', '');
@@ -272,6 +276,7 @@ export function fleetPlanToText(plan: FleetPlan): string {
   const risky = plan.volumes.filter((v) => v.risk);
   if (risky.length > 0) out.push('', 'Risks:', ...risky.map((v) => `  ${v.volumeId}: ${v.risk}`));
   out.push(...instancesText(plan));
+  out.push(...evidenceText(plan));
   const extras = plan.volumes.filter((v) => volumeExtras(v).length > 0);
   if (extras.length > 0)
     out.push(

@@ -1,6 +1,7 @@
 // Fleet right-sizing (docs/fleet.md): describe-volumes + get-metric-data → one plan per volume.
 
 export { FLEET_DEFAULTS, FLEET_HEADROOM_BOUNDS, FleetPlanSchema, FleetStatisticSchema } from './schema.ts';
+export { FleetEvidenceFlagSchema, GET_METRIC_DATA_PRICE } from './evidence.ts';
 export type {
   ConcurrencyGroups,
   FleetCatalog,

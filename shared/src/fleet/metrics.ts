@@ -10,11 +10,13 @@ import {
 } from './concurrent.ts';
 import { IMPLAUSIBLE_BYTES_PER_SEC, IMPLAUSIBLE_IOPS, LONGEST_PERIOD_SECONDS } from './limits.ts';
 import { gcdMs } from './gcd.ts';
+import { checkEvidenceValues, evidenceTargetOf, foldEvidence, mergeEvidence } from './evidence.ts';
 import { problemOf } from './parse.ts';
 import { parseLabel } from './queries.ts';
 import { STAMP_SAMPLE, scanMetricDataText } from './scan.ts';
 import type {
   ConcurrencyGroups,
+  EvidenceMetricName,
   FleetMetrics,
   FleetStatistic,
   MetricName,
@@ -468,6 +470,11 @@ function addResult(
     const volumeId = m ? volumeIds?.[Number(m[1])] : undefined;
     if (m && volumeId !== undefined) target = { volumeId, metric: METRIC_OF[m[2]!]! };
   }
+  if (target === null) {
+    // AWS's evidence metrics (exceeded checks, latency, balances) go beside the Sums (evidence.ts).
+    const evidence = evidenceTargetOf(result.Label, result.Id, volumeIds);
+    if (evidence !== null) return addEvidenceResult(into, evidence, result, file, where, options);
+  }
   if (target === null)
     return fail(
       'metrics_invalid',
@@ -520,6 +527,43 @@ function addResult(
   s.lastMs = Math.max(s.lastMs, spacing.lastMs);
   s.spacingMs = gcdMs(s.spacingMs, spacing.spacingMs);
   return ok(spacing.spacingMs);
+}
+
+/**
+ * One evidence result: its points checked against what the metric can be and folded with their
+ * times (every timestamp when parsed whole; else from the ends when contiguous). Answers 0: the
+ * evidence's spacing (5-minute balances beside 1-minute checks) does not enter the Period checks.
+ */
+function addEvidenceResult(
+  into: FleetMetrics,
+  target: { id: string; metric: EvidenceMetricName },
+  result: OneResult,
+  file: string,
+  where: string,
+  options: MetricDataOptions,
+): Result<number> {
+  const n = result.values.length;
+  let spacingMs = 0;
+  if (n > 0) {
+    const found = spacingOfResult(result, file, where);
+    if (!found.ok) return found;
+    spacingMs = found.value.spacingMs;
+  }
+  const periodSeconds = options.periodSeconds ?? (spacingMs > 0 ? spacingMs / 1000 : LONGEST_PERIOD_SECONDS);
+  const valid = checkEvidenceValues(result.values, target.metric, periodSeconds, file, where);
+  if (!valid.ok) return valid;
+  into.results++;
+  if (result.StatusCode !== undefined && result.StatusCode !== 'Complete')
+    into.warnings.push(`${target.id} ${target.metric}: StatusCode ${result.StatusCode}`);
+  const times = n > 0 ? timesOf(result, spacingMs) : null;
+  const timeOf =
+    times === null
+      ? null
+      : 'timeOf' in times
+        ? times.timeOf
+        : (i: number) => times.firstMs + i * times.stepMs;
+  foldEvidence(into, target, result.values, timeOf);
+  return ok(0);
 }
 
 /**
@@ -626,6 +670,7 @@ export function mergeFleetMetrics(into: FleetMetrics, part: FleetMetricsPart): F
   if (part.metrics.concurrency)
     mergeConcurrency((into.concurrency ??= createConcurrencyStore()), part.metrics.concurrency);
   for (const p of part.metrics.pages) into.pages.push(p);
+  mergeEvidence(into, part.metrics.evidence);
   for (const [volumeId, perVolume] of part.metrics.series) {
     const target = into.series.get(volumeId);
     if (target === undefined) {

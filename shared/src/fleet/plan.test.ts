@@ -218,7 +218,7 @@ describe('planFleet on the generated fleet (us-east-1 prices of 2024-07-18: gp3 
     const csv = fleetPlanToCsv(p).trim().split('\n');
     expect(csv).toHaveLength(12); // header, 10 volumes, TOTAL
     expect(csv.at(-1)).toBe(
-      'TOTAL,,,,total,,,,,1679.5,,,,,,,,,,,,915,764.5,"10 volumes, 2 under-provisioned",,,,,,,,,,',
+      'TOTAL,,,,total,,,,,1679.5,,,,,,,,,,,,915,764.5,"10 volumes, 2 under-provisioned",,,,,,,,,,,,,,,,,,,,,',
     );
     expect(csv[0]).toMatch(/^volume_id,name,instance_id/);
     expect(csv.find((l) => l.startsWith('vol-0over'))).toContain(',over,gp3,500,16000,250,110,');

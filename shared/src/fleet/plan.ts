@@ -23,6 +23,7 @@ import { checkDelivered } from './delivered.ts';
 import { headroomTarget } from '../plan/headroom.ts';
 import { capsOf, instanceRows } from './instances.ts';
 import { peakOf } from './peak.ts';
+import { instanceEvidenceOf, judgeBinding, volumeEvidenceOf, type VolumeChecks } from './evidence.ts';
 import { gcdMs } from './gcd.ts';
 import { modeOf } from './metrics.ts';
 import type {
@@ -633,11 +634,11 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
           : null;
     if (idle) {
       unused.push(unusedOf(v, idle, current, input.catalog.snapshotUsdPerGibMonth));
-      volumes.push({ ...base, status: idle, observed: o });
+      volumes.push(withEvidenceOnly({ ...base, status: idle, observed: o }, input.metrics, v, period));
       continue;
     }
     if (o === null || demand === null) {
-      volumes.push({ ...base, status: 'no_data' });
+      volumes.push(withEvidenceOnly({ ...base, status: 'no_data' }, input.metrics, v, period));
       noData.push({
         volumeId: v.volumeId,
         status: 'no_data',
@@ -646,7 +647,9 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
       continue;
     }
     if (o.days < ctx.minHistoryDays || o.points < ctx.minPoints) {
-      volumes.push({ ...base, status: 'too_little_history', observed: o });
+      volumes.push(
+        withEvidenceOnly({ ...base, status: 'too_little_history', observed: o }, input.metrics, v, period),
+      );
       noData.push({
         volumeId: v.volumeId,
         status: 'too_little_history',
@@ -654,7 +657,16 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
       });
       continue;
     }
-    volumes.push(planMeasured(v, base, demand, spec, ctx));
+    const checks = input.metrics.evidence
+      ? volumeEvidenceOf(input.metrics, v, { iops: current.iops, mibps: current.throughputMibps }, period)
+      : null;
+    volumes.push(
+      withChecks(
+        planMeasured(v, base, checks ? withExceededDemand(demand, checks, current) : demand, spec, ctx),
+        checks,
+        v.instanceId ? instanceEvidenceOf(input.metrics, v.instanceId) : null,
+      ),
+    );
   }
   const rows = instanceRows({
     volumes: input.volumes,
@@ -670,6 +682,13 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
     ...(input.catalog.instancePool ? { instancePool: input.catalog.instancePool } : {}),
   });
   notePeers(volumes, rows);
+  if (input.metrics.evidence) {
+    for (const r of rows) {
+      const e = instanceEvidenceOf(input.metrics, r.instanceId);
+      if (e) r.evidence = e;
+    }
+    notes.push(evidenceNote(volumes, rows));
+  }
   if (rows.some((r) => r.method === 'time-aligned'))
     notes.push(
       `instances: their volumes' rates are summed point by point; minutes above an instance's baseline count whole ${referencePeriod}-second periods (a period whose average is above the baseline counts in full; a burst shorter than a period inside a quieter average is not seen)`,
@@ -796,4 +815,93 @@ function totalsOf(volumes: readonly FleetVolumePlan[], unused: readonly FleetUnu
     ),
     fleet: { ...fleet, unusedSavingUsdPerMonth: unusedSaving },
   };
+}
+
+/* ---------- AWS's own evidence (evidence.ts; issue 28) ---------- */
+
+/**
+ * Demand with the exceeded checks fed in: a check that fired is censoring (`exceeded-check`: the
+ * workload asked for more than the limit in those minutes), and the observed peak is at least the
+ * limit it exceeded — a 5-minute Sum averages those minutes away. So such a volume is never
+ * "over-provisioned" and its recommendation never goes below today's limit.
+ */
+function withExceededDemand(demand: FleetDemand, checks: VolumeChecks, current: FleetConfig): FleetDemand {
+  if (checks.censoring.length === 0) return demand;
+  const o = demand.observed;
+  const peak = peakOf(o);
+  const iopsFired = checks.censoring.some((c) => c.quantity === 'iops');
+  const tputFired = checks.censoring.some((c) => c.quantity === 'throughput');
+  const peakIops = iopsFired && current.iops ? Math.max(peak.iops, current.iops) : peak.iops;
+  const peakMibps =
+    tputFired && current.throughputMibps ? Math.max(peak.mibps, current.throughputMibps) : peak.mibps;
+  const notes = [...demand.notes];
+  if (peakIops > peak.iops || peakMibps > peak.mibps)
+    notes.push(
+      `observed peak raised to the limit it exceeded (${n0(peakIops)} IOPS / ${n0(peakMibps)} MiB/s): the exceeded checks show demand above it; the Sums (${n0(peak.iops)} IOPS / ${n0(peak.mibps)} MiB/s) average those minutes away`,
+    );
+  return {
+    ...demand,
+    observed: { ...o, peakIops, peakMibps },
+    censoring: [
+      ...demand.censoring.filter((c) => !checks.censoring.some((x) => x.quantity === c.quantity)),
+      ...checks.censoring,
+    ],
+    notes,
+  };
+}
+
+/**
+ * The plan beside the checks: what they say of the binding limit (confirmed, or contradicted and
+ * then trusted), and a volume throttled by its instance alone is at risk, never "over-provisioned".
+ */
+function withChecks(
+  plan: FleetVolumePlan,
+  checks: VolumeChecks | null,
+  instanceEvidence: ReturnType<typeof instanceEvidenceOf>,
+): FleetVolumePlan {
+  if (checks === null) return plan;
+  const evidence = { ...checks.evidence, findings: [...checks.evidence.findings] };
+  if (plan.binding === null) return { ...plan, evidence };
+  const judged = judgeBinding(evidence, plan.binding, instanceEvidence, plan.instanceId);
+  evidence.bindingCheck = judged.bindingCheck;
+  if (judged.sentence) evidence.findings.unshift(judged.sentence);
+  if (judged.bindingCheck !== 'contradicted') return { ...plan, evidence };
+  evidence.modelBinding = plan.binding.id;
+  const out: FleetVolumePlan = { ...plan, binding: judged.binding, evidence };
+  const throttledByInstance = judged.binding.id.startsWith('instance');
+  // The volume's own limit never held it back: changing the volume is not the fix (nor a saving to take).
+  if (throttledByInstance && (plan.status === 'over' || plan.status === 'ok' || plan.status === 'under'))
+    return {
+      ...out,
+      status: 'under',
+      risk: judged.sentence,
+      recommended: null,
+      savingUsdPerMonth: 0,
+      commands: noCommands,
+      alternatives: [],
+    };
+  return out;
+}
+
+/** Volumes the plan does not size still show what the checks saw. */
+function withEvidenceOnly(
+  plan: FleetVolumePlan,
+  metrics: FleetMetrics,
+  v: FleetVolume,
+  periodSeconds: number,
+): FleetVolumePlan {
+  if (!metrics.evidence) return plan;
+  const checks = volumeEvidenceOf(metrics, v, { iops: null, mibps: null }, periodSeconds);
+  return checks ? { ...plan, evidence: checks.evidence } : plan;
+}
+
+/** The fleet's evidence in one line: what was read, and how much of it fired. */
+function evidenceNote(volumes: readonly FleetVolumePlan[], rows: readonly FleetInstanceRow[]): string {
+  const withData = volumes.filter((v) => v.evidence && v.evidence.throttledMinutes !== null);
+  const throttled = withData.filter((v) => (v.evidence!.throttledMinutes ?? 0) > 0);
+  const contradicted = volumes.filter((v) => v.evidence?.bindingCheck === 'contradicted');
+  const instances = rows.filter(
+    (r) => (r.evidence?.iopsExceededMinutes ?? 0) > 0 || (r.evidence?.throughputExceededMinutes ?? 0) > 0,
+  );
+  return `AWS's exceeded checks (CloudWatch, 0/1 per minute, summed per period): ${throttled.length} of ${withData.length} volume(s) with check data throttled by their own limit, ${instances.length} instance(s) by their EBS limit; ${contradicted.length} binding limit(s) contradicted by the checks and replaced by what they show; volumes without check data say "no data", not 0`;
 }

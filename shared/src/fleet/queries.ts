@@ -1,11 +1,13 @@
 import {
   METRIC_NAMES,
   MINUTE_METRIC_UNITS,
+  type EvidenceLevel,
   type FleetVolume,
   type MetricDataQuery,
   type MetricName,
   type MetricQueryBatch,
 } from './schema.ts';
+import { buildEvidenceQueries } from './evidence.ts';
 
 /** GetMetricData takes at most 500 MetricDataQuery structures per request (CloudWatch API reference, GetMetricData). */
 export const MAX_QUERIES_PER_REQUEST = 500;
@@ -34,7 +36,10 @@ export function parseLabel(label: string): { volumeId: string; metric: MetricNam
 }
 
 export type BuildQueriesInput = {
-  volumes: readonly Pick<FleetVolume, 'volumeId'>[];
+  volumes: readonly (Pick<FleetVolume, 'volumeId'> &
+    Partial<Pick<FleetVolume, 'type' | 'instanceId' | 'alsoAttachedTo'>>)[];
+  /** AWS's evidence metrics to ask for too (evidence.ts); default `none`. */
+  evidence?: EvidenceLevel;
   days: number;
   periodSeconds: number;
   /** Default: now, rounded down to the period. */
@@ -75,6 +80,19 @@ export function buildMetricQueries(input: BuildQueriesInput): MetricQueryBatch[]
       },
       ReturnData: true as const,
     })),
+  );
+  // The evidence after every volume's sizing metrics: `--evidence none` gives the same batches as before.
+  all.push(
+    ...buildEvidenceQueries(
+      input.volumes.map((v) => ({
+        volumeId: v.volumeId,
+        type: v.type ?? '',
+        instanceId: v.instanceId ?? null,
+        alsoAttachedTo: v.alsoAttachedTo ?? [],
+      })),
+      input.evidence ?? 'none',
+      period,
+    ),
   );
   const batches: MetricQueryBatch[] = [];
   for (let i = 0; i < all.length; i += MAX_QUERIES_PER_REQUEST) {

@@ -48,6 +48,30 @@ export const MINUTE_METRIC_UNITS = {
 } as const;
 export const METRIC_NAMES = [...SUM_METRIC_NAMES, ...MINUTE_METRIC_NAMES] as const;
 export type MetricName = (typeof METRIC_NAMES)[number];
+/**
+ * AWS's own evidence of throttling, latency and burst credits (issue 28; docs/metrics-inputs.md
+ * cites each): per volume in AWS/EBS, per attached instance in AWS/EC2. Read beside the Sums, never
+ * into the sizing statistics (fleet/evidence.ts).
+ */
+export const VOLUME_EVIDENCE_METRICS = [
+  'VolumeIOPSExceededCheck',
+  'VolumeThroughputExceededCheck',
+  'VolumeStalledIOCheck',
+  'VolumeAvgReadLatency',
+  'VolumeAvgWriteLatency',
+  'BurstBalance',
+] as const;
+export const INSTANCE_EVIDENCE_METRICS = [
+  'InstanceEBSIOPSExceededCheck',
+  'InstanceEBSThroughputExceededCheck',
+  'EBSIOBalance%',
+  'EBSByteBalance%',
+] as const;
+export type EvidenceMetricName =
+  (typeof VOLUME_EVIDENCE_METRICS)[number] | (typeof INSTANCE_EVIDENCE_METRICS)[number];
+/** `none`: the six sizing metrics only; `checks`: + the 0/1 exceeded and stalled checks; `all`: + latency and balances. */
+export const EvidenceLevelSchema = z.enum(['none', 'checks', 'all']);
+export type EvidenceLevel = z.infer<typeof EvidenceLevelSchema>;
 export const FleetStatisticSchema = z.enum(['max', 'p99', 'p95']);
 export type FleetStatistic = z.infer<typeof FleetStatisticSchema>;
 
@@ -72,12 +96,12 @@ export const MetricDataQuerySchema = z.object({
   Label: z.string(),
   MetricStat: z.object({
     Metric: z.object({
-      Namespace: z.literal('AWS/EBS'),
-      MetricName: z.enum(METRIC_NAMES),
-      Dimensions: z.array(z.object({ Name: z.literal('VolumeId'), Value: z.string() })),
+      Namespace: z.enum(['AWS/EBS', 'AWS/EC2']),
+      MetricName: z.enum([...METRIC_NAMES, ...VOLUME_EVIDENCE_METRICS, ...INSTANCE_EVIDENCE_METRICS]),
+      Dimensions: z.array(z.object({ Name: z.enum(['VolumeId', 'InstanceId']), Value: z.string() })),
     }),
     Period: z.number().int().positive(),
-    Stat: z.enum(['Sum', 'Maximum']),
+    Stat: z.enum(['Sum', 'Maximum', 'Minimum']),
     Unit: z.enum(['Count/Second', 'Bytes/Second']).optional(),
   }),
   ReturnData: z.literal(true),
@@ -183,6 +207,63 @@ export const FleetInstanceFlagSchema = z.object({
 });
 export type FleetInstanceFlag = z.infer<typeof FleetInstanceFlagSchema>;
 
+/** Minutes a 0/1 check fired (Sum of its per-minute points): null when CloudWatch returned none ("no data", never 0). */
+const MinutesSchema = z.number().nonnegative().nullable();
+
+/** Per UTC day, minutes a check fired (the larger of the IOPS and throughput checks that day). */
+const DayMinutesSchema = z.object({ date: z.string(), minutes: z.number().nonnegative() });
+
+/** Measured average latency of one direction (VolumeAvgRead/WriteLatency, Stat Maximum per period, minutes without I/O left out). */
+const LatencySchema = z.object({
+  /** Mean of the per-period maxima of the per-minute averages, over the periods with I/O, ms. */
+  typicalMs: z.number(),
+  /** The worst minute's average, ms. */
+  maxMs: z.number(),
+  /** Periods with I/O (a 0 is a minute without I/O: left out). */
+  points: z.number().int(),
+});
+
+/** AWS's own evidence for one volume (fleet/evidence.ts; absent when no evidence metric was read). */
+export const FleetVolumeEvidenceSchema = z.object({
+  iopsExceededMinutes: MinutesSchema,
+  throughputExceededMinutes: MinutesSchema,
+  stalledMinutes: MinutesSchema,
+  /** The larger of the two exceeded checks' minutes (a lower bound of the minutes either fired when both did); null: no data. */
+  throttledMinutes: MinutesSchema,
+  /** Per UTC day with a throttled minute; null when the points' times could not be placed. */
+  throttledDays: z.array(DayMinutesSchema).nullable(),
+  /** The attached instance's InstanceEBS{IOPS,Throughput}ExceededCheck minutes (larger of the two); null: no data. */
+  instanceThrottledMinutes: MinutesSchema,
+  readLatency: LatencySchema.nullable(),
+  writeLatency: LatencySchema.nullable(),
+  /** What the volume type promises (aws/volume-types descriptors), and its bound in ms (null: AWS states none). */
+  latencyPromise: z.object({ text: z.string(), maxMs: z.number().nullable() }).nullable(),
+  /** BurstBalance (gp2/st1/sc1), percent: the lowest point, and the UTC days it reached 0; null: no data. */
+  burstBalanceMinPct: z.number().nullable(),
+  burstEmptyDays: z.number().int().nullable(),
+  /** `confirmed` / `contradicted`: what the checks say of the model's binding limit; `none`: no check fired; `no-data`. */
+  bindingCheck: z.enum(['confirmed', 'contradicted', 'none', 'no-data']),
+  /** The model's binding limit before the checks overrode it (only when contradicted). */
+  modelBinding: z.string().nullable(),
+  /** The evidence in plain words, one line each. */
+  findings: z.array(z.string()),
+});
+export type FleetVolumeEvidence = z.infer<typeof FleetVolumeEvidenceSchema>;
+
+/** AWS's own evidence for one instance (AWS/EC2). */
+export const FleetInstanceEvidenceSchema = z.object({
+  iopsExceededMinutes: MinutesSchema,
+  throughputExceededMinutes: MinutesSchema,
+  throttledDays: z.array(DayMinutesSchema).nullable(),
+  /** EBSIOBalance% / EBSByteBalance% minimum, percent; null: no data (instances that do not burst have none). */
+  ioBalanceMinPct: z.number().nullable(),
+  byteBalanceMinPct: z.number().nullable(),
+  /** UTC days either balance reached 0. */
+  balanceEmptyDays: z.number().int().nullable(),
+  findings: z.array(z.string()),
+});
+export type FleetInstanceEvidence = z.infer<typeof FleetInstanceEvidenceSchema>;
+
 /**
  * One instance: its volumes' rates summed point by point (concurrent.ts, instances.ts) against its
  * EBS caps (DescribeInstanceTypes EbsOptimizedInfo: baseline sustained, maximum 30 minutes a day).
@@ -229,6 +310,8 @@ export const FleetInstanceRowSchema = z.object({
     })
     .nullable(),
   verdict: z.string(),
+  /** AWS/EC2's exceeded checks and EBS balances for this instance (absent when none was read). */
+  evidence: FleetInstanceEvidenceSchema.optional(),
 });
 export type FleetInstanceRow = z.infer<typeof FleetInstanceRowSchema>;
 
@@ -262,6 +345,8 @@ export const FleetVolumePlanSchema = z.object({
   censored: z.boolean().optional(),
   /** The volume's data is incomplete (a page left out, PartialData): the plan for it is too. */
   incomplete: z.boolean().optional(),
+  /** AWS's exceeded checks, latency and burst balance (absent when none was read; plans before issue 28). */
+  evidence: FleetVolumeEvidenceSchema.optional(),
 });
 export type FleetVolumePlan = z.infer<typeof FleetVolumePlanSchema>;
 
@@ -423,10 +508,27 @@ export type FleetMetrics = {
   warnings: string[];
   /** Per-instance sums, when the reader was given the groups (MetricDataOptions.concurrency). */
   concurrency?: ConcurrencyStore;
+  /** AWS's evidence metrics (exceeded checks, latency, balances) per volume or instance id (fleet/evidence.ts). */
+  evidence?: Map<string, Partial<Record<EvidenceMetricName, EvidenceSeries>>>;
   /**
    * Per file read, in order: whether it carried a NextToken (more pages exist) and the volumes it
    * held, and the volumes whose results said StatusCode PartialData. planFleet marks a volume
    * incomplete when a page with a NextToken is not followed by another file holding it.
    */
   pages: { file: string; nextToken: boolean; volumeIds: string[]; partialVolumeIds: string[] }[];
+};
+
+/** One evidence metric of one volume or instance, folded (fleet/evidence.ts): bounded, whatever the window. */
+export type EvidenceSeries = {
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+  /** Points above 0 and their sum (latency: 0 is a minute without I/O, not "fast"). */
+  positive: number;
+  positiveSum: number;
+  /** Per UTC day (epoch day number): the Sum and the minimum of its points. */
+  days: Map<number, { sum: number; min: number }>;
+  /** false when some point's time could not be placed (a scanned result with gaps). */
+  daysKnown: boolean;
 };

@@ -597,3 +597,49 @@ describe('ParsePool.planFleet', () => {
     }
   });
 });
+
+describe('POST /api/fleet/plans with AWS evidence metrics (issue 28: fixtures/fleet-evidence)', () => {
+  const evidenceBody = () => ({
+    volumes: JSON.parse(fixture('fleet-evidence/volumes.json').toString('utf8')) as unknown,
+    instances: JSON.parse(fixture('fleet-evidence/instances.json').toString('utf8')) as unknown,
+    metrics: [JSON.parse(fixture('fleet-evidence/metrics.json').toString('utf8')) as unknown],
+    headroom: 0.25,
+    statistic: 'max',
+    region: 'us-east-1',
+  });
+
+  it('plans them in the worker pool: the pinned volume’s 415 minutes, one binding limit confirmed, one contradicted, no data kept as no data', async () => {
+    const before = t.ctx.pool.stats.jobs;
+    const res = await request(t.app).post('/api/fleet/plans').send(evidenceBody());
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(t.ctx.pool.stats.jobs).toBe(before + 1);
+    const { plan } = CreatedFleetPlanSchema.parse(res.body);
+    const pinned = volumeOf(plan, 'vol-0pinned') as FleetPlan['volumes'][number];
+    expect(pinned.status).toBe('under');
+    expect(pinned.risk).toContain('demand above the limit for 415 minutes');
+    expect((volumeOf(plan, 'vol-0confirmed') as FleetPlan['volumes'][number]).evidence!.bindingCheck).toBe(
+      'confirmed',
+    );
+    const contra = volumeOf(plan, 'vol-0contra') as FleetPlan['volumes'][number];
+    expect(contra.evidence).toMatchObject({ bindingCheck: 'contradicted', modelBinding: 'volume-iops' });
+    expect(contra.binding!.id).toBe('instance-iops');
+    expect(
+      (volumeOf(plan, 'vol-0quiet') as FleetPlan['volumes'][number]).evidence!.throttledMinutes,
+    ).toBeNull();
+    // Served as stored.
+    const got = await request(t.app).get(`/api/fleet/plans/${CreatedFleetPlanSchema.parse(res.body).id}`);
+    expect(got.status).toBe(200);
+    expect(got.body.plan).toEqual(plan);
+  });
+
+  it('refuses a check value above its period’s minutes (422 metrics_invalid, naming the point)', async () => {
+    const b = evidenceBody();
+    const m = b.metrics[0] as { MetricDataResults: { Label: string; Values: number[] }[] };
+    const r = m.MetricDataResults.findIndex((x) => x.Label === 'vol-0pinned VolumeIOPSExceededCheck');
+    m.MetricDataResults[r]!.Values[0] = 9;
+    const res = await request(t.app).post('/api/fleet/plans').send(b);
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('metrics_invalid');
+    expect(res.body.error.message).toContain(`MetricDataResults.${r}.Values.0: VolumeIOPSExceededCheck`);
+  });
+});

@@ -10,6 +10,7 @@ import { fmtInt, fmtPct, fmtUsd, fmtUsdSigned } from '../../../lib/format.ts';
 import { exportFileName, fmtUsdMonth, savingsBars, STATUS_LABELS, unpricedNote } from '../fleet-view.ts';
 import { FleetTable, type FleetOrder } from './FleetTable.tsx';
 import { InstancesTable } from './InstancesTable.tsx';
+import { EvidenceCallout } from './EvidenceCallout.tsx';
 import '../fleet.css';
 
 const SavingsChart = lazyChart(() => import('./SavingsChart.tsx'));
@@ -263,6 +264,14 @@ export function FleetPlanView({
         <FleetTable plan={plan} {...(order ? { order } : {})} />
         <p className="cell-note fleet-wrap">{plan.modificationRule}</p>
       </Region>
+      {plan.volumes.some((v) => v.evidence) ? (
+        <Region
+          title="AWS's evidence"
+          description="CloudWatch's own measurements: minutes a volume or instance was asked for more than its limit (the exceeded checks), whether they confirm the binding limit above (where they contradict it, the plan trusts them), measured latency beside what the volume type promises, and burst credits. No data is said as such, never as 0."
+        >
+          <EvidenceCallout plan={plan} />
+        </Region>
+      ) : null}
       {(plan.instances?.length ?? 0) > 0 ||
       plan.volumes.some((v) => v.alternatives?.length || v.instanceFlag) ? (
         <Region

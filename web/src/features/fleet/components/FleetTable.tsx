@@ -182,7 +182,17 @@ export function FleetTable({ plan, order }: { plan: FleetPlan; order?: FleetOrde
                   <td className="num">
                     <Peaks v={v} />
                   </td>
-                  <td>{v.binding ? v.binding.explanation : '—'}</td>
+                  <td>
+                    {v.binding ? v.binding.explanation : '—'}
+                    {v.evidence?.bindingCheck === 'confirmed' ||
+                    v.evidence?.bindingCheck === 'contradicted' ? (
+                      <span className="cell-note">
+                        {v.evidence.bindingCheck === 'confirmed'
+                          ? "AWS's exceeded checks confirm it"
+                          : `AWS's exceeded checks contradict the model (${v.evidence.modelBinding ?? ''}): trusted`}
+                      </span>
+                    ) : null}
+                  </td>
                   <td className="num">
                     {describeVolumeSaving(v)}
                     {v.risk ? <span className="cell-note fleet-risk">Risk: {v.risk}</span> : null}
