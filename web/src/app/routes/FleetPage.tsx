@@ -4,7 +4,13 @@ import { useStoredFleetPlan } from '../../features/fleet/api/use-fleet-plan.ts';
 import { FleetFacts, FleetPlanView } from '../../features/fleet/components/FleetPlanView.tsx';
 import { FleetWorkbench } from '../../features/fleet/components/FleetWorkbench.tsx';
 import { Link, paths } from '../router.tsx';
+import { fleetAnswerOf } from './fleet-answer.ts';
+import { AnswerBox } from './plan/AnswerBox.tsx';
+import { AnswerLines, type AnswerSection } from './plan/AnswerLines.tsx';
 import { usePageTitle } from './use-page-title.ts';
+
+/** A saved fleet plan's page has no planning sections to link down to: the answer stands alone. */
+const FLEET_SECTIONS: ReadonlySet<AnswerSection> = new Set();
 
 /** /fleet/:id — a saved fleet plan, read-only: the numbers as they were computed when it was saved. */
 function SharedFleetPlan({ id }: { id: string }) {
@@ -34,19 +40,6 @@ function SharedFleetPlan({ id }: { id: string }) {
           <h1 tabIndex={-1} id="page-title">
             Fleet plan: {stored.plan.totals.fleet.volumes} volumes
           </h1>
-          <dl className="facts facts--inline">
-            <div>
-              <dt>Created</dt>
-              <dd>
-                <time dateTime={stored.createdAt}>{new Date(stored.createdAt).toUTCString()}</time>
-              </dd>
-            </div>
-            <div>
-              <dt>Analysis version</dt>
-              <dd>{stored.analysisVersion}</dd>
-            </div>
-          </dl>
-          <FleetFacts plan={stored.plan} />
         </div>
         <div className="page-head__actions">
           <Link to={paths.fleet()} className="btn">
@@ -54,6 +47,22 @@ function SharedFleetPlan({ id }: { id: string }) {
           </Link>
         </div>
       </header>
+      <AnswerBox>
+        <AnswerLines answer={fleetAnswerOf(stored.plan)} sections={FLEET_SECTIONS} />
+      </AnswerBox>
+      <dl className="facts facts--inline">
+        <div>
+          <dt>Created</dt>
+          <dd>
+            <time dateTime={stored.createdAt}>{new Date(stored.createdAt).toUTCString()}</time>
+          </dd>
+        </div>
+        <div>
+          <dt>Analysis version</dt>
+          <dd>{stored.analysisVersion}</dd>
+        </div>
+      </dl>
+      <FleetFacts plan={stored.plan} />
       <p className="banner banner--info">
         This plan was computed once, when the link was created, and never changes: later price updates or rule
         changes do not alter it.

@@ -1,16 +1,9 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import './answer.css';
 import { answerOf } from './answer.ts';
+import { AnswerLines } from './AnswerLines.tsx';
 import { TryExample } from './TryExample.tsx';
 import type { PlanSessionView } from './use-plan-session.ts';
-
-function Line({ href, linkText, children }: { href: string; linkText: string; children: ReactNode }) {
-  return (
-    <li>
-      {children} <a href={href}>{linkText}</a>
-    </li>
-  );
-}
 
 /**
  * The answer first: one screen at the top of the planning page, from the same analysis the
@@ -50,42 +43,7 @@ export function AnswerSummary({ session }: { session: PlanSessionView }) {
       eff.nodes,
       eff.instanceType ? analysis.nvmePremiums[eff.instanceType] : undefined,
     );
-    body = (
-      <>
-        <ul className="answer__lines">
-          <Line href="#profile" linkText="Profile">
-            <strong>{a.needs}</strong>
-          </Line>
-          {a.binds ? (
-            <Line href="#limits" linkText="What binds">
-              <span className={`answer__binds answer__binds--${a.bindsTone}`}>{a.binds}</span>
-            </Line>
-          ) : (
-            <Line href="#instance" linkText="Pick an instance">
-              No configuration to check yet: pick the instance (and a volume) the plan is for.
-            </Line>
-          )}
-          {a.instance ? (
-            <Line href="#right-size" linkText="Instance options">
-              {a.instance}
-            </Line>
-          ) : null}
-          {a.provision ? (
-            <Line href="#right-size" linkText="Right-size">
-              {a.provision}
-            </Line>
-          ) : null}
-          {a.nvme ? (
-            <Line href="#compare" linkText="NVMe vs EBS">
-              {a.nvme}
-            </Line>
-          ) : null}
-        </ul>
-        <p className="answer__meta">
-          Costs at {a.prices}. <a href="#rates">Rate card</a>
-        </p>
-      </>
-    );
+    body = <AnswerLines answer={a} />;
   } else body = null;
 
   return (
