@@ -14,15 +14,19 @@ import {
   type SortKey,
 } from '../fleet-view.ts';
 
+/**
+ * Recommended and Saving, what a reader acts on, come right after the volume: on a phone the table
+ * scrolls sideways and those columns are what shows.
+ */
 const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: 'volume', label: 'Volume' },
-  { key: 'instance', label: 'Instance' },
+  { key: 'recommended', label: 'Recommended' },
+  { key: 'saving', label: 'Saving / risk', numeric: true },
   { key: 'status', label: 'Status' },
   { key: 'current', label: 'Current' },
-  { key: 'recommended', label: 'Recommended' },
+  { key: 'instance', label: 'Instance' },
   { key: 'peaks', label: 'Observed peaks', numeric: true },
   { key: 'binding', label: 'Binding limit' },
-  { key: 'saving', label: 'Saving / risk', numeric: true },
 ];
 
 /** A column header that sorts: a real button (keyboard, screen readers) and aria-sort on the header. */
@@ -153,17 +157,6 @@ export function FleetTable({ plan }: { plan: FleetPlan }) {
                     </button>
                   </th>
                   <td>
-                    {v.instanceType ?? '—'}
-                    {v.instanceId ? <span className="cell-note">{v.instanceId}</span> : null}
-                  </td>
-                  <td>
-                    <span className={`badge badge--${STATUS_TONE[v.status]}`}>{STATUS_LABELS[v.status]}</span>
-                  </td>
-                  <td>
-                    {describeFleetConfig(v.current)}
-                    <span className="cell-note">{fmtUsdMonth(v.current.usdPerMonth)}</span>
-                  </td>
-                  <td>
                     {v.recommended ? (
                       <>
                         {describeFleetConfig(v.recommended)}
@@ -174,13 +167,24 @@ export function FleetTable({ plan }: { plan: FleetPlan }) {
                     )}
                   </td>
                   <td className="num">
-                    <Peaks v={v} />
-                  </td>
-                  <td>{v.binding ? v.binding.explanation : '—'}</td>
-                  <td className="num">
                     {describeVolumeSaving(v)}
                     {v.risk ? <span className="cell-note fleet-risk">Risk: {v.risk}</span> : null}
                   </td>
+                  <td>
+                    <span className={`badge badge--${STATUS_TONE[v.status]}`}>{STATUS_LABELS[v.status]}</span>
+                  </td>
+                  <td>
+                    {describeFleetConfig(v.current)}
+                    <span className="cell-note">{fmtUsdMonth(v.current.usdPerMonth)}</span>
+                  </td>
+                  <td>
+                    {v.instanceType ?? '—'}
+                    {v.instanceId ? <span className="cell-note">{v.instanceId}</span> : null}
+                  </td>
+                  <td className="num">
+                    <Peaks v={v} />
+                  </td>
+                  <td>{v.binding ? v.binding.explanation : '—'}</td>
                 </tr>
                 {expanded ? (
                   <tr id={detailsId} className="fleet-table__details">
