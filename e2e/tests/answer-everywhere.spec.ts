@@ -197,5 +197,12 @@ test('print media of the plan renders every chart, those below the fold included
   expect((await drawn()).filter((d) => !d).length, 'charts not mounted before print').toBeGreaterThan(0);
   await page.emulateMedia({ media: 'print' });
   await expect.poll(drawn, { timeout: 20_000 }).toEqual([true, true, true, true, true]);
+  // No section is skipped as off screen (content-visibility: auto paints nothing there in print).
+  const skipped = await page
+    .locator('.page--plan > section')
+    .evaluateAll((sections) =>
+      sections.filter((s) => getComputedStyle(s).contentVisibility === 'auto').map((s) => s.id),
+    );
+  expect(skipped, 'sections skipped in print').toEqual([]);
   await page.screenshot({ path: artifactPath('answer-plan-print-1280.png'), fullPage: true });
 });
