@@ -1,14 +1,14 @@
 import * as analysisModule from '@blockwise/shared/analysis';
 import * as catalogModule from '@blockwise/shared/catalog';
 import { parseFio } from '@blockwise/shared/fio';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+// An iostat capture of several devices (fixtures/metrics/README.md): the reader says which it read.
+import iostatDevices from '../../../fixtures/metrics/iostat_12.6.1_xdm_t.txt?raw';
 import { analyzeSession } from '../app/session/analysis.ts';
 import { exampleSession } from '../app/session/example-session.ts';
 import { readMetrics } from '../features/metrics-import/metrics-reader.ts';
-import { joinCatalog } from './catalog.ts';
+import { joinCatalog } from '../lib/catalog.ts';
 
 /**
  * Web text never names the blockwise CLI's flags: a web user changes a setting with a control and
@@ -18,26 +18,31 @@ import { joinCatalog } from './catalog.ts';
  * (`blockwise upload … --series`, `fio --output-format=json`) is an instruction, not a control.
  */
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const WEB_SRC = join(ROOT, 'web', 'src');
+// Read as text by Vite: every web source (tests aside) and the CLI's option tables.
+const WEB_SOURCES = import.meta.glob(['../**/*.{ts,tsx}', '!../**/*.test.{ts,tsx}'], {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
+const CLI_SOURCES = import.meta.glob(['../../../server/src/cli/*.ts', '!../../../server/src/cli/*.test.ts'], {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
 
 /** The blockwise CLI's flags, from its parsers' option tables (`'name': { type: … }`). */
 function cliFlags(): Set<string> {
-  const dir = join(ROOT, 'server', 'src', 'cli');
   const flags = new Set<string>();
-  for (const file of readdirSync(dir)) {
-    if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
-    const text = readFileSync(join(dir, file), 'utf8');
+  for (const text of Object.values(CLI_SOURCES))
     for (const m of text.matchAll(/['"]?([a-z][a-z0-9-]+)['"]?\s*:\s*\{\s*type:\s*'(?:string|boolean)'/g))
       flags.add(m[1]!);
-  }
   return flags;
 }
 
 const FLAGS = cliFlags();
 
 /** The CLI flags a text names outside a command line it shows. */
-export function flagsNamedIn(text: string): string[] {
+function flagsNamedIn(text: string): string[] {
   // A command the reader runs, as a whole: "blockwise …", "fio …", "aws …" up to the line's end.
   // A command continued with a trailing backslash goes on to the next line.
   const outsideCommands = text.replace(
@@ -49,17 +54,9 @@ export function flagsNamedIn(text: string): string[] {
     .filter((f) => FLAGS.has(f));
 }
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
-  });
-}
-
 /** Strings, templates and JSX text of a file: what can reach the page (comments cannot). */
-function textsOf(path: string): string[] {
-  const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+function textsOf(path: string, text: string): string[] {
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
   const texts: string[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) texts.push(node.text);
@@ -91,17 +88,17 @@ describe('web text names no CLI flag', () => {
   });
 
   it('in every string and JSX text of web/src', () => {
-    const found = sourceFiles(WEB_SRC).flatMap((path) =>
-      textsOf(path).flatMap((text) =>
-        flagsNamedIn(text).map((flag) => `${relative(ROOT, path)}: --${flag} in “${text.slice(0, 80)}”`),
+    expect(Object.keys(WEB_SOURCES).length).toBeGreaterThan(100);
+    const found = Object.entries(WEB_SOURCES).flatMap(([path, source]) =>
+      textsOf(path, source).flatMap((text) =>
+        flagsNamedIn(text).map((flag) => `${path}: --${flag} in “${text.slice(0, 80)}”`),
       ),
     );
     expect(found).toEqual([]);
   });
 
   it('in the warnings of a multi-device iostat capture read by the web (which device is read)', () => {
-    const bytes = readFileSync(join(ROOT, 'fixtures', 'metrics', 'iostat_12.6.1_xdm_t.txt'));
-    const r = readMetrics(new Uint8Array(bytes), {});
+    const r = readMetrics(iostatDevices, {});
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const messages = r.imported.series.warnings.map((w) => w.message);
