@@ -1,3 +1,4 @@
+import type { Audience } from '../audience.ts';
 import type { ComparisonResult } from '../records/comparison.ts';
 import type { RunLabels, RunSummary } from '../records/run.ts';
 import type { PlanSession } from '../records/session.ts';
@@ -62,6 +63,7 @@ const describe = (v: VolumeConfig) => describeVolume(v, { performance: true });
 export function planFromSession(
   session: PlanSession,
   profiles: ReadonlyMap<string, IoProfile>,
+  audience: Audience = 'cli',
 ): Result<{ title: string; plan: PlanResult }[]> {
   const ref = session.profileRef ?? profiles.keys().next().value;
   const profile = ref !== undefined ? profiles.get(ref) : undefined;
@@ -97,6 +99,7 @@ export function planFromSession(
     residency: session.residency,
     datasetGiB: session.datasetGiB,
     instanceCandidates: instance ? upgradePool(instance) : [],
+    audience,
   };
   const plans = session.candidates.map((volume) => ({
     title: describe(volume),
@@ -151,13 +154,15 @@ export function compareKinds(
 export function buildComparison(
   runs: readonly ComparisonRun[],
   session: PlanSession | null,
+  /** Who reads it: a share link and the planning page are read in the web app (settingHint). */
+  { audience = 'cli' }: { audience?: Audience } = {},
 ): Result<ComparisonResult> {
   const profiles = sessionProfiles(session, runs);
   if (!profiles.ok) return profiles;
   let plans: ComparisonResult['plans'];
   let rates: ComparisonResult['rates'];
   if (session) {
-    const p = planFromSession(session, profiles.value);
+    const p = planFromSession(session, profiles.value, audience);
     if (!p.ok) return p;
     plans = p.value;
     const card = sessionRateCard(session);

@@ -1,3 +1,4 @@
+import { settingHint, type Audience } from '../audience.ts';
 import { z } from 'zod';
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { RateCardSchema, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
@@ -42,6 +43,8 @@ export type PlanInput = {
   syncCommits?: boolean;
   residency?: Residency;
   datasetGiB?: number | null;
+  /** Who reads the warnings: a setting is named by its flag (CLI) or its control (web). */
+  audience?: Audience;
   /**
    * Storage the data needs (GiB, over all volumes). Defaults to the larger of the dataset and the
    * measured configuration's capacity (size × count): a recommendation always holds the data.
@@ -239,8 +242,7 @@ export function planStorage(input: PlanInput): PlanResult {
   if (input.minSizeGiB === undefined && capacity.unknown)
     warnings.push({
       code: 'capacity_unknown',
-      message:
-        'How much data must the EBS volume hold? Without a dataset size the recommendations are sized for performance only; give the dataset size (--dataset) so they hold the data.',
+      message: `How much data must the EBS volume hold? Without a dataset size the recommendations are sized for performance only; give ${settingHint('dataset', input.audience)} so they hold the data.`,
       subject: 'datasetGiB',
     });
   if (target?.kind === 'ebs' && !instance)

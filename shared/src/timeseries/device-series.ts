@@ -1,3 +1,4 @@
+import { settingHint } from '../audience.ts';
 import type { Warning } from '../problem.ts';
 import { buildSeries, type RawColumn, type RawRow } from './build-series.ts';
 import { rateRole } from './columns.ts';
@@ -48,6 +49,7 @@ export function seriesFromDeviceMetrics(
   const choice = chooseDevice(
     [...totals].map(([name, t]) => ({ name, ...t })),
     options.device,
+    settingHint('device', options.audience),
   );
   if (!choice.ok) return { ok: false, error: choice.error };
   const chosen = list.filter((s) => s.device === choice.name);

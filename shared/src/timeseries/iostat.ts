@@ -1,3 +1,4 @@
+import { settingHint } from '../audience.ts';
 import type { Problem, Warning } from '../problem.ts';
 import { KiB, MiB, formatInt } from '../units.ts';
 import { buildSeries, choiceRequired, type RawColumn, type RawRow } from './build-series.ts';
@@ -374,6 +375,7 @@ export function parseIostat(
   const choice = chooseDevice(
     [...totals].map(([name, t]) => ({ name, ...t })),
     options.device,
+    settingHint('device', options.audience),
   );
   if (!choice.ok) return { ok: false, error: choice.error };
   warnings.push(...choice.warnings);

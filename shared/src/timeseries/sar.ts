@@ -1,3 +1,4 @@
+import { settingHint } from '../audience.ts';
 import type { Problem, Warning } from '../problem.ts';
 import { KiB, formatInt } from '../units.ts';
 import { buildSeries, type RawColumn, type RawRow } from './build-series.ts';
@@ -344,6 +345,7 @@ function toSeries(
   const choice = chooseDevice(
     [...totals].map(([name, t]) => ({ name, ...t })),
     options.device,
+    settingHint('device', options.audience),
   );
   if (!choice.ok) return { ok: false, error: choice.error };
   warnings.push(...choice.warnings);

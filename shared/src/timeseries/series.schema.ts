@@ -1,3 +1,4 @@
+import type { Audience } from '../audience.ts';
 import { z } from 'zod';
 import { ProblemSchema, WarningSchema } from '../problem.ts';
 import { SERIES_FORMATS } from './formats.ts';
@@ -140,6 +141,8 @@ export type IoSeries = z.infer<typeof IoSeriesSchema>;
 
 /** Options every importer accepts. Each resolves an ambiguity the file itself may leave open. */
 export type SeriesImportOptions = {
+  /** Who reads the warnings: a setting is named by its flag (CLI) or its control (web). */
+  audience?: Audience;
   /** The statistic of CloudWatch values (when the labels don't say; when they do, this overrides with a warning). */
   statistic?: CloudWatchStatistic;
   /** Seconds per point (when the labels don't say and the spacing can't tell, e.g. one point). */

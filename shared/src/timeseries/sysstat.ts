@@ -1,3 +1,4 @@
+import { settingHint } from '../audience.ts';
 import type { Problem, Warning } from '../problem.ts';
 import { KiB, formatInt } from '../units.ts';
 import { parseTimestamp, type ParsedTime } from './timestamps.ts';
@@ -179,7 +180,7 @@ const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / who
 export function chooseDevice(
   totals: readonly DeviceTotal[],
   asked: string | undefined,
-  flagHint = '--device NAME',
+  flagHint = settingHint('device'),
 ): DeviceChoice {
   const list = totals.map((t) => t.name).join(', ');
   if (totals.length === 0) {

@@ -9,6 +9,7 @@ import {
   type RefObject,
 } from 'react';
 import { downloadBlob } from '../lib/download.ts';
+import { onPrint } from '../lib/print-prepare.ts';
 import { slug } from '../lib/format.ts';
 import { chartToPngBlob, legendEntriesIn, type LegendEntry } from '../lib/png-export.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
@@ -59,7 +60,7 @@ const DRAW_TIMEOUT_MS = 15_000;
 
 /**
  * True once `el` has come within CHART_ROOT_MARGIN of the viewport (then stays true); at once
- * where IntersectionObserver is missing (old browsers, unit tests under happy-dom).
+ * where IntersectionObserver is missing (old browsers, unit tests under happy-dom), and for print.
  */
 function useNearViewport(el: RefObject<HTMLElement | null>): [boolean, () => void] {
   const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
@@ -73,7 +74,13 @@ function useNearViewport(el: RefObject<HTMLElement | null>): [boolean, () => voi
       { rootMargin: CHART_ROOT_MARGIN },
     );
     observer.observe(target);
-    return () => observer.disconnect();
+    // Printing (and "Save as PDF") lays out every page at once: a chart still waiting for the
+    // reader to scroll to it would print blank, so print mounts them all.
+    const stopPrint = onPrint(() => setNear(true));
+    return () => {
+      observer.disconnect();
+      stopPrint();
+    };
   }, [el, near]);
   return [near, () => setNear(true)];
 }

@@ -3,7 +3,8 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { InstanceCombobox, MAX_OPTIONS, filterInstanceTypes } from './InstanceCombobox.tsx';
+import { InstanceCombobox, MAX_OPTIONS } from './InstanceCombobox.tsx';
+import { filterInstanceTypes } from './instance-suggest.ts';
 
 const types = listInstanceTypes();
 
@@ -171,5 +172,24 @@ describe('InstanceCombobox (keyboard, WAI-ARIA combobox)', () => {
     await user.keyboard('2xlarge');
     await user.tab();
     expect(onChange).toHaveBeenCalledWith('r6i.2xlarge');
+  });
+});
+
+describe('InstanceCombobox (abbreviations, Enter on one match, did you mean)', () => {
+  it('Enter picks the single match of an abbreviation without choosing it in the list', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    await user.click(screen.getByRole('combobox', { name: 'Instance type' }));
+    await user.keyboard('r6id.4xl{Enter}');
+    expect(screen.getByText('chosen: r6id.4xlarge')).toBeDefined();
+  });
+
+  it('a missing size offers the same family first', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    const input = screen.getByRole('combobox', { name: 'Instance type' });
+    await user.type(input, 'r6id.5xlarge');
+    await user.tab();
+    expect(screen.getByText(/did you mean r6id\.\w+, r6id\.\w+, r6id\.\w+\?/)).toBeDefined();
   });
 });

@@ -1,6 +1,7 @@
 import type { InstanceSpec } from '@blockwise/shared/aws';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { fmtInt } from '../lib/format.ts';
+import { filterInstanceTypes, resolveInstanceType, suggestInstanceTypes } from './instance-suggest.ts';
 
 /**
  * Instance type picker over all 1,390 types: an editable combobox with a listbox popup and list
@@ -8,7 +9,8 @@ import { fmtInt } from '../lib/format.ts';
  * textbox; the active option is announced through aria-activedescendant.
  *
  * Keys: ↓/↑ open the list and move, Alt+↓ opens, Enter picks, Escape closes (a second Escape
- * clears the text), Home/End move in the text. Typing filters by prefix first, then substring.
+ * clears the text), Home/End move in the text. Typing filters by prefix first, then substring;
+ * Enter on text that names one type (a single match, `r6id.4xl`) picks it (instance-suggest.ts).
  */
 
 export const MAX_OPTIONS = 50;
@@ -42,20 +44,6 @@ export function describeInstance(spec: InstanceSpec): string {
     );
   }
   return parts.join(' · ');
-}
-
-/** Prefix matches first (r5d → r5d.large …), then other substring matches; in catalog order. */
-export function filterInstanceTypes(types: readonly InstanceSpec[], query: string): InstanceSpec[] {
-  const q = query.trim().toLowerCase();
-  if (!q) return types.slice();
-  const prefix: InstanceSpec[] = [];
-  const other: InstanceSpec[] = [];
-  for (const t of types) {
-    const name = t.instanceType;
-    if (name.startsWith(q)) prefix.push(t);
-    else if (name.includes(q)) other.push(t);
-  }
-  return [...prefix, ...other];
 }
 
 export function InstanceCombobox({
@@ -119,15 +107,14 @@ export function InstanceCombobox({
       commitOnLoad.current = true;
       return;
     }
-    const exact = types.find((s) => s.instanceType === t);
+    // The name itself, its abbreviation spelled out (r6id.4xl), or the one type the text matches.
+    const exact = resolveInstanceType(types, t);
     if (exact) {
       if (exact.instanceType !== value) pick(exact);
       else setText(exact.instanceType);
       return;
     }
-    const near = filterInstanceTypes(types, t.slice(0, Math.max(2, t.indexOf('.') > 0 ? t.indexOf('.') : 2)))
-      .slice(0, 3)
-      .map((s) => s.instanceType);
+    const near = suggestInstanceTypes(types, t).map((s) => s.instanceType);
     setError(
       `“${text.trim()}” is not one of the ${fmtInt(types.length)} instance types in the catalog${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}.`,
     );
@@ -167,7 +154,8 @@ export function InstanceCombobox({
         if (open && active >= 0 && shown[active]) {
           event.preventDefault();
           pick(shown[active]);
-        } else if (open) {
+        } else if (open || (matches.length === 1 && matches[0]!.instanceType !== value)) {
+          // No option chosen with the arrows: the text decides (one match, or an abbreviation).
           event.preventDefault();
           setOpen(false);
           commitText();

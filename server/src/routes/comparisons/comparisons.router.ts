@@ -82,7 +82,8 @@ export function comparisonsRouter(ctx: RouteContext<RunRecords & ComparisonRecor
           throw new HttpError(422, 'run_not_found', `runIds.${i}: no run with id ${id}`, `runIds.${i}`);
         runs.push(await comparisonRunOf(ctx, run));
       }
-      const result = buildComparison(runs, plan ?? null);
+      // A share link is read in the web app: its warnings name the page's controls (settingHint).
+      const result = buildComparison(runs, plan ?? null, { audience: 'web' });
       if (!result.ok)
         throw new HttpError(422, problemCode(result.error.code), result.error.message, result.error.path);
       const stored = await storeCall(() =>

@@ -6,6 +6,9 @@ import { FleetWorkbench, type FleetAddressApi } from '../../features/fleet/compo
 import { readFleetAddress, withFleetAddress } from '../../features/fleet/fleet-address.ts';
 import { indexedDbFleetDraft } from '../../features/fleet/fleet-draft.ts';
 import { Link, navigate, paths, useLocation } from '../router.tsx';
+import { fleetAnswerOf } from './fleet-answer.ts';
+import { AnswerBox } from './plan/AnswerBox.tsx';
+import { AnswerLines, type AnswerSection } from './plan/AnswerLines.tsx';
 import { usePageTitle } from './use-page-title.ts';
 
 /** The unsaved fleet plan's files, kept across reloads (null where the browser has no IndexedDB). */
@@ -25,6 +28,9 @@ function useFleetAddress(): FleetAddressApi {
     },
   };
 }
+
+/** A saved fleet plan's page has no planning sections to link down to: the answer stands alone. */
+const FLEET_SECTIONS: ReadonlySet<AnswerSection> = new Set();
 
 /** /fleet/:id — a saved fleet plan, read-only: the numbers as they were computed when it was saved. */
 function SharedFleetPlan({ id }: { id: string }) {
@@ -55,19 +61,6 @@ function SharedFleetPlan({ id }: { id: string }) {
           <h1 tabIndex={-1} id="page-title">
             Fleet plan: {stored.plan.totals.fleet.volumes} volumes
           </h1>
-          <dl className="facts facts--inline">
-            <div>
-              <dt>Created</dt>
-              <dd>
-                <time dateTime={stored.createdAt}>{new Date(stored.createdAt).toUTCString()}</time>
-              </dd>
-            </div>
-            <div>
-              <dt>Analysis version</dt>
-              <dd>{stored.analysisVersion}</dd>
-            </div>
-          </dl>
-          <FleetFacts plan={stored.plan} />
         </div>
         <div className="page-head__actions">
           <Link to={paths.fleet()} className="btn">
@@ -75,6 +68,22 @@ function SharedFleetPlan({ id }: { id: string }) {
           </Link>
         </div>
       </header>
+      <AnswerBox>
+        <AnswerLines answer={fleetAnswerOf(stored.plan)} sections={FLEET_SECTIONS} />
+      </AnswerBox>
+      <dl className="facts facts--inline">
+        <div>
+          <dt>Created</dt>
+          <dd>
+            <time dateTime={stored.createdAt}>{new Date(stored.createdAt).toUTCString()}</time>
+          </dd>
+        </div>
+        <div>
+          <dt>Analysis version</dt>
+          <dd>{stored.analysisVersion}</dd>
+        </div>
+      </dl>
+      <FleetFacts plan={stored.plan} />
       <p className="banner banner--info">
         This plan was computed once, when the link was created, and never changes: later price updates or rule
         changes do not alter it.

@@ -167,7 +167,8 @@ export default function HistorySeriesPage({ series }: { series: string }) {
               </>
             ) : (
               <>
-                Runs appear when CI uploads with <code>--series {series} --branch BRANCH --commit SHA</code>.{' '}
+                Runs appear when CI uploads with{' '}
+                <code>blockwise upload --series {series} --branch BRANCH --commit SHA</code>.{' '}
                 <Link to={paths.history()}>All series</Link>
               </>
             )}

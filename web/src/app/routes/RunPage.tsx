@@ -1,4 +1,5 @@
 import type { Run } from '@blockwise/shared/api';
+import { roleOfEvidence } from '@blockwise/shared/demand';
 import { Region } from '../../components/Region.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States.tsx';
 import { Warnings } from '../../components/Warnings.tsx';
@@ -13,6 +14,8 @@ import { fmtInt, fmtSize } from '../../lib/format.ts';
 import { COLORS } from '../../lib/palette.ts';
 import { Link, navigate, paths } from '../router.tsx';
 import { useSession } from '../session/SessionProvider.tsx';
+import { StoredAnswer } from './plan/StoredAnswer.tsx';
+import { RUN_SECTIONS, storedRunAnswerOf } from './stored-answer-plan.ts';
 import { usePageTitle } from './use-page-title.ts';
 
 function RunDetail({ run }: { run: Run }) {
@@ -40,52 +43,6 @@ function RunDetail({ run }: { run: Run }) {
           <h1 tabIndex={-1} id="page-title">
             {title}
           </h1>
-          <dl className="facts facts--inline">
-            <div>
-              <dt>Uploaded</dt>
-              <dd>
-                <time dateTime={run.createdAt}>{new Date(run.createdAt).toUTCString()}</time>
-              </dd>
-            </div>
-            <div>
-              <dt>Storage</dt>
-              <dd>{describeVolume(labels)}</dd>
-            </div>
-            <div>
-              <dt>Instance</dt>
-              <dd>{labels.instanceType ?? '—'}</dd>
-            </div>
-            <div>
-              <dt>Region</dt>
-              <dd>{labels.region ?? '—'}</dd>
-            </div>
-            <div>
-              <dt>fio</dt>
-              <dd>
-                {run.fioVersion ?? 'unknown'} · {fmtInt(run.summary.jobCount)} job
-                {run.summary.jobCount === 1 ? '' : 's'}
-              </dd>
-            </div>
-            <div>
-              <dt>File</dt>
-              <dd>
-                <a href={run.rawUrl} download={run.fileName ?? `${run.id}.json`}>
-                  {run.fileName ?? 'raw file'}
-                </a>{' '}
-                ({fmtSize(run.sizeBytes)}, SHA-256 {run.rawSha256.slice(0, 12)}…)
-              </dd>
-            </div>
-            {labels.series ? (
-              <div>
-                <dt>Series</dt>
-                <dd>
-                  {labels.series}
-                  {labels.branch ? ` · ${labels.branch}` : ''}
-                  {labels.commit ? ` · ${labels.commit.slice(0, 10)}` : ''}
-                </dd>
-              </div>
-            ) : null}
-          </dl>
         </div>
         <div className="page-head__actions">
           {inSession ? (
@@ -106,6 +63,62 @@ function RunDetail({ run }: { run: Run }) {
           )}
         </div>
       </header>
+      {plan ? (
+        <StoredAnswer
+          plan={plan}
+          sections={RUN_SECTIONS}
+          answer={storedRunAnswerOf(
+            plan,
+            roleOfEvidence({ kind: 'fio', report: run.report, replaysLoad: false }),
+          )}
+        />
+      ) : null}
+      <dl className="facts facts--inline">
+        <div>
+          <dt>Uploaded</dt>
+          <dd>
+            <time dateTime={run.createdAt}>{new Date(run.createdAt).toUTCString()}</time>
+          </dd>
+        </div>
+        <div>
+          <dt>Storage</dt>
+          <dd>{describeVolume(labels)}</dd>
+        </div>
+        <div>
+          <dt>Instance</dt>
+          <dd>{labels.instanceType ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Region</dt>
+          <dd>{labels.region ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>fio</dt>
+          <dd>
+            {run.fioVersion ?? 'unknown'} · {fmtInt(run.summary.jobCount)} job
+            {run.summary.jobCount === 1 ? '' : 's'}
+          </dd>
+        </div>
+        <div>
+          <dt>File</dt>
+          <dd>
+            <a href={run.rawUrl} download={run.fileName ?? `${run.id}.json`}>
+              {run.fileName ?? 'raw file'}
+            </a>{' '}
+            ({fmtSize(run.sizeBytes)}, SHA-256 {run.rawSha256.slice(0, 12)}…)
+          </dd>
+        </div>
+        {labels.series ? (
+          <div>
+            <dt>Series</dt>
+            <dd>
+              {labels.series}
+              {labels.branch ? ` · ${labels.branch}` : ''}
+              {labels.commit ? ` · ${labels.commit.slice(0, 10)}` : ''}
+            </dd>
+          </div>
+        ) : null}
+      </dl>
       {labels.series ? (
         <RunGate
           runId={run.id}

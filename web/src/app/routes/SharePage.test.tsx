@@ -63,7 +63,7 @@ afterEach(() => vi.unstubAllGlobals());
 /** The heading commits first and the sections in a transition after it: waits for both. */
 async function sharedPageDrawn() {
   await screen.findByRole('heading', { level: 1, name: 'pg: r6i gp3 vs r6id NVMe' });
-  await screen.findByRole('region', { name: 'Rate card' });
+  await screen.findByRole('region', { name: 'Rate card' }, { timeout: 8000 });
 }
 
 describe('SharePage', () => {

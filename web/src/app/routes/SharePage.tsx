@@ -13,6 +13,8 @@ import { describeApiError } from '../../lib/api-client.ts';
 import { ComparisonView } from '../ComparisonView.tsx';
 import { navigate, paths } from '../router.tsx';
 import { useSession } from '../session/SessionProvider.tsx';
+import { StoredAnswer } from './plan/StoredAnswer.tsx';
+import { RUN_SECTIONS, SHARE_SECTIONS, storedAnswerOf, storedAnswerPlan } from './stored-answer-plan.ts';
 import { usePageTitle } from './use-page-title.ts';
 
 /** Everything under the banner: runs, then the stored plans in the shared comparison view. */
@@ -63,6 +65,8 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
   // the sections below render in a transition React splits into short tasks, so drawing every
   // table and panel neither delays that paint nor blocks the main thread in one long task.
   const showBody = useDeferredValue(true, false);
+  const answerPlan = storedAnswerPlan(result);
+  const answerSections = result.plans.length > 0 ? SHARE_SECTIONS : RUN_SECTIONS;
 
   const open = async () => {
     setOpening('opening');
@@ -82,26 +86,6 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
           <h1 tabIndex={-1} id="page-title">
             {title}
           </h1>
-          <dl className="facts facts--inline">
-            <div>
-              <dt>Created</dt>
-              <dd>
-                <time dateTime={comparison.createdAt}>{new Date(comparison.createdAt).toUTCString()}</time>
-              </dd>
-            </div>
-            <div>
-              <dt>Analysis version</dt>
-              <dd>{comparison.analysisVersion}</dd>
-            </div>
-            <div>
-              <dt>Prices as of</dt>
-              <dd>{comparison.priceTableDate}</dd>
-            </div>
-            <div>
-              <dt>Region</dt>
-              <dd>{result.rates.region ?? 'custom rates'}</dd>
-            </div>
-          </dl>
         </div>
         <div className="page-head__actions">
           <button type="button" className="btn btn--primary" onClick={open} disabled={opening === 'opening'}>
@@ -112,6 +96,7 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
             session={comparison.plan}
             analysisVersion={comparison.analysisVersion}
             title={title}
+            answer={answerPlan ? { for: answerPlan.title, ...storedAnswerOf(answerPlan.plan) } : undefined}
           />
         </div>
       </header>
@@ -120,6 +105,29 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
           Could not open it as a planning session: {opening.error}
         </p>
       ) : null}
+      {answerPlan ? (
+        <StoredAnswer plan={answerPlan.plan} title={answerPlan.title} sections={answerSections} />
+      ) : null}
+      <dl className="facts facts--inline">
+        <div>
+          <dt>Created</dt>
+          <dd>
+            <time dateTime={comparison.createdAt}>{new Date(comparison.createdAt).toUTCString()}</time>
+          </dd>
+        </div>
+        <div>
+          <dt>Analysis version</dt>
+          <dd>{comparison.analysisVersion}</dd>
+        </div>
+        <div>
+          <dt>Prices as of</dt>
+          <dd>{comparison.priceTableDate}</dd>
+        </div>
+        <div>
+          <dt>Region</dt>
+          <dd>{result.rates.region ?? 'custom rates'}</dd>
+        </div>
+      </dl>
       <p className="banner banner--info">
         These results were computed once, when the link was created, and never change: later uploads, price
         updates or rule changes do not alter them.

@@ -161,7 +161,7 @@ export function analyzeSession(state: SessionState, catalog: Catalog | null): Se
         ? [{ id: input.id, labels: input.labels, report: input.report, summary }]
         : [];
     });
-    result = catalog.buildComparison(runs, effective);
+    result = catalog.buildComparison(runs, effective, { audience: 'web' });
     const types = new Set<string>();
     if (settings.instanceType) types.add(settings.instanceType);
     for (const r of runs)

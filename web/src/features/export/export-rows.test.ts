@@ -1,7 +1,7 @@
 import { buildComparison, summarizeRun } from '@blockwise/shared/analysis';
 import { describe, expect, it } from 'vitest';
 import { fixtureReport } from '../../test/fixtures.ts';
-import { CSV_HEADER, exportCsv, exportRows } from './export-rows.ts';
+import { answerRows, CSV_HEADER, exportCsv, exportRows } from './export-rows.ts';
 
 function comparison() {
   const report = fixtureReport('grouped');
@@ -100,5 +100,22 @@ describe('CSV / JSON export', () => {
     expect(rows.filter((row) => row[0] === 'latency EBS vs NVMe')).toEqual([
       ['latency EBS vs NVMe', 'overall', 'verdict', 'withheld: jobs_differ', ''],
     ]);
+  });
+});
+
+describe('answerRows (the CSV opens with the answer)', () => {
+  it('one row per line the answer says, in its order, lines it does not say left out', () => {
+    const rows = answerRows({
+      for: 'gp3 1000 GiB',
+      needs: 'Needs 13,125 IOPS and 650 MiB/s.',
+      binds: 'Instance EBS bandwidth binds at 87.2%.',
+      instance: null,
+      provision: 'Provision gp3 1,000 GiB for $176.39/month.',
+      nvme: null,
+      prices: 'us-east-1 prices of 2024-07-18',
+    });
+    expect(rows.map((r) => r[2])).toEqual(['needs', 'what binds', 'what to buy', 'prices']);
+    expect(rows.every((r) => r[0] === 'answer' && r[1] === 'gp3 1000 GiB')).toBe(true);
+    expect(rows[2]![3]).toBe('Provision gp3 1,000 GiB for $176.39/month.');
   });
 });

@@ -185,8 +185,40 @@ export function exportRows(result: ComparisonResult, names: Record<string, strin
   return rows;
 }
 
-export function exportCsv(result: ComparisonResult, names?: Record<string, string>): string {
-  return toCsv(CSV_HEADER, exportRows(result, names));
+/**
+ * The answer a page opens with, in its own words (the planning page's answer box): the CSV starts
+ * with it, so a spreadsheet reads like the page. `for`: which configuration it answers for.
+ */
+export type AnswerExport = {
+  for: string;
+  needs: string;
+  binds: string | null;
+  instance: string | null;
+  provision: string | null;
+  nvme: string | null;
+  prices: string;
+};
+
+export function answerRows(a: AnswerExport): Row[] {
+  const lines: [metric: string, text: string | null][] = [
+    ['needs', a.needs],
+    ['what binds', a.binds],
+    ['instance', a.instance],
+    ['what to buy', a.provision],
+    ['NVMe alternative', a.nvme],
+    ['prices', a.prices],
+  ];
+  return lines.flatMap(([metric, text]) =>
+    text === null ? [] : [['answer', a.for, metric, text, ''] as Row],
+  );
+}
+
+export function exportCsv(
+  result: ComparisonResult,
+  names?: Record<string, string>,
+  answer?: AnswerExport,
+): string {
+  return toCsv(CSV_HEADER, [...(answer ? answerRows(answer) : []), ...exportRows(result, names)]);
 }
 
 export function exportJson(

@@ -41,7 +41,8 @@ export type MetricsRead =
   | { ok: false; error: Problem; choices: SeriesChoice[] };
 
 export function readMetrics(input: string | Uint8Array, options: SeriesImportOptions): MetricsRead {
-  const r = importMetrics(input, options);
+  // Read in the web app: its warnings name the page's controls, not the CLI's flags.
+  const r = importMetrics(input, { ...options, audience: 'web' });
   if (!r.ok) return { ok: false, error: r.error, choices: r.choices ?? [] };
   const series = r.value;
   const sizing = sizingSummary(series);

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import './answer.css';
 import './demand.css';
 import { answerOf } from './answer.ts';
+import { AnswerLines } from './AnswerLines.tsx';
 import { AnswerStatus } from './AnswerStatus.tsx';
 import { CapacityAnswer } from './CapacityAnswer.tsx';
 import { DatasetField } from './DatasetField.tsx';
@@ -9,14 +10,6 @@ import { DemandSource } from './DemandSource.tsx';
 import { deliveredOfSession, storeHoldsText } from './demand-view.ts';
 import { TryExample } from './TryExample.tsx';
 import type { PlanSessionView } from './use-plan-session.ts';
-
-function Line({ href, linkText, children }: { href: string; linkText: string; children: ReactNode }) {
-  return (
-    <li>
-      {children} <a href={href}>{linkText}</a>
-    </li>
-  );
-}
 
 /**
  * The answer first: one screen at the top of the planning page, from the same analysis the
@@ -69,10 +62,10 @@ export function AnswerSummary({ session }: { session: PlanSessionView }) {
       ? storeHoldsText(catalog.catalog?.findInstanceType(premium.dType) ?? null, eff.datasetGiB)
       : null;
     body = (
-      <>
-        <ul className="answer__lines">
-          <Line href="#profile" linkText="Profile">
-            <strong>{a.needs}</strong>
+      <AnswerLines
+        answer={a}
+        needsExtra={
+          <>
             <DemandSource
               sources={session.demandSources}
               plannedRef={analysis.demand.ref}
@@ -80,44 +73,19 @@ export function AnswerSummary({ session }: { session: PlanSessionView }) {
               dispatch={dispatch}
             />
             <DatasetField id="answer-dataset" datasetGiB={eff.datasetGiB} dispatch={dispatch} />
-          </Line>
-          {a.binds ? (
-            <Line href="#limits" linkText="What binds">
-              <span className={`answer__binds answer__binds--${a.bindsTone}`}>{a.binds}</span>
-            </Line>
-          ) : (
-            <Line href="#instance" linkText="Pick an instance">
-              No configuration to check yet: pick the instance (and a volume) the plan is for.
-            </Line>
-          )}
-          {a.instance ? (
-            <Line href="#right-size" linkText="Instance options">
-              {a.instance}
-            </Line>
-          ) : null}
-          {a.provision ? (
-            <Line href="#right-size" linkText="Right-size">
-              {a.provision}
-            </Line>
-          ) : null}
-          {a.nvme ? (
-            <Line href="#compare" linkText="NVMe vs EBS">
-              {a.nvme}
-              {store ? (
-                <>
-                  {' '}
-                  <span className={store.holds === false ? 'answer__binds--concern' : undefined}>
-                    {premium?.dType}: {store.text}
-                  </span>
-                </>
-              ) : null}
-            </Line>
-          ) : null}
-        </ul>
-        <p className="answer__meta">
-          Costs at {a.prices}. <a href="#rates">Rate card</a>
-        </p>
-      </>
+          </>
+        }
+        nvmeExtra={
+          store ? (
+            <>
+              {' '}
+              <span className={store.holds === false ? 'answer__binds--concern' : undefined}>
+                {premium?.dType}: {store.text}
+              </span>
+            </>
+          ) : null
+        }
+      />
     );
   } else body = null;
 

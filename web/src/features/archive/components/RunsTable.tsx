@@ -25,6 +25,10 @@ export function describeVolume(l: RunLabels): string {
   return parts.filter(Boolean).join(', ');
 }
 
+/**
+ * Read and Write, the numbers a reader compares, come right after the run's name: on a phone the
+ * table scrolls sideways and those columns are what shows.
+ */
 export function RunsTable({
   items,
   caption,
@@ -43,14 +47,14 @@ export function RunsTable({
         <thead>
           <tr>
             <th scope="col">Run</th>
-            <th scope="col">Storage</th>
-            <th scope="col">Instance</th>
             <th scope="col" className="num">
               Read
             </th>
             <th scope="col" className="num">
               Write
             </th>
+            <th scope="col">Storage</th>
+            <th scope="col">Instance</th>
             <th scope="col">fio</th>
             {actions ? (
               <th scope="col">
@@ -74,11 +78,6 @@ export function RunsTable({
                   </span>
                 ) : null}
               </th>
-              <td>{describeVolume(r.labels)}</td>
-              <td>
-                {r.labels.instanceType ?? '—'}
-                {r.labels.region ? <span className="cell-note">{r.labels.region}</span> : null}
-              </td>
               <td className="num">
                 {fmtInt(r.headline.readIops)} IOPS
                 <span className="cell-note">
@@ -90,6 +89,11 @@ export function RunsTable({
                 <span className="cell-note">
                   {fmtRate(r.headline.writeBytesPerSec)} · {fmtSize(r.headline.writeBlockSizeBytes)}
                 </span>
+              </td>
+              <td>{describeVolume(r.labels)}</td>
+              <td>
+                {r.labels.instanceType ?? '—'}
+                {r.labels.region ? <span className="cell-note">{r.labels.region}</span> : null}
               </td>
               <td>{r.fioVersion ?? '—'}</td>
               {actions ? <td className="nowrap">{actions(r)}</td> : null}

@@ -1,7 +1,8 @@
 import type { ComparisonResult, PlanSession } from '@blockwise/shared/records';
+import { PrintButton } from '../../../components/PrintButton.tsx';
 import { downloadText } from '../../../lib/download.ts';
 import { slug } from '../../../lib/format.ts';
-import { exportCsv, exportJson } from '../export-rows.ts';
+import { exportCsv, exportJson, type AnswerExport } from '../export-rows.ts';
 
 /** CSV and JSON of the numbers shown (CSV cells defused against formula injection). */
 export function ExportMenu({
@@ -10,12 +11,15 @@ export function ExportMenu({
   analysisVersion,
   title,
   names,
+  answer,
 }: {
   result: ComparisonResult;
   session: PlanSession | null;
   analysisVersion: string;
   title: string;
   names?: Record<string, string>;
+  /** The page's answer: the CSV's first rows. */
+  answer?: AnswerExport;
 }) {
   const base = slug(`blockwise ${title}`);
   return (
@@ -23,7 +27,7 @@ export function ExportMenu({
       <button
         type="button"
         className="btn btn--small"
-        onClick={() => downloadText(exportCsv(result, names), `${base}.csv`, 'text/csv')}
+        onClick={() => downloadText(exportCsv(result, names, answer), `${base}.csv`, 'text/csv')}
       >
         Export CSV
       </button>
@@ -40,6 +44,7 @@ export function ExportMenu({
       >
         Export JSON
       </button>
+      <PrintButton />
     </div>
   );
 }

@@ -14,15 +14,19 @@ import {
   type SortKey,
 } from '../fleet-view.ts';
 
+/**
+ * Recommended and Saving, what a reader acts on, come right after the volume: on a phone the table
+ * scrolls sideways and those columns are what shows.
+ */
 const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: 'volume', label: 'Volume' },
-  { key: 'instance', label: 'Instance' },
+  { key: 'recommended', label: 'Recommended' },
+  { key: 'saving', label: 'Saving / risk', numeric: true },
   { key: 'status', label: 'Status' },
   { key: 'current', label: 'Current' },
-  { key: 'recommended', label: 'Recommended' },
+  { key: 'instance', label: 'Instance' },
   { key: 'peaks', label: 'Observed peaks', numeric: true },
   { key: 'binding', label: 'Binding limit' },
-  { key: 'saving', label: 'Saving / risk', numeric: true },
 ];
 
 /** A column header that sorts: a real button (keyboard, screen readers) and aria-sort on the header. */
@@ -159,8 +163,18 @@ export function FleetTable({ plan, order }: { plan: FleetPlan; order?: FleetOrde
                     </button>
                   </th>
                   <td>
-                    {v.instanceType ?? '—'}
-                    {v.instanceId ? <span className="cell-note">{v.instanceId}</span> : null}
+                    {v.recommended ? (
+                      <>
+                        {describeFleetConfig(v.recommended)}
+                        <span className="cell-note">{fmtUsdMonth(v.recommended.usdPerMonth)}</span>
+                      </>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td className="num">
+                    {describeVolumeSaving(v)}
+                    {v.risk ? <span className="cell-note fleet-risk">Risk: {v.risk}</span> : null}
                   </td>
                   <td>
                     <span className={`badge badge--${STATUS_TONE[v.status]}`}>{STATUS_LABELS[v.status]}</span>
@@ -170,14 +184,8 @@ export function FleetTable({ plan, order }: { plan: FleetPlan; order?: FleetOrde
                     <span className="cell-note">{fmtUsdMonth(v.current.usdPerMonth)}</span>
                   </td>
                   <td>
-                    {v.recommended ? (
-                      <>
-                        {describeFleetConfig(v.recommended)}
-                        <span className="cell-note">{fmtUsdMonth(v.recommended.usdPerMonth)}</span>
-                      </>
-                    ) : (
-                      '—'
-                    )}
+                    {v.instanceType ?? '—'}
+                    {v.instanceId ? <span className="cell-note">{v.instanceId}</span> : null}
                   </td>
                   <td className="num">
                     <Peaks v={v} />
@@ -192,10 +200,6 @@ export function FleetTable({ plan, order }: { plan: FleetPlan; order?: FleetOrde
                           : `AWS's exceeded checks contradict the model (${v.evidence.modelBinding ?? ''}): trusted`}
                       </span>
                     ) : null}
-                  </td>
-                  <td className="num">
-                    {describeVolumeSaving(v)}
-                    {v.risk ? <span className="cell-note fleet-risk">Risk: {v.risk}</span> : null}
                   </td>
                 </tr>
                 {expanded ? (

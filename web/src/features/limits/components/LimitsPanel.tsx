@@ -20,6 +20,10 @@ const STATUS_TEXT = {
   ok: 'headroom',
 } as const;
 
+/**
+ * Utilization, the column that decides, comes right after the ceiling's name: on a phone the table
+ * scrolls sideways and the first two columns are what shows.
+ */
 function LimitsTable({ rows, caption }: { rows: LimitRow[]; caption: string }) {
   return (
     <table className="table table--dense">
@@ -28,13 +32,13 @@ function LimitsTable({ rows, caption }: { rows: LimitRow[]; caption: string }) {
         <tr>
           <th scope="col">Ceiling</th>
           <th scope="col" className="num">
+            Utilization
+          </th>
+          <th scope="col" className="num">
             Demand
           </th>
           <th scope="col" className="num">
             Capacity
-          </th>
-          <th scope="col" className="num">
-            Utilization
           </th>
           <th scope="col">Kind</th>
         </tr>
@@ -50,6 +54,10 @@ function LimitsTable({ rows, caption }: { rows: LimitRow[]; caption: string }) {
               <Warnings warnings={r.warnings} compact />
             </th>
             <td className="num">
+              <span className={`util util--${r.status}`}>{r.utilizationText}</span>
+              <span className="visually-hidden"> ({STATUS_TEXT[r.status]})</span>
+            </td>
+            <td className="num">
               {r.demandText}
               {r.unmergedText ? (
                 <p className="cell-note">{r.unmergedText} if sequential I/O is not merged</p>
@@ -62,10 +70,6 @@ function LimitsTable({ rows, caption }: { rows: LimitRow[]; caption: string }) {
                   AWS quotes <span className="nowrap">{r.native.value}</span> <Unit unit={r.native.unit} />
                 </p>
               ) : null}
-            </td>
-            <td className="num">
-              <span className={`util util--${r.status}`}>{r.utilizationText}</span>
-              <span className="visually-hidden"> ({STATUS_TEXT[r.status]})</span>
             </td>
             <td>{r.sustained ? 'sustained' : 'burst (temporary)'}</td>
           </tr>

@@ -107,7 +107,8 @@ export function RateMeta({
       {pricesOlderThanAYear(rates.date, today) ? (
         <p className="callout callout--concern" role="note" data-testid="stale-prices">
           These prices are over a year old: AWS changes prices and opens regions several times a year. Refresh
-          them with <code>blockwise catalog update</code> and start the server with <code>--catalog</code>.
+          them with <code>blockwise catalog update</code> and start the server on the new file with{' '}
+          <code>blockwise serve --catalog FILE</code>.
         </p>
       ) : null}
     </>
