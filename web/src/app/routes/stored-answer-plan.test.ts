@@ -2,9 +2,9 @@ import * as analysisModule from '@blockwise/shared/analysis';
 import * as catalogModule from '@blockwise/shared/catalog';
 import { roleOfEvidence } from '@blockwise/shared/demand';
 import { parseFio } from '@blockwise/shared/fio';
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import unpacedText from '../../../../fixtures/fio/settings/s1_randwrite_4k_unpaced.json?raw';
+import rateIopsText from '../../../../fixtures/fio/settings/s2_randwrite_4k_rate_iops500_thinktime100.json?raw';
 import { joinCatalog } from '../../lib/catalog.ts';
 import { analyzeSession } from '../session/analysis.ts';
 import { exampleSession } from '../session/example-session.ts';
@@ -14,10 +14,8 @@ const catalog = joinCatalog(catalogModule, analysisModule);
 const parse = async (b: Blob) => parseFio(new Uint8Array(await b.arrayBuffer()));
 
 /** A real fio 3.33 run from fixtures/fio/settings (README: 22,130 IOPS unpaced, 500 under rate_iops). */
-function settingsReport(name: string) {
-  const parsed = parseFio(
-    readFileSync(join(resolve(import.meta.dirname, '../../../../fixtures/fio/settings'), name)),
-  );
+function settingsReport(text: string) {
+  const parsed = parseFio(new TextEncoder().encode(text));
   if (!parsed.ok) throw new Error(parsed.error.message);
   return parsed.report;
 }
@@ -33,7 +31,7 @@ describe('an archived run’s answer: a benchmark at saturation is capacity, nev
     const plan = await examplePlan();
     const role = roleOfEvidence({
       kind: 'fio',
-      report: settingsReport('s1_randwrite_4k_unpaced.json'),
+      report: settingsReport(unpacedText),
       replaysLoad: false,
     });
     expect(role.role).toBe('capacity');
@@ -54,7 +52,7 @@ describe('an archived run’s answer: a benchmark at saturation is capacity, nev
     const plan = await examplePlan();
     const role = roleOfEvidence({
       kind: 'fio',
-      report: settingsReport('s2_randwrite_4k_rate_iops500_thinktime100.json'),
+      report: settingsReport(rateIopsText),
       replaysLoad: false,
     });
     expect(role.role).toBe('demand');
