@@ -81,6 +81,7 @@ function planFromBody(body: CreateFleetPlanBody): FleetPlan {
     statistic: body.statistic ?? FLEET_DEFAULTS.statistic,
     region: catalog.value.rateCard.region,
     ...(body.ignoreRecurring === true ? { ignoreRecurring: true } : {}),
+    ...(body.audience !== undefined ? { audience: body.audience } : {}),
   });
 }
 

@@ -1,3 +1,4 @@
+import { AudienceSchema } from '../audience.ts';
 import { z } from 'zod';
 import { FleetHeadroomSchema, FleetPlanSchema, FleetStatisticSchema } from '../fleet/schema.ts';
 import { IdSchema } from '../records/run.ts';
@@ -25,6 +26,11 @@ export const CreateFleetPlanBodySchema = z.strictObject({
    * then throttled every time they recur, and the plan says so per volume. Default false.
    */
   ignoreRecurring: z.boolean().optional(),
+  /**
+   * Who reads the plan's notes: 'web' names the Fleet page's options (“Ignore recurring peaks”),
+   * 'cli' (the default) the `blockwise fleet plan` flags they match. The web app sends 'web'.
+   */
+  audience: AudienceSchema.optional(),
   /** The region whose prices apply (default FLEET_DEFAULTS.region, us-east-1). */
   region: z
     .string()

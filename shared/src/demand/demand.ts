@@ -1,3 +1,4 @@
+import { settingHint, type Audience } from '../audience.ts';
 import { z } from 'zod';
 import { fail, ok, WarningSchema, type Result, type Warning } from '../problem.ts';
 import { METRICS_FORMATS } from '../timeseries/formats.ts';
@@ -99,6 +100,8 @@ export type DemandOptions = {
   ignoreRecurring?: boolean;
   /** The limits the series was delivered under (the volume's provisioned IOPS, bytes/s): for censoring. */
   limits?: { iops?: number | null; bytesPerSec?: number | null };
+  /** Who reads the warnings: the web names its option, the CLI its flag (audience.ts). */
+  audience?: Audience;
 };
 
 const n0 = formatInt;
@@ -175,8 +178,10 @@ function recurrenceWarnings(
   sized: { iops: number; bytesPerSec: number },
   statistic: SizingStatistic,
   ignoreRecurring: boolean,
+  audience: Audience | undefined,
 ): Warning[] {
   const out: Warning[] = [];
+  const option = settingHint('ignoreRecurring', audience);
   const pairs = [
     ['iops', 'IOPS', combined.iops, sized.iops],
     ['bytesPerSec', 'MiB/s', combined.bytesPerSec, sized.bytesPerSec],
@@ -194,12 +199,12 @@ function recurrenceWarnings(
       ignoreRecurring
         ? {
             code: 'recurring_peak_ignored',
-            message: `Recurring peak: ${describeRecurrence(r, unit)}; ${statistic} = ${stat} ignores it, as asked (--ignore-recurring). The risk: those peaks will be throttled to what is provisioned for ${peak}, every time they recur.`,
+            message: `Recurring peak: ${describeRecurrence(r, unit)}; ${statistic} = ${stat} ignores it, as asked (${option}). The risk: those peaks will be throttled to what is provisioned for ${peak}, every time they recur.`,
             subject,
           }
         : {
             code: 'recurring_peak',
-            message: `Recurring peak: ${describeRecurrence(r, unit)}; ${statistic} = ${stat} ignores it, so it is sized on ${peak} (--ignore-recurring sizes on the ${statistic} and accepts the throttling).`,
+            message: `Recurring peak: ${describeRecurrence(r, unit)}; ${statistic} = ${stat} ignores it, so it is sized on ${peak} (${option} sizes on the ${statistic} and accepts the throttling).`,
             subject,
           },
     );
@@ -373,7 +378,7 @@ export function demandBySummary(
   const completeness = completenessOf(series);
   const warnings: Warning[] = [
     ...resolutionWarnings(series, combined.iops),
-    ...recurrenceWarnings(combined, sized, statistic, ignoreRecurring),
+    ...recurrenceWarnings(combined, sized, statistic, ignoreRecurring, options.audience),
     ...censoringWarnings(censoring),
     ...completeness.issues.map((i) => ({ code: 'incomplete_data', message: i.message, subject: 'time' })),
   ];

@@ -1,3 +1,4 @@
+import { settingHint, type Audience } from '../audience.ts';
 import { statisticOf } from '../fleet/metrics.ts';
 import type { FleetObserved, FleetSeriesSummary, FleetStatistic, MetricName } from '../fleet/schema.ts';
 import { formatInt, MiB } from '../units.ts';
@@ -29,6 +30,8 @@ export type FleetDemandOptions = {
   /** The Period of the volume's points, seconds (plan.ts decides it). */
   periodSeconds: number;
   ignoreRecurring?: boolean;
+  /** Who reads the notes: the web names its option, the CLI its flag (audience.ts). */
+  audience?: Audience;
   /** The volume's provisioned limits as delivered (IOPS, MiB/s): for censoring. */
   limits?: { iops: number | null; mibps: number | null };
 };
@@ -166,8 +169,8 @@ export function demandFromFleetSeries(
     );
     notes.push(
       r.kept
-        ? `${metric}: recurring peak, ${described}; the ${stat} ignores it, so it is sized on it (--ignore-recurring sizes on the ${stat})`
-        : `${metric}: recurring peak, ${described}; ignored as asked (--ignore-recurring): those peaks will be throttled to what the ${stat} provisions, every time they recur`,
+        ? `${metric}: recurring peak, ${described}; the ${stat} ignores it, so it is sized on it (${settingHint('ignoreRecurring', o.audience)} sizes on the ${stat})`
+        : `${metric}: recurring peak, ${described}; ignored as asked (${settingHint('ignoreRecurring', o.audience)}): those peaks will be throttled to what the ${stat} provisions, every time they recur`,
     );
   }
   const censoring: Censoring[] = [];

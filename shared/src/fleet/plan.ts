@@ -1,3 +1,4 @@
+import type { Audience } from '../audience.ts';
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import { missingPriceMessage, priceAvailable, type RateCard, type RegionRateCard } from '../aws/rate-card.ts';
 import {
@@ -330,6 +331,7 @@ type Ctx = Required<Pick<PlanFleetInput, 'headroom' | 'statistic' | 'minHistoryD
   card: RegionRateCard;
   pool: (spec: InstanceSpec) => readonly InstanceSpec[];
   ignoreRecurring: boolean;
+  audience: Audience;
 };
 
 /** The instance as right-sizing sees it once its EBS caps are set aside (Nitro and attachments kept). */
@@ -568,6 +570,7 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
     minPoints: input.minPoints ?? DEFAULT_MIN_POINTS,
     pool: input.catalog.instancePool ?? (() => []),
     ignoreRecurring: input.ignoreRecurring === true,
+    audience: input.audience ?? 'cli',
   };
   const incomplete = incompleteVolumes(input.metrics.pages ?? []);
   // Each volume's Period from its timestamps (docs/fleet.md §2): a 90-day query at 3,600 s divided by 300 would be 12× too high.
@@ -618,6 +621,7 @@ export function planFleet(input: PlanFleetInput): FleetPlan {
       statistic: ctx.statistic,
       periodSeconds: period,
       ignoreRecurring: ctx.ignoreRecurring,
+      audience: ctx.audience,
       limits: { iops: current.iops, mibps: current.throughputMibps },
     });
     const o = demand?.observed ?? null;

@@ -1,3 +1,4 @@
+import type { Audience } from '../audience.ts';
 import { z } from 'zod';
 import type { InstanceSpec } from '../aws/instance-spec.ts';
 import type { RegionRateCard } from '../aws/rate-card.ts';
@@ -449,6 +450,8 @@ export type PlanFleetInput = {
   periodSeconds?: number;
   /** Size p99/p95 on the percentile even where a peak recurs (the risk is stated per volume). */
   ignoreRecurring?: boolean;
+  /** Who reads the notes: the web names its option, the CLI its flag (default 'cli'; audience.ts). */
+  audience?: Audience;
 };
 
 /** Per series, only what the statistics need (see metrics.ts). */

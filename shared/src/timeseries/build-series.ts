@@ -1,3 +1,4 @@
+import { settingHint } from '../audience.ts';
 import type { Warning } from '../problem.ts';
 import type { ColumnRole } from './columns.ts';
 import {
@@ -284,7 +285,12 @@ export function buildSeries(raw: RawSeries, options: SeriesImportOptions): Serie
   const divisor = decideDivisor(counts, stat.statistic, periodSec, options);
   note(divisor);
   if (choices.length > 0) return choiceRequired(choices);
-  if (periodSec === null) return failure('bad_period', 'the period could not be determined', '--period');
+  if (periodSec === null)
+    return failure(
+      'bad_period',
+      'the period could not be determined',
+      settingHint('period', options.audience),
+    );
 
   const rates = toRates(raw, deduped.kept, times, divisor.divisorSec);
   if (rates.outTimes.length === 0) {
@@ -550,7 +556,11 @@ function decidePeriod(
     });
   }
   if (periodSec !== null && !(periodSec > 0))
-    return failure('bad_period', `period must be above 0 s, got ${periodSec}`, '--period');
+    return failure(
+      'bad_period',
+      `period must be above 0 s, got ${periodSec}`,
+      settingHint('period', options.audience),
+    );
   return { ...notes, periodSec };
 }
 

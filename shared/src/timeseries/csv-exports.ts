@@ -1,3 +1,4 @@
+import { settingHint } from '../audience.ts';
 import type { Problem, Warning } from '../problem.ts';
 import { buildSeries, type RawColumn, type RawRow } from './build-series.ts';
 import { parseCell } from './cells.ts';
@@ -226,8 +227,8 @@ function parseDashboardTable(
         ok: false,
         error: {
           code: 'bad_unit',
-          message: `--throughput-unit: expected ${parsed.expected}`,
-          path: '--throughput-unit',
+          message: `${settingHint('throughputUnit', options.audience)}: expected ${parsed.expected}`,
+          path: settingHint('throughputUnit', options.audience),
         },
       };
     }
@@ -273,8 +274,8 @@ function parseDashboardTable(
         ok: false,
         error: {
           code: 'choice_required',
-          message: `column ${p.index + 1} ("${p.column.label}") is a throughput without a unit: pass --throughput-unit (B/s, KiB/s, MiB/s, MB/s or Mbps)`,
-          path: '--throughput-unit',
+          message: `column ${p.index + 1} ("${p.column.label}") is a throughput without a unit: ${options.audience === 'web' ? 'answer' : 'pass'} ${settingHint('throughputUnit', options.audience)} (B/s, KiB/s, MiB/s, MB/s or Mbps)`,
+          path: settingHint('throughputUnit', options.audience),
         },
         choices: [
           {

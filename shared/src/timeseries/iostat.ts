@@ -340,8 +340,8 @@ export function parseIostat(
   if (intervalMs === null) {
     return fail(
       'bad_period',
-      'the -t times do not advance: give the interval iostat ran with (--period)',
-      '--period',
+      `the -t times do not advance: give the interval iostat ran with (${settingHint('period', options.audience)})`,
+      settingHint('period', options.audience),
     );
   }
 

@@ -359,8 +359,8 @@ function toSeries(
       ok: false,
       error: {
         code: 'bad_period',
-        message: 'the times do not advance: give the interval sar ran with (--period)',
-        path: '--period',
+        message: `the times do not advance: give the interval sar ran with (${settingHint('period', options.audience)})`,
+        path: settingHint('period', options.audience),
       },
     };
   }

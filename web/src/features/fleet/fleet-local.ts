@@ -91,6 +91,8 @@ export function planReadFleet(read: ReadFleet, options: FleetOptions, catalog: C
       statistic: options.statistic,
       region: options.region,
       ...(options.ignoreRecurring ? { ignoreRecurring: true } : {}),
+      // Planned in the web app: its notes name the page's options, not the CLI's flags.
+      audience: 'web',
     }),
   };
 }

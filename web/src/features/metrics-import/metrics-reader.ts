@@ -46,7 +46,7 @@ export function readMetrics(input: string | Uint8Array, options: SeriesImportOpt
   if (!r.ok) return { ok: false, error: r.error, choices: r.choices ?? [] };
   const series = r.value;
   const sizing = sizingSummary(series);
-  const profiles = profilesByStatistic(series);
+  const profiles = profilesByStatistic(series, { audience: 'web' });
   return {
     ok: true,
     imported: {

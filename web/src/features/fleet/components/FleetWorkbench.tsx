@@ -222,6 +222,8 @@ export function FleetWorkbench({
         statistic,
         ...(ignoreRecurring ? { ignoreRecurring: true } : {}),
         region,
+        // The stored plan's notes are read on the share page: the page's options, not the CLI's flags.
+        audience: 'web',
       });
       setSave(created);
       setCopied('idle');
