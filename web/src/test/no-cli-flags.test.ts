@@ -5,8 +5,16 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 // An iostat capture of several devices (fixtures/metrics/README.md): the reader says which it read.
 import iostatDevices from '../../../fixtures/metrics/iostat_12.6.1_xdm_t.txt?raw';
+// 14 days of 5-minute CloudWatch Sums with a nightly batch (fixtures/demand/README.md).
+import nightlyMetrics from '../../../fixtures/demand/gmd_nightly_batch_14d.json?raw';
+import nightlyVolumes from '../../../fixtures/demand/volumes_nightly.json?raw';
 import { analyzeSession } from '../app/session/analysis.ts';
 import { exampleSession } from '../app/session/example-session.ts';
+import {
+  DEFAULT_OPTIONS as DEFAULT_FLEET,
+  planReadFleet,
+  readDroppedFleet,
+} from '../features/fleet/fleet-local.ts';
 import { readMetrics } from '../features/metrics-import/metrics-reader.ts';
 import { joinCatalog } from '../lib/catalog.ts';
 
@@ -119,5 +127,56 @@ describe('web text names no CLI flag', () => {
     const warnings = a.result.value.plans.flatMap((p) => p.plan.warnings);
     expect(warnings.map((w) => w.code)).toContain('capacity_unknown');
     expect(warnings.map((w) => w.message).flatMap(flagsNamedIn)).toEqual([]);
+  });
+
+  it('in the recurring-peak and resolution warnings of a metrics import (5-minute Sums, a nightly batch)', () => {
+    const r = readMetrics(nightlyMetrics, {});
+    expect(r.ok).toBe(true);
+    if (!r.ok || !r.imported.profiles) return;
+    const messages = Object.values(r.imported.profiles).flatMap((p) => p.warnings.map((w) => w.message));
+    const recurring = messages.filter((m) => /^Recurring peak/.test(m));
+    expect(recurring.length, 'the p99 and p95 keep the nightly peak and say so').toBeGreaterThanOrEqual(2);
+    expect(recurring.join(' ')).toContain('the “Ignore recurring peaks” option sizes on the p');
+    expect(messages.flatMap(flagsNamedIn)).toEqual([]);
+  });
+
+  it('in the period and throughput-unit problems of a metrics import (the questions, not the flags)', () => {
+    const csv =
+      'time,read IOPS,read throughput\n2026-11-24T10:00:00Z,100,5000\n2026-11-24T10:01:00Z,120,6000\n';
+    const problems = [
+      readMetrics(csv, {}),
+      readMetrics(csv, { throughputUnit: 'furlongs' as never }),
+      readMetrics(csv, { throughputUnit: 'MiB/s', periodSec: 0 }),
+    ].map((r) => (r.ok ? null : r.error));
+    expect(problems.map((p) => p?.code)).toEqual(['choice_required', 'bad_unit', 'bad_period']);
+    const texts = problems.flatMap((p) => [p?.message ?? '', p?.path ?? '']);
+    expect(texts.join(' ')).toContain('the “In which unit is the throughput column?” question');
+    expect(texts.join(' ')).toContain('the “How long is each point’s period?” question');
+    expect(texts.flatMap(flagsNamedIn)).toEqual([]);
+  });
+
+  it('in the notes of a fleet plan made on the Fleet page (a nightly batch, kept and ignored)', () => {
+    const catalog = joinCatalog(catalogModule, analysisModule);
+    const read = readDroppedFleet({
+      volumes: { name: 'volumes.json', kind: 'volumes', json: JSON.parse(nightlyVolumes), fingerprint: 'v' },
+      instances: null,
+      metrics: [
+        { name: 'metrics.json', kind: 'metrics', json: JSON.parse(nightlyMetrics), fingerprint: 'm' },
+      ],
+    });
+    expect(read?.ok).toBe(true);
+    if (!read?.ok) return;
+    const notes = [false, true].flatMap((ignoreRecurring) => {
+      const plan = planReadFleet(
+        read.value,
+        { ...DEFAULT_FLEET, statistic: 'p99', ignoreRecurring },
+        catalog,
+      );
+      expect(plan.ok).toBe(true);
+      return plan.ok ? plan.value.volumes.flatMap((v) => v.notes) : [];
+    });
+    expect(notes.join(' ')).toContain('recurring peak');
+    expect(notes.join(' ')).toContain('ignored as asked (the “Ignore recurring peaks” option)');
+    expect(notes.flatMap(flagsNamedIn)).toEqual([]);
   });
 });
