@@ -147,7 +147,7 @@ for (const { label, width, height } of WIDTHS) {
       'ignored as asked: the p99 sizes below them, and they will be throttled every time they recur',
     );
     await expect(recurring).toContainText(
-      /ignored as asked \(--ignore-recurring\): those peaks will be throttled/,
+      /ignored as asked \(the “Ignore recurring peaks” option\): those peaks will be throttled/,
     );
     await expect(nightlyRow).not.toContainText('10,250');
     await ignore.uncheck();

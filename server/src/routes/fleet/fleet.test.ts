@@ -166,6 +166,20 @@ describe('POST /api/fleet/plans: ignoreRecurring, as `fleet plan --ignore-recurr
     );
   });
 
+  it('audience web (the Fleet page’s save): the notes name the page’s option, not the flag', async () => {
+    const plan = await planOf({ ignoreRecurring: true, audience: 'web' });
+    const notes = plan.volumes.flatMap((v) => v.notes).join('\n');
+    expect(notes).toMatch(
+      /ignored as asked \(the “Ignore recurring peaks” option\): those peaks will be throttled/,
+    );
+    expect(notes).not.toContain('--ignore-recurring');
+    const res = await request(t.app)
+      .post('/api/fleet/plans')
+      .send(nightly({ audience: 'browser' }));
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 'body_invalid', path: 'audience' });
+  });
+
   it('refuses a value that is not a boolean (422 body_invalid, naming the field)', async () => {
     const res = await request(t.app)
       .post('/api/fleet/plans')
