@@ -1,6 +1,7 @@
 import { descriptorOf, type VolumeType } from '../aws/volume-types.ts';
 import type { LatencyPromise } from '../aws/volume-types/descriptor.ts';
-import { judgeLatency, type LatencyVerdict } from '../plan/latency.ts';
+import { judgeLatency, type LatencyVerdict, type LoadLevel } from '../plan/latency.ts';
+import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { summarizeEbsNvme } from '../timeseries/ebs-nvme.ts';
 import { summarizeQueue } from '../timeseries/queue.ts';
 import { METRICS_FORMATS } from '../timeseries/formats.ts';
@@ -14,7 +15,7 @@ import type { IoSeries } from '../timeseries/series.schema.ts';
  * Sources, best first: the EBS latency histograms (`nvme amzn stats`, the CSI driver's
  * `aws_ebs_csi_*_io_latency_seconds`: p99 as a bin's upper bound, the worst interval's); else the
  * device's average time per request (iostat/sar `await`, request-weighted). fio's clat
- * percentiles go through the same judgeLatencyPromise with their own MeasuredLatency.
+ * percentiles go through the same judgeLatencyPromise (measuredLatencyOfFio).
  */
 export type MeasuredLatency = {
   /** Where the figure comes from, for people ("nvme amzn stats latency histograms"). */
@@ -25,9 +26,9 @@ export type MeasuredLatency = {
   ms: number;
   /** Which direction gave it. */
   direction: 'read' | 'write' | 'both';
-  /** Percentiles where a histogram gives them (ms; each the worst interval's), for judgeLatency. */
+  /** Percentiles where a histogram gives them (ms; each the worst interval's; fio: the run's), for judgeLatency. */
   percentilesMs: Record<string, number>;
-  /** The fio verdict rules on those percentiles (plan/latency.ts judgeLatency, light load: p50 against 10 ms). */
+  /** The fio verdict rules on those percentiles (plan/latency.ts judgeLatency; metrics: light load, p50 against 10 ms; fio: the plan's load). */
   verdicts: LatencyVerdict[];
 };
 
@@ -72,6 +73,39 @@ export function measuredLatencyOf(series: IoSeries): MeasuredLatency | null {
     };
   }
   return null;
+}
+
+/**
+ * A fio run's completion latency (clat) as a measured latency: the worse direction's p99 — the
+ * percentile the fio comparison holds to its 20 % (plan/latency.ts compareLatency) — from the
+ * profile's clat percentiles (profile/from-fio.ts: fio's own, merged json+ bins, or the upper bound
+ * over several jobs, said in the source). `judged` is the plan's load and commit mode
+ * (PlanResult.latency), so the verdicts are the plan's own; `measuredOn` names the storage the run
+ * was on when the user said (the report does not). Null when the run has no p99 (clat_percentiles=0,
+ * a percentile_list without 99, no I/O).
+ */
+export function measuredLatencyOfFio(
+  profile: IoProfile,
+  judged: { load: LoadLevel; syncCommits: boolean; measuredOn?: string | null },
+): MeasuredLatency | null {
+  const r = profile.read.iops > 0 ? profile.read.latency : null;
+  const w = profile.write.iops > 0 ? profile.write.latency : null;
+  const p99 = worse(r?.percentiles['99'], w?.percentiles['99']);
+  if (p99 === null) return null;
+  const direction =
+    r?.percentiles['99'] === w?.percentiles['99'] ? 'both' : r?.percentiles['99'] === p99 ? 'read' : 'write';
+  const chosen = (direction === 'write' ? w : r)!;
+  const percentilesMs = { ...chosen.percentiles };
+  const bound = chosen.approximate ? ', the upper bound over the jobs (no json+ bins to merge)' : '';
+  const on = judged.measuredOn ? ` on ${judged.measuredOn}` : '';
+  return {
+    source: `fio completion latency (clat) percentiles${on}${bound}`,
+    statistic: 'p99',
+    ms: p99,
+    direction,
+    percentilesMs,
+    verdicts: judgeLatency(percentilesMs, { load: judged.load, syncCommits: judged.syncCommits }),
+  };
 }
 
 /** How a measured latency stands against a type's promise. */
