@@ -94,7 +94,10 @@ describe('measuredLatencyOfFio: a fio run’s clat p99 (the worse direction’s)
     expect(m.source).toBe(
       'fio completion latency (clat) percentiles on local NVMe instance store, the upper bound over the jobs (no json+ bins to merge)',
     );
+    expect([m.span, m.load]).toEqual(['whole run', 'light']);
     expect(m.verdicts.map((v) => [v.percentile, v.verdict])).toEqual([['50', 'ok']]);
+    // Only the percentiles the verdict rules know, not fio's 17.
+    expect(Object.keys(m.percentilesMs)).toEqual(['50', '99', '99.9', '99.99']);
     expect(judgeLatencyPromise(m, 'gp3').message).toBe(
       'gp3 promises single-digit millisecond (1–10 ms average); measured p99 0.54 ms: slower than today',
     );
@@ -112,6 +115,8 @@ describe('judgeLatencyPromise: measured latency against a type’s promised aver
     ms,
     direction: 'read',
     percentilesMs: { '99': ms },
+    span: 'worst interval',
+    load: 'light',
     verdicts: [],
   });
   it.each([

@@ -1,6 +1,11 @@
 import { descriptorOf, type VolumeType } from '../aws/volume-types.ts';
 import type { LatencyPromise } from '../aws/volume-types/descriptor.ts';
-import { judgeLatency, type LatencyVerdict, type LoadLevel } from '../plan/latency.ts';
+import {
+  judgeLatency,
+  SATURATED_THRESHOLDS_MS,
+  type LatencyVerdict,
+  type LoadLevel,
+} from '../plan/latency.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { summarizeEbsNvme } from '../timeseries/ebs-nvme.ts';
 import { summarizeQueue } from '../timeseries/queue.ts';
@@ -28,6 +33,10 @@ export type MeasuredLatency = {
   direction: 'read' | 'write' | 'both';
   /** Percentiles where a histogram gives them (ms; each the worst interval's; fio: the run's), for judgeLatency. */
   percentilesMs: Record<string, number>;
+  /** What the percentiles span: one interval of a series (its worst), or a whole fio run. */
+  span: 'worst interval' | 'whole run';
+  /** The load the verdicts were judged at (metrics: light; fio: the plan's). */
+  load: LoadLevel;
   /** The fio verdict rules on those percentiles (plan/latency.ts judgeLatency; metrics: light load, p50 against 10 ms; fio: the plan's load). */
   verdicts: LatencyVerdict[];
 };
@@ -57,6 +66,8 @@ export function measuredLatencyOf(series: IoSeries): MeasuredLatency | null {
         ms: p99 / 1000,
         direction: r === w ? 'both' : r === p99 ? 'read' : 'write',
         percentilesMs,
+        span: 'worst interval',
+        load: 'light',
         verdicts: judgeLatency(percentilesMs, { load: 'light', syncCommits: false }),
       };
     }
@@ -69,6 +80,8 @@ export function measuredLatencyOf(series: IoSeries): MeasuredLatency | null {
       ms: queue.meanAwaitMs,
       direction: 'both',
       percentilesMs: {},
+      span: 'worst interval',
+      load: 'light',
       verdicts: [],
     };
   }
@@ -95,7 +108,10 @@ export function measuredLatencyOfFio(
   const direction =
     r?.percentiles['99'] === w?.percentiles['99'] ? 'both' : r?.percentiles['99'] === p99 ? 'read' : 'write';
   const chosen = (direction === 'write' ? w : r)!;
-  const percentilesMs = { ...chosen.percentiles };
+  // The percentiles the guide's verdicts have thresholds for (p50, p99, p99.9, p99.99), not fio's full list.
+  const percentilesMs = Object.fromEntries(
+    Object.entries(chosen.percentiles).filter(([key]) => key in SATURATED_THRESHOLDS_MS),
+  );
   const bound = chosen.approximate ? ', the upper bound over the jobs (no json+ bins to merge)' : '';
   const on = judged.measuredOn ? ` on ${judged.measuredOn}` : '';
   return {
@@ -104,6 +120,8 @@ export function measuredLatencyOfFio(
     ms: p99,
     direction,
     percentilesMs,
+    span: 'whole run',
+    load: judged.load,
     verdicts: judgeLatency(percentilesMs, { load: judged.load, syncCommits: judged.syncCommits }),
   };
 }
