@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { importMetrics } from '../timeseries/import-metrics.ts';
 import { summarizeQueue } from '../timeseries/queue.ts';
 import type { IoSeries } from '../timeseries/series.schema.ts';
+import { headlineOf } from '../analysis/summarize-run.ts';
 import { profileFromFio } from '../profile/from-fio.ts';
 import { fixtureReport, NVME_RANDWRITE_4K } from '../test-support/fio-fixtures.ts';
 import {
@@ -102,6 +103,19 @@ describe('measuredLatencyOfFio: a fio run’s clat p99 (the worse direction’s)
       'gp3 promises single-digit millisecond (1–10 ms average); measured p99 0.54 ms: slower than today',
     );
   });
+
+  it.each([NVME_RANDWRITE_4K, 'generated/g_randrw_4k_mix70_jsonplus.json'])(
+    '%s: a stored run’s headline gives the same as its profile',
+    (name) => {
+      const report = fixtureReport(name);
+      const p = profileFromFio(report);
+      if (!p.ok) throw new Error(p.error.message);
+      const judged = { load: 'saturated', syncCommits: false } as const;
+      expect(measuredLatencyOfFio(headlineOf(report, p.value), judged)).toEqual(
+        measuredLatencyOfFio(p.value, judged),
+      );
+    },
+  );
 
   it('a run without clat percentiles (clat_percentiles=0) gives none', () => {
     expect(of('generated/i2_randwrite_4k_clat_percentiles_off.json')).toBeNull();

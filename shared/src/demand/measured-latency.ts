@@ -7,6 +7,7 @@ import {
   type LoadLevel,
 } from '../plan/latency.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
+import type { RunHeadline } from '../records/run.ts';
 import { summarizeEbsNvme } from '../timeseries/ebs-nvme.ts';
 import { summarizeQueue } from '../timeseries/queue.ts';
 import { METRICS_FORMATS } from '../timeseries/formats.ts';
@@ -88,31 +89,42 @@ export function measuredLatencyOf(series: IoSeries): MeasuredLatency | null {
   return null;
 }
 
+/** A fio run's clat percentiles as a stored run keeps them (records/run.ts RunHeadline). */
+type FioClat = Pick<RunHeadline, 'readClatMs' | 'writeClatMs' | 'clatApproximate'>;
+
 /**
  * A fio run's completion latency (clat) as a measured latency: the worse direction's p99 — the
- * percentile the fio comparison holds to its 20 % (plan/latency.ts compareLatency) — from the
- * profile's clat percentiles (profile/from-fio.ts: fio's own, merged json+ bins, or the upper bound
- * over several jobs, said in the source). `judged` is the plan's load and commit mode
- * (PlanResult.latency), so the verdicts are the plan's own; `measuredOn` names the storage the run
- * was on when the user said (the report does not). Null when the run has no p99 (clat_percentiles=0,
- * a percentile_list without 99, no I/O).
+ * percentile the fio comparison holds to its 20 % (plan/latency.ts compareLatency) — from the run's
+ * clat percentiles: a profile's (profile/from-fio.ts) or a stored run's headline (the ones the
+ * NVMe-vs-EBS comparison reads): fio's own, merged json+ bins, or the upper bound over several
+ * jobs, said in the source. `judged` is the plan's load and commit mode (PlanResult.latency), so the
+ * verdicts are the plan's own; `measuredOn` names the storage the run was on when the user said (the
+ * report does not). Null when the run has no p99 (clat_percentiles=0, a percentile_list without 99,
+ * no I/O).
  */
 export function measuredLatencyOfFio(
-  profile: IoProfile,
+  run: IoProfile | FioClat,
   judged: { load: LoadLevel; syncCommits: boolean; measuredOn?: string | null },
 ): MeasuredLatency | null {
-  const r = profile.read.iops > 0 ? profile.read.latency : null;
-  const w = profile.write.iops > 0 ? profile.write.latency : null;
-  const p99 = worse(r?.percentiles['99'], w?.percentiles['99']);
+  const clat: FioClat =
+    'read' in run
+      ? {
+          readClatMs: run.read.iops > 0 ? (run.read.latency?.percentiles ?? null) : null,
+          writeClatMs: run.write.iops > 0 ? (run.write.latency?.percentiles ?? null) : null,
+          clatApproximate: Boolean(run.read.latency?.approximate || run.write.latency?.approximate),
+        }
+      : run;
+  const r = clat.readClatMs?.['99'];
+  const w = clat.writeClatMs?.['99'];
+  const p99 = worse(r, w);
   if (p99 === null) return null;
-  const direction =
-    r?.percentiles['99'] === w?.percentiles['99'] ? 'both' : r?.percentiles['99'] === p99 ? 'read' : 'write';
-  const chosen = (direction === 'write' ? w : r)!;
+  const direction = r === w ? 'both' : r === p99 ? 'read' : 'write';
+  const chosen = (direction === 'write' ? clat.writeClatMs : clat.readClatMs)!;
   // The percentiles the guide's verdicts have thresholds for (p50, p99, p99.9, p99.99), not fio's full list.
   const percentilesMs = Object.fromEntries(
-    Object.entries(chosen.percentiles).filter(([key]) => key in SATURATED_THRESHOLDS_MS),
+    Object.entries(chosen).filter(([key]) => key in SATURATED_THRESHOLDS_MS),
   );
-  const bound = chosen.approximate ? ', the upper bound over the jobs (no json+ bins to merge)' : '';
+  const bound = clat.clatApproximate ? ', the upper bound over the jobs (no json+ bins to merge)' : '';
   const on = judged.measuredOn ? ` on ${judged.measuredOn}` : '';
   return {
     source: `fio completion latency (clat) percentiles${on}${bound}`,
