@@ -18,10 +18,11 @@ export function measuredLatencyLines(
     .map(([p, v]) => `p${p} ${ms(v)}`)
     .join(', ');
   const out = [
-    `Measured latency (${measured.source}): ${measured.statistic} ${ms(measured.ms)}${measured.direction === 'both' ? '' : ` (${measured.direction}s, the slower direction)`}${percentiles ? `; worst interval ${percentiles}` : ''}`,
-    ...measured.verdicts.map(
+    `Measured latency (${measured.source}): ${measured.statistic} ${ms(measured.ms)}${measured.direction === 'both' ? '' : ` (${measured.direction}s, the slower direction)`}${percentiles ? `; ${measured.span} ${percentiles}` : ''}`,
+    // A fio run's verdicts are the plan's own, printed above it ("Latency (write, … load)").
+    ...(measured.span === 'whole run' ? [] : measured.verdicts).map(
       (v) =>
-        `  p${v.percentile} ${ms(v.valueMs)}: ${v.verdict} (light load: ok below ${v.okBelowMs} ms, a concern above ${v.concernAboveMs} ms)`,
+        `  p${v.percentile} ${ms(v.valueMs)}: ${v.verdict} (${measured.load} load: ok below ${v.okBelowMs} ms, a concern above ${v.concernAboveMs} ms)`,
     ),
   ];
   for (const v of promiseVerdicts(measured, types))

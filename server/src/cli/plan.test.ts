@@ -412,6 +412,45 @@ describe('blockwise plan --metrics: the measured latency beside the plan', () =>
     expect(out.measuredLatency.promises[0]).toMatchObject({ type: 'gp3', verdict: 'as-today' });
   });
 
+  it('a fio run: its clat p99 on the storage it ran on, against each type’s promise (text and --json)', async () => {
+    // samyaple NVMe randwrite, 16 jobs: the worst job's clat_ns p99 is 536,576 ns (measured-latency.test.ts).
+    const args = [
+      'plan',
+      '--fio',
+      'fixtures/fio/public/samyaple_fio-3.33_randwrite_nj16_perjob.json',
+      '--nvme',
+      '--instance',
+      'i4i.xlarge',
+    ];
+    const r = await run(args);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      'Measured latency (fio completion latency (clat) percentiles on local NVMe instance store, the upper bound over the jobs (no json+ bins to merge)): p99 0.54 ms (writes, the slower direction); whole run p50 0.19 ms, p99 0.54 ms, p99.9 2.3 ms, p99.99 2.6 ms',
+    );
+    expect(r.stdout).toContain(
+      '! gp3 promises single-digit millisecond (1–10 ms average); measured p99 0.54 ms: slower than today',
+    );
+    expect(r.stdout).toContain(
+      '  io2 promises sub-millisecond (under 1 ms average); measured p99 0.54 ms: within the promise',
+    );
+    const j = await run([...args, '--json']);
+    expect(j.code, j.stderr).toBe(0);
+    const out = JSON.parse(j.stdout) as {
+      measuredLatency: {
+        statistic: string;
+        ms: number;
+        span: string;
+        promises: { type: string; verdict: string }[];
+      };
+    };
+    expect([out.measuredLatency.statistic, out.measuredLatency.ms, out.measuredLatency.span]).toEqual([
+      'p99',
+      0.536576,
+      'whole run',
+    ]);
+    expect(out.measuredLatency.promises.find((p) => p.type === 'gp3')?.verdict).toBe('slower-than-today');
+  });
+
   it('a demand without latency (fio-free observed numbers) prints none', async () => {
     const r = await run([
       'plan',

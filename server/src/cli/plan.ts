@@ -19,7 +19,7 @@ import {
   type IoProfile,
 } from '@blockwise/shared/profile';
 import { profileFromSeries } from '@blockwise/shared/timeseries';
-import { measuredLatencyOf, type MeasuredLatency } from '@blockwise/shared/demand';
+import { measuredLatencyOf, measuredLatencyOfFio, type MeasuredLatency } from '@blockwise/shared/demand';
 import { formatBytes, formatUsd, MiB } from '@blockwise/shared/units';
 import type { InstanceSpec } from '@blockwise/shared/aws';
 import { upgradePool, findInstanceType, nvmePremium, suggestInstanceTypes } from '@blockwise/shared/catalog';
@@ -412,8 +412,12 @@ export const planCommand: Command = {
           : null,
     });
 
-    // The measured latency beside the plan: today's type first, then each recommended type.
-    const measured = fromMetrics?.latency ?? null;
+    // The measured latency beside the plan (a metrics export's, or the fio run's clat p99 on the
+    // storage it ran on): today's type first, then each recommended type.
+    const measured =
+      values.fio !== undefined
+        ? measuredLatencyOfFio(profile, { ...plan.latency, measuredOn: plan.target?.description ?? null })
+        : (fromMetrics?.latency ?? null);
     const latencyTypes = [
       ...(target?.kind === 'ebs' ? [target.volume.type] : []),
       ...plan.rightSizing.recommendations.map((r) => r.type),

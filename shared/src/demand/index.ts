@@ -2,7 +2,7 @@
 
 export { censoringWarningsOf, demandFromSeries, demandTarget, peaksOf } from './demand.ts';
 export type { DemandEvidence } from './demand.ts';
-export { judgeLatencyPromise, measuredLatencyOf } from './measured-latency.ts';
+export { judgeLatencyPromise, measuredLatencyOf, measuredLatencyOfFio } from './measured-latency.ts';
 export type { MeasuredLatency, PromiseVerdict } from './measured-latency.ts';
 export {
   chooseDemandSource,

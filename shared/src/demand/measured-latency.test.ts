@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { importMetrics } from '../timeseries/import-metrics.ts';
 import { summarizeQueue } from '../timeseries/queue.ts';
 import type { IoSeries } from '../timeseries/series.schema.ts';
-import { judgeLatencyPromise, measuredLatencyOf, type MeasuredLatency } from './measured-latency.ts';
+import { headlineOf } from '../analysis/summarize-run.ts';
+import { profileFromFio } from '../profile/from-fio.ts';
+import { fixtureReport, NVME_RANDWRITE_4K } from '../test-support/fio-fixtures.ts';
+import {
+  judgeLatencyPromise,
+  measuredLatencyOf,
+  measuredLatencyOfFio,
+  type MeasuredLatency,
+} from './measured-latency.ts';
 
 const load = (path: string, options = {}): IoSeries => {
   const result = importMetrics(readFileSync(new URL(`../../../fixtures/${path}`, import.meta.url)), options);
@@ -42,6 +50,78 @@ describe('measuredLatencyOf', () => {
   });
 });
 
+describe('measuredLatencyOfFio: a fio run’s clat p99 (the worse direction’s)', () => {
+  /** The p99 recomputed from the file itself: fio's clat_ns percentile "99.000000" (ns), worst job. */
+  const rawP99Ms = (name: string, dir: 'read' | 'write') => {
+    const doc = JSON.parse(
+      readFileSync(new URL(`../../../fixtures/fio/${name}`, import.meta.url), 'utf8'),
+    ) as {
+      jobs: { [d in 'read' | 'write']: { clat_ns: { percentile: Record<string, number> } } }[];
+    };
+    return Math.max(...doc.jobs.map((j) => j[dir].clat_ns.percentile['99.000000']!)) / 1e6;
+  };
+  const of = (name: string, load: 'light' | 'saturated' = 'saturated', measuredOn: string | null = null) => {
+    const p = profileFromFio(fixtureReport(name));
+    if (!p.ok) throw new Error(p.error.message);
+    return measuredLatencyOfFio(p.value, { load, syncCommits: false, measuredOn });
+  };
+
+  it.each([
+    // fixture, direction, p99 by hand (ms), approximate (several jobs without json+ bins), gp3 verdict, io2 verdict
+    // NVMe randwrite, 16 jobs: clat_ns p99 536,576 ns in 13 jobs (509,952–528,384 in the rest) → upper bound 0.537 ms.
+    [NVME_RANDWRITE_4K, 'write', 0.536576, true, 'slower-than-today', 'as-today'],
+    // One randread job (libaio QD32): p99 468,992 ns.
+    [
+      'generated/c_randread_4k_libaio_qd32_timebased5s.json',
+      'read',
+      0.468992,
+      false,
+      'slower-than-today',
+      'as-today',
+    ],
+    // randrw 70/30, json+: read p99 173,056 ns, write p99 432,128 ns → the writes' figure.
+    ['generated/g_randrw_4k_mix70_jsonplus.json', 'write', 0.432128, false, 'slower-than-today', 'as-today'],
+  ] as const)('%s: %s p99 %s ms', (name, direction, handMs, approximate, gp3, io2) => {
+    expect(handMs).toBe(rawP99Ms(name, direction));
+    const m = of(name)!;
+    expect([m.statistic, m.ms, m.direction]).toEqual(['p99', handMs, direction]);
+    expect(m.source.includes('upper bound')).toBe(approximate);
+    expect(judgeLatencyPromise(m, 'gp3').verdict).toBe(gp3);
+    expect(judgeLatencyPromise(m, 'io2').verdict).toBe(io2);
+  });
+
+  it('names the storage the run was on and judges with the plan’s load', () => {
+    const m = of(NVME_RANDWRITE_4K, 'light', 'local NVMe instance store')!;
+    expect(m.source).toBe(
+      'fio completion latency (clat) percentiles on local NVMe instance store, the upper bound over the jobs (no json+ bins to merge)',
+    );
+    expect([m.span, m.load]).toEqual(['whole run', 'light']);
+    expect(m.verdicts.map((v) => [v.percentile, v.verdict])).toEqual([['50', 'ok']]);
+    // Only the percentiles the verdict rules know, not fio's 17.
+    expect(Object.keys(m.percentilesMs)).toEqual(['50', '99', '99.9', '99.99']);
+    expect(judgeLatencyPromise(m, 'gp3').message).toBe(
+      'gp3 promises single-digit millisecond (1–10 ms average); measured p99 0.54 ms: slower than today',
+    );
+  });
+
+  it.each([NVME_RANDWRITE_4K, 'generated/g_randrw_4k_mix70_jsonplus.json'])(
+    '%s: a stored run’s headline gives the same as its profile',
+    (name) => {
+      const report = fixtureReport(name);
+      const p = profileFromFio(report);
+      if (!p.ok) throw new Error(p.error.message);
+      const judged = { load: 'saturated', syncCommits: false } as const;
+      expect(measuredLatencyOfFio(headlineOf(report, p.value), judged)).toEqual(
+        measuredLatencyOfFio(p.value, judged),
+      );
+    },
+  );
+
+  it('a run without clat percentiles (clat_percentiles=0) gives none', () => {
+    expect(of('generated/i2_randwrite_4k_clat_percentiles_off.json')).toBeNull();
+  });
+});
+
 describe('judgeLatencyPromise: measured latency against a type’s promised average latency', () => {
   const measured = (ms: number): MeasuredLatency => ({
     source: 'test',
@@ -49,6 +129,8 @@ describe('judgeLatencyPromise: measured latency against a type’s promised aver
     ms,
     direction: 'read',
     percentilesMs: { '99': ms },
+    span: 'worst interval',
+    load: 'light',
     verdicts: [],
   });
   it.each([

@@ -1,6 +1,13 @@
 import { descriptorOf, type VolumeType } from '../aws/volume-types.ts';
 import type { LatencyPromise } from '../aws/volume-types/descriptor.ts';
-import { judgeLatency, type LatencyVerdict } from '../plan/latency.ts';
+import {
+  judgeLatency,
+  SATURATED_THRESHOLDS_MS,
+  type LatencyVerdict,
+  type LoadLevel,
+} from '../plan/latency.ts';
+import type { IoProfile } from '../profile/io-profile.schema.ts';
+import type { RunHeadline } from '../records/run.ts';
 import { summarizeEbsNvme } from '../timeseries/ebs-nvme.ts';
 import { summarizeQueue } from '../timeseries/queue.ts';
 import { METRICS_FORMATS } from '../timeseries/formats.ts';
@@ -14,7 +21,7 @@ import type { IoSeries } from '../timeseries/series.schema.ts';
  * Sources, best first: the EBS latency histograms (`nvme amzn stats`, the CSI driver's
  * `aws_ebs_csi_*_io_latency_seconds`: p99 as a bin's upper bound, the worst interval's); else the
  * device's average time per request (iostat/sar `await`, request-weighted). fio's clat
- * percentiles go through the same judgeLatencyPromise with their own MeasuredLatency.
+ * percentiles go through the same judgeLatencyPromise (measuredLatencyOfFio).
  */
 export type MeasuredLatency = {
   /** Where the figure comes from, for people ("nvme amzn stats latency histograms"). */
@@ -25,9 +32,13 @@ export type MeasuredLatency = {
   ms: number;
   /** Which direction gave it. */
   direction: 'read' | 'write' | 'both';
-  /** Percentiles where a histogram gives them (ms; each the worst interval's), for judgeLatency. */
+  /** Percentiles where a histogram gives them (ms; each the worst interval's; fio: the run's), for judgeLatency. */
   percentilesMs: Record<string, number>;
-  /** The fio verdict rules on those percentiles (plan/latency.ts judgeLatency, light load: p50 against 10 ms). */
+  /** What the percentiles span: one interval of a series (its worst), or a whole fio run. */
+  span: 'worst interval' | 'whole run';
+  /** The load the verdicts were judged at (metrics: light; fio: the plan's). */
+  load: LoadLevel;
+  /** The fio verdict rules on those percentiles (plan/latency.ts judgeLatency; metrics: light load, p50 against 10 ms; fio: the plan's load). */
   verdicts: LatencyVerdict[];
 };
 
@@ -56,6 +67,8 @@ export function measuredLatencyOf(series: IoSeries): MeasuredLatency | null {
         ms: p99 / 1000,
         direction: r === w ? 'both' : r === p99 ? 'read' : 'write',
         percentilesMs,
+        span: 'worst interval',
+        load: 'light',
         verdicts: judgeLatency(percentilesMs, { load: 'light', syncCommits: false }),
       };
     }
@@ -68,10 +81,61 @@ export function measuredLatencyOf(series: IoSeries): MeasuredLatency | null {
       ms: queue.meanAwaitMs,
       direction: 'both',
       percentilesMs: {},
+      span: 'worst interval',
+      load: 'light',
       verdicts: [],
     };
   }
   return null;
+}
+
+/** A fio run's clat percentiles as a stored run keeps them (records/run.ts RunHeadline). */
+type FioClat = Pick<RunHeadline, 'readClatMs' | 'writeClatMs' | 'clatApproximate'>;
+
+/**
+ * A fio run's completion latency (clat) as a measured latency: the worse direction's p99 — the
+ * percentile the fio comparison holds to its 20 % (plan/latency.ts compareLatency) — from the run's
+ * clat percentiles: a profile's (profile/from-fio.ts) or a stored run's headline (the ones the
+ * NVMe-vs-EBS comparison reads): fio's own, merged json+ bins, or the upper bound over several
+ * jobs, said in the source. `judged` is the plan's load and commit mode (PlanResult.latency), so the
+ * verdicts are the plan's own; `measuredOn` names the storage the run was on when the user said (the
+ * report does not). Null when the run has no p99 (clat_percentiles=0, a percentile_list without 99,
+ * no I/O).
+ */
+export function measuredLatencyOfFio(
+  run: IoProfile | FioClat,
+  judged: { load: LoadLevel; syncCommits: boolean; measuredOn?: string | null },
+): MeasuredLatency | null {
+  const clat: FioClat =
+    'read' in run
+      ? {
+          readClatMs: run.read.iops > 0 ? (run.read.latency?.percentiles ?? null) : null,
+          writeClatMs: run.write.iops > 0 ? (run.write.latency?.percentiles ?? null) : null,
+          clatApproximate: Boolean(run.read.latency?.approximate || run.write.latency?.approximate),
+        }
+      : run;
+  const r = clat.readClatMs?.['99'];
+  const w = clat.writeClatMs?.['99'];
+  const p99 = worse(r, w);
+  if (p99 === null) return null;
+  const direction = r === w ? 'both' : r === p99 ? 'read' : 'write';
+  const chosen = (direction === 'write' ? clat.writeClatMs : clat.readClatMs)!;
+  // The percentiles the guide's verdicts have thresholds for (p50, p99, p99.9, p99.99), not fio's full list.
+  const percentilesMs = Object.fromEntries(
+    Object.entries(chosen).filter(([key]) => key in SATURATED_THRESHOLDS_MS),
+  );
+  const bound = clat.clatApproximate ? ', the upper bound over the jobs (no json+ bins to merge)' : '';
+  const on = judged.measuredOn ? ` on ${judged.measuredOn}` : '';
+  return {
+    source: `fio completion latency (clat) percentiles${on}${bound}`,
+    statistic: 'p99',
+    ms: p99,
+    direction,
+    percentilesMs,
+    span: 'whole run',
+    load: judged.load,
+    verdicts: judgeLatency(percentilesMs, { load: judged.load, syncCommits: judged.syncCommits }),
+  };
 }
 
 /** How a measured latency stands against a type's promise. */

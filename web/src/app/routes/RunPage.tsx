@@ -7,7 +7,7 @@ import { useRun } from '../../features/archive/api/runs.ts';
 import { describeVolume } from '../../features/archive/components/RunsTable.tsx';
 import { RunGate } from '../../features/history/components/RunGate.tsx';
 import { LatencyPanel } from '../../features/compare/components/LatencyPanel.tsx';
-import { seriesOf, type RunView } from '../../features/compare/compare-rows.ts';
+import { promiseListsOf, seriesOf, type RunView } from '../../features/compare/compare-rows.ts';
 import { LimitsPanel } from '../../features/limits/components/LimitsPanel.tsx';
 import { ProfilePanel } from '../../features/profile/components/ProfilePanel.tsx';
 import { fmtInt, fmtSize } from '../../lib/format.ts';
@@ -151,7 +151,11 @@ function RunDetail({ run }: { run: Run }) {
         </Region>
       )}
       <Region title="Latency" id="latency">
-        <LatencyPanel title={title} seriesFor={(d) => [seriesOf(view, d, 'run', COLORS.ebs)]} />
+        <LatencyPanel
+          title={title}
+          seriesFor={(d) => [seriesOf(view, d, 'run', COLORS.ebs)]}
+          promiseLists={promiseListsOf([view])}
+        />
       </Region>
     </div>
   );

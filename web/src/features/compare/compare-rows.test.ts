@@ -10,6 +10,7 @@ import {
   latencyRows,
   latencyVerdict,
   pickPair,
+  promiseListsOf,
   rateRows,
   runViews,
   seriesOf,
@@ -167,6 +168,40 @@ describe('NVMe vs EBS rows', () => {
     expect(iops.every((r) => r.delta !== null && r.verdict !== 'withheld: different fio jobs')).toBe(true);
     expect(latencyVerdict(comparison, 'read')?.rows.length).toBeGreaterThan(0);
     expect(latencyVerdict(comparison, 'write')?.rows.length).toBeGreaterThan(0);
+  });
+
+  it('each run’s fio clat p99 against every type’s promise, the sentences shared wrote', () => {
+    // One 4k randread job (libaio QD32): fio's clat_ns p99 is 468,992 ns = 0.469 ms.
+    const report = fixtureReport('randread4k');
+    const labels = {
+      name: 'gp3 run',
+      kind: 'ebs' as const,
+      instanceType: 'r6id.4xlarge',
+      volumeType: 'gp3' as const,
+      volumeSizeGiB: 1000,
+    };
+    const result = buildComparison(
+      [{ id: 'AAAAAAAAAAAAAAAAAAAAAA', labels, report, summary: summarizeRun(report, labels) }],
+      null,
+    );
+    if (!result.ok) throw new Error(result.error.message);
+    const views = runViews(result.value as ComparisonResult);
+    const [list] = promiseListsOf([...views, ...seedRuns()]); // the seed runs carry no plan: left out
+    expect(list!.headline).toBe(
+      'gp3 run: measured p99 0.469 ms (reads), from fio completion latency (clat) percentiles on gp3 1000 GiB, 3,000 IOPS, 125 MiB/s',
+    );
+    expect(list!.promises.map((p) => [p.type, p.verdict])).toEqual([
+      ['gp3', 'slower-than-today'],
+      ['gp2', 'slower-than-today'],
+      ['io2', 'as-today'],
+      ['io1', 'slower-than-today'],
+      ['st1', 'no-promise'],
+      ['sc1', 'no-promise'],
+    ]);
+    expect(list!.promises[0]!.message).toBe(
+      'gp3 promises single-digit millisecond (1–10 ms average); measured p99 0.47 ms: slower than today',
+    );
+    expect(promiseListsOf(seedRuns())).toEqual([]);
   });
 
   it('never more than 2,000 rows reach the chart', () => {

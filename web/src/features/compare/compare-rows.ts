@@ -8,8 +8,10 @@ import {
   type PlanResult,
 } from '@blockwise/shared/plan';
 import { type ComparisonResult, type RunHeadline, type RunLabels } from '@blockwise/shared/records';
+import { VOLUME_TYPES } from '@blockwise/shared/aws';
+import { judgeLatencyPromise, measuredLatencyOfFio, type PromiseVerdict } from '@blockwise/shared/demand';
 import { downsampleRows } from '../../lib/downsample.ts';
-import { fmtDelta, fmtPercentile } from '../../lib/format.ts';
+import { fmtDelta, fmtMs, fmtPercentile } from '../../lib/format.ts';
 import { COLORS } from '../../lib/palette.ts';
 import type { LegendEntry } from '../../lib/png-export.ts';
 
@@ -228,4 +230,37 @@ export function seriesOf(
     verdicts: judged?.verdicts ?? [],
     approximate: judged?.approximate ?? run.headline.clatApproximate,
   };
+}
+
+export type PromiseList = {
+  key: string;
+  /** "nvme run: measured p99 0.537 ms (writes), from fio completion latency (clat) percentiles on …" */
+  headline: string;
+  /** Each EBS type's promise against it, the sentence shared wrote ("gp3 promises …: slower than today"). */
+  promises: PromiseVerdict[];
+};
+
+/**
+ * Each run's fio clat p99 against every type's latency promise (shared measuredLatencyOfFio on the
+ * stored headline's clat percentiles, judged at the stored plan's load; judgeLatencyPromise): latency is what the storage delivered, so a type that
+ * promises slower than that is named. Runs without a stored plan or a p99 are left out.
+ */
+export function promiseListsOf(runs: readonly RunView[]): PromiseList[] {
+  return runs.flatMap((run) => {
+    const plan = run.plan;
+    if (!plan) return [];
+    const measured = measuredLatencyOfFio(run.headline, {
+      ...plan.latency,
+      measuredOn: plan.target?.description ?? null,
+    });
+    if (!measured) return [];
+    const direction = measured.direction === 'both' ? '' : ` (${measured.direction}s)`;
+    return [
+      {
+        key: run.id,
+        headline: `${run.title}: measured p99 ${fmtMs(measured.ms)}${direction}, from ${measured.source}`,
+        promises: VOLUME_TYPES.map((t) => judgeLatencyPromise(measured, t)),
+      },
+    ];
+  });
 }

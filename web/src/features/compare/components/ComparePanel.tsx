@@ -14,6 +14,7 @@ import {
   comparePair,
   latencyVerdict,
   pickPair,
+  promiseListsOf,
   rateRows,
   seriesOf,
   type Pair,
@@ -267,6 +268,7 @@ function ComparePanelView({
               seriesFor={(d) =>
                 withLatency.map((r, i) => seriesOf(r, d, `s${i}`, SERIES[i % SERIES.length]!))
               }
+              promiseLists={promiseListsOf(withLatency)}
             />
           </Region>
         ) : null}
@@ -366,6 +368,7 @@ function ComparePanelView({
             seriesOf(pair.ebs, d, 'ebs', COLORS.ebs, `EBS: ${pair.ebs.title}`),
           ]}
           comparisonFor={(d) => (withheld ? 'withheld' : latencyVerdict(comparison, d))}
+          promiseLists={promiseListsOf([pair.nvme, pair.ebs])}
         />
       </Region>
       <Region title="Cost: NVMe vs EBS" level={3}>

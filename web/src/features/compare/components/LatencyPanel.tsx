@@ -4,7 +4,13 @@ import { lazyChart } from '../../../components/lazy-chart.ts';
 import { ChartFrame } from '../../../components/ChartFrame.tsx';
 import { EmptyState } from '../../../components/States.tsx';
 import { fmtDelta, fmtMs, fmtPercentile } from '../../../lib/format.ts';
-import { cliffLegend, cliffPoints, latencyRows, type LatencySeries } from '../compare-rows.ts';
+import {
+  cliffLegend,
+  cliffPoints,
+  latencyRows,
+  type LatencySeries,
+  type PromiseList,
+} from '../compare-rows.ts';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 
 const LatencyChart = lazyChart(() => import('./LatencyChart.tsx'));
@@ -27,6 +33,7 @@ export function LatencyPanel({
   title,
   seriesFor,
   comparisonFor,
+  promiseLists = [],
 }: {
   title: string;
   seriesFor: (direction: 'read' | 'write') => LatencySeries[];
@@ -35,6 +42,8 @@ export function LatencyPanel({
    * runs ran different fio jobs, so no verdict is given. Absent: one run's latency, no comparison.
    */
   comparisonFor?: (direction: 'read' | 'write') => LatencyComparison | null | 'withheld';
+  /** Each run's clat p99 against each EBS type's promise (compare-rows.ts promiseListsOf). */
+  promiseLists?: readonly PromiseList[];
 }) {
   const id = useId();
   const [direction, setDirection] = useState<'read' | 'write'>('read');
@@ -192,6 +201,18 @@ export function LatencyPanel({
           ) : null}
         </div>
       ) : null}
+      {promiseLists.map((l) => (
+        <div key={l.key} className="callout callout--info">
+          <p>
+            <strong>{l.headline}</strong>
+          </p>
+          <ul>
+            {l.promises.map((p) => (
+              <li key={p.type}>{p.message}</li>
+            ))}
+          </ul>
+        </div>
+      ))}
     </div>
   );
 }
