@@ -47,6 +47,8 @@ function rightSizedGp3(headroom: number) {
 
 /** A volume type's column of the side-by-side table, by row header. */
 async function gp3Column(table: Locator) {
+  // The table's columns settle after the first paint (the sections render in a deferred pass).
+  await expect(table.getByRole('columnheader', { name: /\(gp3\)/ })).toBeVisible();
   const headers = await table.getByRole('columnheader').allInnerTexts();
   const index = headers.filter((h) => h.trim() !== '').findIndex((h) => h.includes('(gp3)'));
   expect(index, 'a gp3 column').toBeGreaterThanOrEqual(0);

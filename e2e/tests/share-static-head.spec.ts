@@ -86,7 +86,12 @@ test('a share link paints the same head before and after React takes over, at 12
       expect(before.kicker).toBe('Shared comparison · read-only');
       expect(before.banner).toMatch(/^These results were computed once, when the link was created/);
       expect(before.warnings).toMatch(/^Read this before the numbers:/);
-      expect(before.buttons).toEqual(['Open as a new planning session', 'Export CSV', 'Export JSON']);
+      expect(before.buttons).toEqual([
+        'Open as a new planning session',
+        'Export CSV',
+        'Export JSON',
+        'Print / PDF',
+      ]);
 
       await page.setViewportSize({ width, height: 900 });
       await page.goto(path);

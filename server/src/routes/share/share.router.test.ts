@@ -131,7 +131,8 @@ describe('a share link paints the top of its page with the HTML (largest paint b
         '<div><dt>Region</dt><dd>us-east-1</dd></div></dl></div>' +
         '<div class="page-head__actions"><button type="button" class="btn btn--primary">Open as a new planning session</button>' +
         '<div class="button-row" role="group" aria-label="Export"><button type="button" class="btn btn--small">Export CSV</button>' +
-        '<button type="button" class="btn btn--small">Export JSON</button></div></div></header>' +
+        '<button type="button" class="btn btn--small">Export JSON</button>' +
+        '<button type="button" class="btn btn--small">Print / PDF</button></div></div></header>' +
         '<p class="banner banner--info">These results were computed once, when the link was created, and never change: later uploads, price updates or rule changes do not alter them.</p></div>',
     );
     expect(res.text).toContain(

@@ -104,7 +104,8 @@ export function shareHeadHtml(comparison: Comparison): string {
   const actions =
     '<div class="page-head__actions"><button type="button" class="btn btn--primary">Open as a new planning session</button>' +
     '<div class="button-row" role="group" aria-label="Export"><button type="button" class="btn btn--small">Export CSV</button>' +
-    '<button type="button" class="btn btn--small">Export JSON</button></div></div>';
+    '<button type="button" class="btn btn--small">Export JSON</button>' +
+    '<button type="button" class="btn btn--small">Print / PDF</button></div></div>';
   const outdated =
     comparison.analysisVersion !== ANALYSIS_VERSION
       ? ` This app now runs analysis version ${escapeHtml(ANALYSIS_VERSION)}; open it as a planning session to recompute.`

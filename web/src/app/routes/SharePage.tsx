@@ -86,6 +86,26 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
           <h1 tabIndex={-1} id="page-title">
             {title}
           </h1>
+          <dl className="facts facts--inline">
+            <div>
+              <dt>Created</dt>
+              <dd>
+                <time dateTime={comparison.createdAt}>{new Date(comparison.createdAt).toUTCString()}</time>
+              </dd>
+            </div>
+            <div>
+              <dt>Analysis version</dt>
+              <dd>{comparison.analysisVersion}</dd>
+            </div>
+            <div>
+              <dt>Prices as of</dt>
+              <dd>{comparison.priceTableDate}</dd>
+            </div>
+            <div>
+              <dt>Region</dt>
+              <dd>{result.rates.region ?? 'custom rates'}</dd>
+            </div>
+          </dl>
         </div>
         <div className="page-head__actions">
           <button type="button" className="btn btn--primary" onClick={open} disabled={opening === 'opening'}>
@@ -105,29 +125,6 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
           Could not open it as a planning session: {opening.error}
         </p>
       ) : null}
-      {answerPlan ? (
-        <StoredAnswer plan={answerPlan.plan} title={answerPlan.title} sections={answerSections} />
-      ) : null}
-      <dl className="facts facts--inline">
-        <div>
-          <dt>Created</dt>
-          <dd>
-            <time dateTime={comparison.createdAt}>{new Date(comparison.createdAt).toUTCString()}</time>
-          </dd>
-        </div>
-        <div>
-          <dt>Analysis version</dt>
-          <dd>{comparison.analysisVersion}</dd>
-        </div>
-        <div>
-          <dt>Prices as of</dt>
-          <dd>{comparison.priceTableDate}</dd>
-        </div>
-        <div>
-          <dt>Region</dt>
-          <dd>{result.rates.region ?? 'custom rates'}</dd>
-        </div>
-      </dl>
       <p className="banner banner--info">
         These results were computed once, when the link was created, and never change: later uploads, price
         updates or rule changes do not alter them.
@@ -143,6 +140,10 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
           </p>
           <Warnings warnings={result.warnings} />
         </div>
+      ) : null}
+      {/* After the head the server paints (heading, facts, banner, warnings: no layout shift). */}
+      {answerPlan ? (
+        <StoredAnswer plan={answerPlan.plan} title={answerPlan.title} sections={answerSections} />
       ) : null}
       {showBody ? (
         <SharedBody comparison={comparison} />
