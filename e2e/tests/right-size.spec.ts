@@ -49,7 +49,7 @@ function rightSizedGp3(headroom: number) {
 async function gp3Column(table: Locator) {
   // The table's columns settle after the first paint (the sections render in a deferred pass).
   await expect(table.getByRole('columnheader', { name: /\(gp3\)/ })).toBeVisible();
-  const headers = await table.getByRole('columnheader').allInnerTexts();
+  const headers = await table.getByRole('columnheader').allTextContents();
   const index = headers.filter((h) => h.trim() !== '').findIndex((h) => h.includes('(gp3)'));
   expect(index, 'a gp3 column').toBeGreaterThanOrEqual(0);
   return (row: string) =>
