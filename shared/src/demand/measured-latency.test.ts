@@ -42,7 +42,6 @@ describe('measuredLatencyOf', () => {
     const m = measuredLatencyOf(series)!;
     expect(m.statistic).toBe('average');
     expect(m.ms).toBe(summarizeQueue(series)!.meanAwaitMs);
-    expect(m.ms).toBeGreaterThan(0);
   });
 
   it('a source without latency (Prometheus node_exporter) gives none', () => {

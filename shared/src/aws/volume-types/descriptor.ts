@@ -182,6 +182,26 @@ export type TradeTerms = {
  */
 export type LatencyPromise = { words: string; fromMs: number; underMs: number; source: string };
 
+/** Where AWS states each type's average latency (the volume types table, "Latency" row). */
+const LATENCY_ROW_SOURCE =
+  'https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html (Latency row) + docs2023 ebs-volume-types.md';
+
+/** gp2, gp3 and io1: "single-digit millisecond" average latency, read as 1 ms up to 10 ms. */
+export const SINGLE_DIGIT_MS: LatencyPromise = {
+  words: 'single-digit millisecond',
+  fromMs: 1,
+  underMs: 10,
+  source: LATENCY_ROW_SOURCE,
+};
+
+/** io2 Block Express: "sub-millisecond" average latency, read as under 1 ms. */
+export const SUB_MILLISECOND: LatencyPromise = {
+  words: 'sub-millisecond',
+  fromMs: 0,
+  underMs: 1,
+  source: LATENCY_ROW_SOURCE,
+};
+
 export type VolumeTypeDescriptor<K extends string = string> = {
   traits: VolumeTraits;
   trade: TradeTerms;

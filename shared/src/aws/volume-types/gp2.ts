@@ -1,6 +1,6 @@
 import { formatDecimal, formatInt as n0 } from '../../units.ts';
 import type { Problem } from '../../problem.ts';
-import { c, defineVolumeType, tooBig, validationHelpers } from './descriptor.ts';
+import { c, defineVolumeType, SINGLE_DIGIT_MS, tooBig, validationHelpers } from './descriptor.ts';
 
 /** General Purpose SSD gp2: IOPS and throughput follow the size; small volumes burst on credits. */
 export const GP2 = {
@@ -81,13 +81,7 @@ export const gp2 = defineVolumeType({
     durability: '99.8–99.9 % durability (AFR 0.1–0.2 %)',
     consistency: '≥ 90 % of provisioned IOPS 99 % of the time',
   },
-  latencyPromise: {
-    words: 'single-digit millisecond',
-    fromMs: 1,
-    underMs: 10,
-    source:
-      'https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html (Latency row) + docs2023 ebs-volume-types.md',
-  },
+  latencyPromise: SINGLE_DIGIT_MS,
   alternatives: ['gp3', 'gp2'],
   provisionedIops: false,
   included: { iops: null, throughputMiBps: null },

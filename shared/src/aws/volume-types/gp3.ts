@@ -5,6 +5,7 @@ import {
   defineVolumeType,
   fmt,
   outOfRange,
+  SINGLE_DIGIT_MS,
   tooBig,
   validationHelpers,
   type Gp3Generation,
@@ -72,13 +73,7 @@ export const gp3 = defineVolumeType({
     durability: '99.8–99.9 % durability (AFR 0.1–0.2 %)',
     consistency: '≥ 90 % of provisioned IOPS 99 % of the time',
   },
-  latencyPromise: {
-    words: 'single-digit millisecond',
-    fromMs: 1,
-    underMs: 10,
-    source:
-      'https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html (Latency row) + docs2023 ebs-volume-types.md',
-  },
+  latencyPromise: SINGLE_DIGIT_MS,
   alternatives: ['gp3', 'gp2'],
   provisionedIops: false,
   included: { iops: GP3.iops.included.value, throughputMiBps: GP3.throughputMiBps.included.value },

@@ -4,6 +4,7 @@ import {
   defineVolumeType,
   deliverablePiops,
   NON_NITRO,
+  SINGLE_DIGIT_MS,
   tooBig,
   validateProvisionedIops,
 } from './descriptor.ts';
@@ -46,13 +47,7 @@ export const io1 = defineVolumeType({
     durability: '99.8–99.9 % durability (AFR 0.1–0.2 %)',
     consistency: '≥ 90 % of provisioned IOPS 99.9 % of the time',
   },
-  latencyPromise: {
-    words: 'single-digit millisecond',
-    fromMs: 1,
-    underMs: 10,
-    source:
-      'https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html (Latency row) + docs2023 ebs-volume-types.md',
-  },
+  latencyPromise: SINGLE_DIGIT_MS,
   alternatives: ['io2', 'io1'],
   provisionedIops: true,
   included: { iops: null, throughputMiBps: null },

@@ -4,6 +4,7 @@ import {
   defineVolumeType,
   deliverablePiops,
   NON_NITRO,
+  SUB_MILLISECOND,
   tooBig,
   validateProvisionedIops,
 } from './descriptor.ts';
@@ -67,13 +68,7 @@ export const io2 = defineVolumeType({
     durability: '99.999 % durability (AFR ≤ 0.001 %)',
     consistency: '≥ 90 % of provisioned IOPS 99.9 % of the time',
   },
-  latencyPromise: {
-    words: 'sub-millisecond',
-    fromMs: 0,
-    underMs: 1,
-    source:
-      'https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html (Latency row) + docs2023 ebs-volume-types.md',
-  },
+  latencyPromise: SUB_MILLISECOND,
   alternatives: ['io2', 'io1'],
   provisionedIops: true,
   included: { iops: null, throughputMiBps: null },

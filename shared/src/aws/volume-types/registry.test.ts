@@ -8,6 +8,7 @@ import { builtInCatalog } from '../active-catalog.ts';
 import { classifyProduct } from '../catalog-build/offer-prices.ts';
 import { defaultRateCard } from '../ebs-prices.ts';
 import { RateCardSchema } from '../rate-card.ts';
+import { SINGLE_DIGIT_MS, SUB_MILLISECOND } from './descriptor.ts';
 import { VOLUME_TRAITS, VOLUME_TYPE_REGISTRY, VOLUME_TYPES, type VolumeType } from '../volume-types.ts';
 
 /**
@@ -117,6 +118,21 @@ describe('a descriptor is self-consistent', () => {
     const rates = card[type] as Record<string, number>;
     const sum = registry[type].costComponents.reduce((s, c) => s + c.quantity(v) * rates[c.key]!, 0);
     expect(monthlyCost(v, card).total).toBeCloseTo(sum, 2);
+  });
+
+  it('the latency promise is one constant per phrase of the AWS table (single-digit ms, sub-ms; none for HDD)', () => {
+    const promises = Object.fromEntries(VOLUME_TYPES.map((t) => [t, registry[t].latencyPromise]));
+    expect(promises).toEqual({
+      gp2: SINGLE_DIGIT_MS,
+      gp3: SINGLE_DIGIT_MS,
+      io1: SINGLE_DIGIT_MS,
+      io2: SUB_MILLISECOND,
+      st1: null,
+      sc1: null,
+    });
+    // The same object, not a copy that could drift from it.
+    expect(new Set([registry.gp2, registry.gp3, registry.io1].map((d) => d.latencyPromise)).size).toBe(1);
+    expect([SINGLE_DIGIT_MS.fromMs, SINGLE_DIGIT_MS.underMs, SUB_MILLISECOND.underMs]).toEqual([1, 10, 1]);
   });
 });
 
