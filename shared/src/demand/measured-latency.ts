@@ -156,8 +156,14 @@ const TOLERANCE = 0.2;
 
 const fmtMs = (ms: number) => `${ms < 1 ? ms.toFixed(2) : ms.toFixed(1)} ms`;
 
-/** Measured latency vs a volume type's promised average latency (descriptor `latencyPromise`). */
-export function judgeLatencyPromise(measured: MeasuredLatency, type: VolumeType): PromiseVerdict {
+/**
+ * Measured latency vs a volume type's promised average latency (descriptor `latencyPromise`): the
+ * one rule for it (fio clat, metrics files, the fleet's CloudWatch averages in fleet/evidence.ts).
+ */
+export function judgeLatencyPromise(
+  measured: Pick<MeasuredLatency, 'statistic' | 'ms'>,
+  type: VolumeType,
+): PromiseVerdict {
   const promise = descriptorOf(type).latencyPromise;
   const what = `measured ${measured.statistic} ${fmtMs(measured.ms)}`;
   if (!promise)

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { regionRateCardFor } from '../aws/ebs-prices.ts';
 import { findInstanceType } from '../aws/instances.ts';
-import { buildEvidenceQueries, GET_METRIC_DATA_PRICE } from './evidence.ts';
+import { buildEvidenceQueries, GET_METRIC_DATA_PRICE, promiseClause } from './evidence.ts';
 import { fleetPlanToCsv, fleetPlanToMarkdown, fleetPlanToText } from './format.ts';
 import {
   addMetricData,
@@ -206,5 +206,25 @@ describe('fleet query --evidence', () => {
     expect(q.some((x) => x.Label === 'vol-0pinned BurstBalance')).toBe(false);
     // USD 0.01 per 1,000 metrics requested.
     expect(GET_METRIC_DATA_PRICE.usdFor(1000)).toBeCloseTo(0.01, 10);
+  });
+});
+
+describe('promiseClause: a volume’s latency against its own type’s promise, by judgeLatencyPromise', () => {
+  const io2 = 'sub-millisecond average latency';
+  const gp3 = 'single-digit-millisecond latency';
+  it.each([
+    // The 20 % tolerance of demand/measured-latency.ts: io2 < 1 ms → above only past 1.2 ms.
+    ['io2', io2, 0.4, `; within what io2 promises (${io2})`],
+    ['io2', io2, 1.1, `; within what io2 promises (${io2}, < 1 ms, with the 20 % allowed)`],
+    ['io2', io2, 1.2, `; within what io2 promises (${io2}, < 1 ms, with the 20 % allowed)`],
+    ['io2', io2, 1.25, `; above what io2 promises (${io2}, < 1 ms, by more than the 20 % allowed)`],
+    // gp3 1–10 ms: under the floor is still within (the volume is already gp3); above past 12 ms.
+    ['gp3', gp3, 0.3, `; within what gp3 promises (${gp3})`],
+    ['gp3', gp3, 11.9, `; within what gp3 promises (${gp3}, < 10 ms, with the 20 % allowed)`],
+    ['gp3', gp3, 12.5, `; above what gp3 promises (${gp3}, < 10 ms, by more than the 20 % allowed)`],
+    // AWS states no figure for st1: the words only, no verdict.
+    ['st1', 'no latency figure', 50, '; st1 promises no latency figure'],
+  ] as const)('%s at %s ms', (type, text, ms, clause) => {
+    expect(promiseClause(type, text, ms)).toBe(clause);
   });
 });

@@ -1,4 +1,5 @@
 import type { Censoring } from '../demand/censoring.ts';
+import { judgeLatencyPromise } from '../demand/measured-latency.ts';
 import { descriptorOf, VOLUME_TYPES, type VolumeType } from '../aws/volume-types.ts';
 import { fail, ok, type Result } from '../problem.ts';
 import { formatInt } from '../units.ts';
@@ -421,6 +422,23 @@ export function instanceEvidenceOf(metrics: FleetMetrics, instanceId: string): F
   };
 }
 
+/**
+ * The latency clause of a finding: the volume's typical latency against its own type's promise,
+ * judged by judgeLatencyPromise (demand/measured-latency.ts), the one rule every measured latency
+ * goes through — so "above" means more than the 20 % the fio comparison allows over the bound. A
+ * latency under the promise's floor is within it here: the volume is already on that type.
+ */
+export function promiseClause(type: VolumeType, text: string, typicalMs: number): string {
+  const judged = judgeLatencyPromise({ statistic: 'average', ms: typicalMs }, type);
+  if (judged.promise === null) return `; ${type} promises ${text}`;
+  const bound = judged.promise.underMs;
+  if (judged.verdict === 'faster-than-today')
+    return `; above what ${type} promises (${text}, < ${bound} ms, by more than the 20 % allowed)`;
+  return typicalMs > bound
+    ? `; within what ${type} promises (${text}, < ${bound} ms, with the 20 % allowed)`
+    : `; within what ${type} promises (${text})`;
+}
+
 /** The measured volume evidence before the model is compared with it (volumeEvidenceOf → judgeBinding). */
 export type VolumeChecks = {
   evidence: FleetVolumeEvidence;
@@ -508,15 +526,7 @@ export function volumeEvidenceOf(
       findings.push(`${dir} latency: no data (no minute with completed I/O)`);
       return;
     }
-    const bound = promise?.maxMs ?? null;
-    const verdict =
-      promise === null
-        ? ''
-        : bound === null
-          ? `; ${v.type} promises ${promise.text}`
-          : l.typicalMs > bound
-            ? `; above what ${v.type} promises (${promise.text}, < ${bound} ms)`
-            : `; within what ${v.type} promises (${promise.text})`;
+    const verdict = promise === null ? '' : promiseClause(v.type as VolumeType, promise.text, l.typicalMs);
     findings.push(
       `${dir} latency ${l.typicalMs.toFixed(2)} ms typical, ${l.maxMs.toFixed(2)} ms worst minute (VolumeAvg${dir === 'read' ? 'Read' : 'Write'}Latency, ${l.points} periods with I/O)${verdict}`,
     );
