@@ -38,7 +38,9 @@ describe('readOnlyStore: every RunStore method is a read or a write', () => {
     const input = fleetPlanInsert();
     await expect(spy.store.insertFleetPlan(input)).rejects.toThrow('read-only store: insertFleetPlan called');
     for (const name of writes.filter((w) => w !== 'insertFleetPlan')) {
-      const method = (spy.store as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[name]!;
+      const method = (spy.store as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[
+        name
+      ]!;
       await expect(method()).rejects.toThrow(`read-only store: ${name} called`);
     }
     expect(spy.writes.sort()).toEqual([...writes].sort());
