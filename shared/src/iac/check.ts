@@ -74,7 +74,7 @@ const n0 = formatInt;
 const n1 = (v: number) => formatDecimal(v, 1);
 const pct = (u: number) => `${Math.round(u * 100)}%`;
 
-type Emit = (kind: IacFinding['kind'], code: string, message: string, waste?: number) => void;
+export type Emit = (kind: IacFinding['kind'], code: string, message: string, waste?: number) => void;
 
 /** The combinations AWS rejects or caps, whatever the demand (validateVolume, and the Nitro rule). */
 function checkRules(v: IacVolume, instance: InstanceSpec | null, gen: Gp3Generation, emit: Emit): boolean {
@@ -158,9 +158,158 @@ function describeTarget(rs: RightSizeResult): string {
   return `${n0(rs.target.iops)} IOPS / ${n0(rs.target.throughputMiBps)} MiB/s (peak + ${pct(rs.target.headroom)} headroom)`;
 }
 
-type CensoringAt = ReturnType<typeof censoringOfSeries>;
+export type CensoringAt = ReturnType<typeof censoringOfSeries>;
 
-/** One volume: rules, the instance cap, then demand. */
+/** The instance the volume attaches to, from the catalog; a type the catalog lacks is a note. */
+export function instanceOf(
+  v: IacVolume,
+  findInstance: IacCheckInput['findInstance'],
+  emit: Emit,
+): InstanceSpec | null {
+  if (!v.instanceType) return null;
+  const instance = findInstance(v.instanceType) ?? null;
+  if (!instance)
+    emit(
+      'note',
+      'instance_unknown',
+      `instance type ${v.instanceType} is not in the catalog: its EBS caps are not checked`,
+    );
+  return instance;
+}
+
+/** What the volume costs a month, or null (and a note) when the card has no price for its type. */
+export function priceOf(config: VolumeConfig, card: RegionRateCard, emit: Emit): CostBreakdown | null {
+  if (priceAvailable(card, config.type)) return monthlyCost(config, card as RateCard);
+  emit(
+    'note',
+    'price_missing',
+    `no ${config.type} price in ${describeRateCard(card)}: its cost is not judged`,
+  );
+  return null;
+}
+
+/**
+ * The instance's EBS cap binding before the volume (what the volume can deliver above the cap is
+ * paid for and never delivered); a Terraform volume judged against demand without an instance in
+ * the code is a note that the caps went unchecked.
+ */
+export function checkInstanceCap(
+  v: IacVolume,
+  config: VolumeConfig,
+  instance: InstanceSpec | null,
+  demandGiven: boolean,
+  emit: Emit,
+): void {
+  const ceil = instanceCeilings(instance);
+  const caps = volumeCapabilities(config, attachContextOf(instance));
+  const iopsAbove = ceil !== null && caps.iops > ceil.iops;
+  const mibpsAbove = ceil !== null && caps.throughputMiBps > ceil.throughputMiBps + 1e-9;
+  if (ceil && instance && (iopsAbove || mibpsAbove)) {
+    const parts = [
+      iopsAbove ? `${n0(caps.iops)} IOPS (the instance sustains ${n0(ceil.iops)})` : null,
+      mibpsAbove
+        ? `${n1(caps.throughputMiBps)} MiB/s (the instance sustains ${n0(instance.ebs!.baselineBandwidthMbps)} Mbps = ${n1(ceil.throughputMiBps)} MiB/s to all its EBS volumes together)`
+        : null,
+    ].filter(Boolean);
+    emit(
+      'instance-cap',
+      'instance_cap_below_volume',
+      `${instance.instanceType}'s EBS cap binds before the volume: ${describeVolume(config, { performance: true })} can deliver ${parts.join(' and ')}; what is above the instance's cap is paid for and never delivered`,
+    );
+  } else if (v.instanceType === null && v.origin === 'terraform' && demandGiven)
+    emit(
+      'note',
+      'instance_not_in_code',
+      'no instance type attached in the code: the instance caps are not checked',
+    );
+}
+
+/** What one volume is judged with once demand applies to it. */
+export type DemandContext = {
+  v: IacVolume;
+  config: VolumeConfig;
+  instance: InstanceSpec | null;
+  input: IacCheckInput & { profile: IoProfile };
+  rs: RightSizeResult;
+  emit: Emit;
+};
+
+/**
+ * The limits the metrics were pinned at (demand_censored): judged under the volume as it is today
+ * — the plan's `before` when it changes the volume, else what the code provisions. A change that
+ * raises every pinned limit does what the finding asks: a note, not a failure.
+ */
+export function checkCensoring(d: DemandContext, censoringAt: CensoringAt | null): Censoring[] {
+  const { v, config, instance } = d;
+  const delivered = v.current ? volumeWithSettings(v.current) : config;
+  const censoring = censoringAt ? censoringAt(deliveredLimitsOf(delivered, instance)) : [];
+  if (censoring.length === 0) return censoring;
+  const raised = v.current ? raisedLimits(censoring, config, instance) : false;
+  d.emit(
+    raised ? 'note' : 'under',
+    'demand_censored',
+    censoredMessage(
+      config,
+      v.current ? delivered : null,
+      raised,
+      censoring,
+      d.input.deliveredSeries!.periodSec,
+      d.rs,
+    ),
+  );
+  return censoring;
+}
+
+/** The volume's and the instance's limits the demand + headroom runs over; answers the volume's. */
+export function checkShortfalls(d: DemandContext): Limit[] {
+  const { config, instance, input, rs, emit } = d;
+  const factor = 1 + input.headroom;
+  const limits = computeLimits(input.profile, { kind: 'ebs', volume: config }, instance);
+  const volumeShort = overrun(limits, 'volume', factor);
+  for (const l of volumeShort)
+    emit(
+      'under',
+      'under_provisioned',
+      `${l.label} will bind: demand ${n1(l.demand)} ${l.unit} + ${pct(input.headroom)} headroom = ${n1(l.demand * factor)} ${l.unit}, above the ${n1(l.capacity)} ${l.unit} provisioned (${pct(l.utilization)} of it at the peak). ${l.explanation}`,
+    );
+  for (const l of overrun(limits, 'instance', factor))
+    emit(
+      'under',
+      'instance_limit_binds',
+      `${l.label} will bind before any volume setting helps: demand ${n1(l.demand)} ${l.unit} + ${pct(input.headroom)} headroom = ${n1(l.demand * factor)} ${l.unit}. ${rs.instanceAdvice?.message ?? l.explanation}`,
+    );
+  return volumeShort;
+}
+
+/**
+ * The cheapest usable right-sizing, and over-provisioning when it costs less by at least the
+ * minimum waste and no volume limit is short. Censored demand is at least the limit, unknown
+ * above it: never right-sized, never over (the caller passes censored = true).
+ */
+export function checkOverProvisioned(
+  d: DemandContext,
+  cost: CostBreakdown | null,
+  volumeShort: readonly Limit[],
+): IacVolumeResult['rightSized'] {
+  const { config, input, rs, emit } = d;
+  const best = rs.recommendations.find(isUsable);
+  if (!best) return null;
+  const volume = volumeOfRecommendation(best);
+  if (volumeShort.length === 0 && cost) {
+    const { wasteUsd } = wasteOf(cost, best.monthlyUsd);
+    const card = input.rateCard;
+    if (wasteUsd >= (input.minWasteUsd ?? 1))
+      emit(
+        'over',
+        'over_provisioned',
+        `${describeVolume(config, { performance: true })} costs ${formatUsd(cost.total)}/month; the demand needs ${describeTarget(rs)}, which ${describeVolume(volume, { performance: true })} meets for ${formatUsd(best.monthlyUsd.total)}/month: ${formatUsd(wasteUsd)}/month wasted (${card.region ?? 'custom'} prices of ${card.date})${descriptorOf(config.type).provisionedIops && best.type !== config.type ? `. The trade: ${tradeOf(config.type, best.type)}` : ''}`,
+        wasteUsd,
+      );
+  }
+  return { type: best.type, volume, monthlyUsd: best.monthlyUsd };
+}
+
+/** One volume: rules, price, the instance cap, then demand (censoring, shortfalls, over), then the gp2 hint. */
 function checkVolume(
   v: IacVolume,
   input: IacCheckInput,
@@ -170,118 +319,31 @@ function checkVolume(
 ): IacVolumeResult {
   const emit: Emit = (kind, code, message, waste) =>
     findings.push({ kind, code, file: v.file, subject: v.subject, message, wasteUsdPerMonth: waste ?? null });
-  let instance: InstanceSpec | null = null;
-  if (v.instanceType) {
-    instance = input.findInstance(v.instanceType) ?? null;
-    if (!instance)
-      emit(
-        'note',
-        'instance_unknown',
-        `instance type ${v.instanceType} is not in the catalog: its EBS caps are not checked`,
-      );
-  }
-  const valid = checkRules(v, instance, gen, emit);
+  const instance = instanceOf(v, input.findInstance, emit);
   const result: IacVolumeResult = { ...v, monthlyUsd: null, rightSized: null };
-  if (!valid) return result;
+  if (!checkRules(v, instance, gen, emit)) return result;
   const config = volumeWithSettings(v.volume);
-  const card = input.rateCard;
-  const priced = priceAvailable(card, config.type);
-  const cost = priced ? monthlyCost(config, card as RateCard) : null;
+  const cost = priceOf(config, input.rateCard, emit);
   result.monthlyUsd = cost;
-  if (!priced)
-    emit(
-      'note',
-      'price_missing',
-      `no ${config.type} price in ${describeRateCard(card)}: its cost is not judged`,
-    );
-
-  const ceil = instanceCeilings(instance);
-  const caps = volumeCapabilities(config, attachContextOf(instance));
-  if (ceil && instance && (caps.iops > ceil.iops || caps.throughputMiBps > ceil.throughputMiBps + 1e-9)) {
-    const parts = [
-      caps.iops > ceil.iops ? `${n0(caps.iops)} IOPS (the instance sustains ${n0(ceil.iops)})` : null,
-      caps.throughputMiBps > ceil.throughputMiBps + 1e-9
-        ? `${n1(caps.throughputMiBps)} MiB/s (the instance sustains ${n0(instance.ebs!.baselineBandwidthMbps)} Mbps = ${n1(ceil.throughputMiBps)} MiB/s to all its EBS volumes together)`
-        : null,
-    ].filter(Boolean);
-    emit(
-      'instance-cap',
-      'instance_cap_below_volume',
-      `${instance.instanceType}'s EBS cap binds before the volume: ${describeVolume(config, { performance: true })} can deliver ${parts.join(' and ')}; what is above the instance's cap is paid for and never delivered`,
-    );
-  } else if (v.instanceType === null && v.origin === 'terraform' && input.profile)
-    emit(
-      'note',
-      'instance_not_in_code',
-      'no instance type attached in the code: the instance caps are not checked',
-    );
-
-  const hint = () => hintGp3(config, cost, card, gen, input.minWasteUsd ?? 1, emit);
-  if (!input.profile || (input.judgeDemand && !input.judgeDemand(v))) {
+  checkInstanceCap(v, config, instance, Boolean(input.profile), emit);
+  const hint = () => hintGp3(config, cost, input.rateCard, gen, input.minWasteUsd ?? 1, emit);
+  const profile = input.profile;
+  if (!profile || (input.judgeDemand && !input.judgeDemand(v))) {
     hint();
     return result;
   }
-  const profile = input.profile;
-  const factor = 1 + input.headroom;
   const rs = rightSize({
     profile,
     headroom: input.headroom,
     minSizeGiB: config.sizeGiB * (config.count ?? 1),
     instance,
-    rateCard: card,
+    rateCard: input.rateCard,
     gp3Generation: gen,
   });
-  const limits = computeLimits(profile, { kind: 'ebs', volume: config }, instance);
-  // The metrics were delivered under the volume as it is today: the plan's `before` when it
-  // changes the volume, else what the code provisions.
-  const delivered = v.current ? volumeWithSettings(v.current) : config;
-  const censoring = censoringAt ? censoringAt(deliveredLimitsOf(delivered, instance)) : [];
-  if (censoring.length > 0) {
-    const raised = v.current ? raisedLimits(censoring, config, instance) : false;
-    emit(
-      // A change that raises every pinned limit does what the finding asks: a note, not a failure.
-      raised ? 'note' : 'under',
-      'demand_censored',
-      censoredMessage(
-        config,
-        v.current ? delivered : null,
-        raised,
-        censoring,
-        input.deliveredSeries!.periodSec,
-        rs,
-      ),
-    );
-  }
-  const volumeShort = overrun(limits, 'volume', factor);
-  const instanceShort = overrun(limits, 'instance', factor);
-  for (const l of volumeShort)
-    emit(
-      'under',
-      'under_provisioned',
-      `${l.label} will bind: demand ${n1(l.demand)} ${l.unit} + ${pct(input.headroom)} headroom = ${n1(l.demand * factor)} ${l.unit}, above the ${n1(l.capacity)} ${l.unit} provisioned (${pct(l.utilization)} of it at the peak). ${l.explanation}`,
-    );
-  for (const l of instanceShort)
-    emit(
-      'under',
-      'instance_limit_binds',
-      `${l.label} will bind before any volume setting helps: demand ${n1(l.demand)} ${l.unit} + ${pct(input.headroom)} headroom = ${n1(l.demand * factor)} ${l.unit}. ${rs.instanceAdvice?.message ?? l.explanation}`,
-    );
-  const best = rs.recommendations.find(isUsable);
-  // Censored: the demand is at least the limit, unknown above it — never right-sized, never over.
-  if (best && censoring.length === 0) {
-    const volume = volumeOfRecommendation(best);
-    result.rightSized = { type: best.type, volume, monthlyUsd: best.monthlyUsd };
-    if (volumeShort.length === 0 && cost) {
-      const { wasteUsd } = wasteOf(cost, best.monthlyUsd);
-      if (wasteUsd >= (input.minWasteUsd ?? 1))
-        emit(
-          'over',
-          'over_provisioned',
-          `${describeVolume(config, { performance: true })} costs ${formatUsd(cost.total)}/month; the demand needs ${describeTarget(rs)}, which ${describeVolume(volume, { performance: true })} meets for ${formatUsd(best.monthlyUsd.total)}/month: ${formatUsd(wasteUsd)}/month wasted (${card.region ?? 'custom'} prices of ${card.date})${descriptorOf(config.type).provisionedIops && best.type !== config.type ? `. The trade: ${tradeOf(config.type, best.type)}` : ''}`,
-          wasteUsd,
-        );
-    }
-  }
+  const d: DemandContext = { v, config, instance, input: { ...input, profile }, rs, emit };
+  const censoring = checkCensoring(d, censoringAt);
+  const volumeShort = checkShortfalls(d);
+  if (censoring.length === 0) result.rightSized = checkOverProvisioned(d, cost, volumeShort);
   // Demand that found nothing cheaper still leaves gp2 → gp3 at equal performance.
   if (!findings.some((f) => f.subject === v.subject && f.file === v.file && f.kind === 'over')) hint();
   return result;
