@@ -284,7 +284,7 @@ export function checkShortfalls(d: DemandContext): Limit[] {
 /**
  * The cheapest usable right-sizing, and over-provisioning when it costs less by at least the
  * minimum waste and no volume limit is short. Censored demand is at least the limit, unknown
- * above it: never right-sized, never over (the caller passes censored = true).
+ * above it: never right-sized, never over (checkVolume does not call this step then).
  */
 export function checkOverProvisioned(
   d: DemandContext,
