@@ -9,15 +9,40 @@ export type StoredRunText = {
   id: string;
   /** The stored labels document (small, decoded by the store): parsed again here, never cast. */
   labels: unknown;
-  reportJson: string;
+  /**
+   * The report's JSON text, or its UTF-8 bytes as stored (getRunJsonBytes): bytes are decoded only
+   * where the comparison is built, so a baseline compared in the pool is never a string on the
+   * event loop and moves to the worker instead of being copied (docs/performance.md P13).
+   */
+  reportJson: string | Uint8Array;
   summaryJson: string;
 };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** The report's JSON text: decoded here when it came as bytes. */
+const reportText = (run: StoredRunText): string =>
+  typeof run.reportJson === 'string' ? run.reportJson : utf8.decode(run.reportJson);
+
+/**
+ * The ArrayBuffers of these runs' report bytes that can be moved to a worker: those that own all
+ * of their memory (a Buffer cut from Node's shared pool cannot be). The caller must not read
+ * those reports afterwards.
+ */
+export function movableReportBuffers(runs: readonly StoredRunText[]): ArrayBuffer[] {
+  const buffers: ArrayBuffer[] = [];
+  for (const { reportJson: r } of runs) {
+    if (typeof r === 'string' || !(r.buffer instanceof ArrayBuffer)) continue;
+    if (r.byteOffset === 0 && r.byteLength === r.buffer.byteLength && !buffers.includes(r.buffer))
+      buffers.push(r.buffer);
+  }
+  return buffers;
+}
 
 /** The regression gate's comparison, serialized as the store writes it — or why it cannot be built. */
 export type BuiltComparison =
   { ok: true; resultJson: string; priceTableDate: string } | { ok: false; error: Problem };
 
-/** Bytes of stored JSON a comparison of these runs parses: what decides inline or in the pool. */
+/** Bytes of stored JSON a comparison of these runs parses (chars of a string): what decides inline or in the pool. */
 export const storedRunBytes = (runs: readonly StoredRunText[]): number =>
   runs.reduce((sum, run) => sum + run.reportJson.length + run.summaryJson.length, 0);
 
@@ -45,7 +70,7 @@ export function parseStoredRun(
 ): { ok: true; value: ComparisonRun } | { ok: false; error: Problem } {
   const labels = parseStored(RunLabelsSchema, run.labels, run.id, 'labels');
   if (!labels.ok) return labels;
-  const report = parseStored(FioReportSchema, JSON.parse(run.reportJson), run.id, 'report');
+  const report = parseStored(FioReportSchema, JSON.parse(reportText(run)), run.id, 'report');
   if (!report.ok) return report;
   const summary = parseStored(RunSummarySchema, JSON.parse(run.summaryJson), run.id, 'summary');
   if (!summary.ok) return summary;

@@ -6,7 +6,12 @@ import type { RunLabels } from '@blockwise/shared/records';
 import { HttpError } from '../http/errors.ts';
 import type { PlannedFleetRequest } from '../services/fleet-plan-request.ts';
 import type { AnalyzedUpload } from './analyze-upload.ts';
-import { storedRunBytes, type BuiltComparison, type StoredRunText } from './pair-comparison.ts';
+import {
+  movableReportBuffers,
+  storedRunBytes,
+  type BuiltComparison,
+  type StoredRunText,
+} from './pair-comparison.ts';
 
 /**
  * What a worker does: analyze an upload, compare stored runs (the regression gate's pair), or
@@ -261,10 +266,16 @@ export class ParsePool {
 
   /**
    * Compares stored runs in a worker (buildPairComparison), admitted like analyze() by the bytes
-   * of stored JSON it parses.
+   * of stored JSON it parses. Reports given as bytes are moved to the worker, not copied (P13):
+   * the caller must not read them afterwards.
    */
   compare(runs: StoredRunText[], reservation?: Reservation | null): Promise<BuiltComparison> {
-    return this.run({ kind: 'compare', runs }, storedRunBytes(runs), reservation) as Promise<BuiltComparison>;
+    return this.run(
+      { kind: 'compare', runs },
+      storedRunBytes(runs),
+      reservation,
+      movableReportBuffers(runs),
+    ) as Promise<BuiltComparison>;
   }
 
   /**

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { CreatedRunSchema, RunRegressionSchema } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
-import { buildPairComparison } from '../ingest/pair-comparison.ts';
+import { buildPairComparison, type StoredRunText } from '../ingest/pair-comparison.ts';
 import { ParsePool } from '../ingest/parse-pool.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { openSqliteStore } from '../store/sqlite-store.ts';
@@ -22,19 +22,25 @@ const fio = fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json');
 const NO_LIMIT = { name: 'test', limit: 1_000_000, windowMs: 60_000 };
 
 /** The store, counting the calls that decode a whole stored report on the main thread. */
-function countingStore(store: RunStore): { store: RunStore; getRun: () => number } {
+function countingStore(store: RunStore): {
+  store: RunStore;
+  getRun: () => number;
+  getRunJson: () => number;
+} {
   let getRun = 0;
+  let getRunJson = 0; // the report decoded into a string
   const spy = new Proxy(store, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         if (prop === 'getRun') getRun += 1;
+        if (prop === 'getRunJson') getRunJson += 1;
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },
   });
-  return { store: spy, getRun: () => getRun };
+  return { store: spy, getRun: () => getRun, getRunJson: () => getRunJson };
 }
 
 async function setup(options: { largeBodyBytes?: number; maxHeldBytes?: number } = {}) {
@@ -54,6 +60,7 @@ async function setup(options: { largeBodyBytes?: number; maxHeldBytes?: number }
     pool,
     real,
     getRunCalls: counting.getRun,
+    getRunJsonCalls: counting.getRunJson,
     async close() {
       await t.close();
       await pool.close();
@@ -85,12 +92,26 @@ describe('freezing the baseline comparison at upload', () => {
     try {
       const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1')).body);
       const jobsBefore = s.pool.stats.jobs;
+      const compared: StoredRunText[][] = [];
+      const compare = s.pool.compare.bind(s.pool);
+      s.pool.compare = (runs, reservation) => {
+        compared.push(runs);
+        return compare(runs, reservation);
+      };
       const res = await upload(s.t, 'main', 'bbbb2');
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       const run = CreatedRunSchema.parse(res.body);
       // The upload's analysis and the comparison: two jobs in the pool.
       expect(s.pool.stats.jobs - jobsBefore).toBe(2);
       expect(s.getRunCalls()).toBe(0);
+      expect(s.getRunJsonCalls()).toBe(0);
+      // The baseline's report went to the worker as the store's UTF-8 bytes, moved (its buffer is
+      // detached here), never a string on this thread (P13); the upload's own is the string in hand.
+      expect(compared.map((runs) => runs.map((r) => r.id))).toEqual([[baseline.id, run.id]]);
+      const [baselineReport, ownReport] = compared[0]!.map((r) => r.reportJson);
+      expect(baselineReport).toBeInstanceOf(Uint8Array);
+      expect((baselineReport as Uint8Array).byteLength).toBe(0);
+      expect(typeof ownReport).toBe('string');
 
       const comparison = await linkedComparison(s.t, run.id);
       expect(comparison.runIds).toEqual([baseline.id, run.id]);

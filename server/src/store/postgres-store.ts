@@ -36,6 +36,7 @@ import {
   type QueryObserver,
   type Run,
   type RunJson,
+  type RunJsonBytes,
   type RunPage,
   type RunRaw,
   type RunStore,
@@ -92,6 +93,7 @@ import {
   prepareRun,
   prepareToken,
   runFromRow,
+  runJsonBytesFromRow,
   runJsonFromRow,
   bytesColumn,
   RUN_JSON_COLUMNS,
@@ -521,6 +523,18 @@ export class PostgresRunStore implements RunStore {
         [id],
       );
       return row ? runJsonFromRow(row) : null;
+    });
+  }
+
+  getRunJsonBytes(id: string): Promise<RunJsonBytes | null> {
+    return this.#guard(async () => {
+      if (!isValidId(id)) return null;
+      // bytea: node-postgres hands the text's UTF-8 bytes over as a Buffer, not decoded to a string.
+      const [row] = await this.#query(
+        `SELECT ${RUN_JSON_COLUMNS}, summary::text AS summary_json, convert_to(report::text, 'UTF8') AS report_json FROM runs WHERE id = $1`,
+        [id],
+      );
+      return row ? runJsonBytesFromRow(row) : null;
     });
   }
 

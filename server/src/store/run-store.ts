@@ -57,6 +57,12 @@ export interface RunRecords {
    * store wrote (valid JSON), to be served as they are (GET /api/runs/:id). Null like getRun.
    */
   getRunJson(id: string): Promise<RunJson | null>;
+  /**
+   * getRunJson with the report as the UTF-8 bytes of its stored JSON, never decoded into a string
+   * here: the regression gate moves them into a parse-pool worker (docs/performance.md P13), so the
+   * event loop neither decodes a ~2 MB report nor structured-clones it. Null like getRun.
+   */
+  getRunJsonBytes(id: string): Promise<RunJsonBytes | null>;
   /** The uploaded bytes exactly as received, with what is needed to serve them. */
   getRunRaw(id: string): Promise<RunRaw | null>;
   /** Newest first (createdAt desc, then id desc), keyset-paginated; items omit report and bytes. */
@@ -248,6 +254,11 @@ export interface Run extends RunMeta {
 export interface RunJson extends Omit<RunMeta, 'summary'> {
   summaryJson: string;
   reportJson: string;
+}
+
+/** RunJson with the report as the UTF-8 bytes of its stored JSON (see RunStore.getRunJsonBytes). */
+export interface RunJsonBytes extends Omit<RunJson, 'reportJson'> {
+  reportJson: Uint8Array;
 }
 
 export interface RunRaw {

@@ -38,6 +38,7 @@ import {
   type QueryObserver,
   type Run,
   type RunJson,
+  type RunJsonBytes,
   type RunPage,
   type RunRaw,
   type RunStore,
@@ -125,6 +126,7 @@ import {
   prepareRun,
   prepareToken,
   runFromRow,
+  runJsonBytesFromRow,
   runJsonFromRow,
   bytesColumn,
   RUN_JSON_COLUMNS,
@@ -833,6 +835,19 @@ export class SqliteRunStore implements RunStore {
         id,
       );
       return row ? runJsonFromRow(row) : null;
+    });
+  }
+
+  getRunJsonBytes(id: string): Promise<RunJsonBytes | null> {
+    return this.#guard(() => {
+      if (!isValidId(id)) return null;
+      // CAST AS BLOB hands out the TEXT's UTF-8 bytes as stored: better-sqlite3 copies them into a
+      // Buffer without decoding them into a JS string.
+      const row = this.#get(
+        `SELECT ${RUN_JSON_COLUMNS}, summary AS summary_json, CAST(report AS BLOB) AS report_json FROM runs WHERE id = ?`,
+        id,
+      );
+      return row ? runJsonBytesFromRow(row) : null;
     });
   }
 

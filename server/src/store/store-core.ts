@@ -27,6 +27,7 @@ import {
   type ListSeriesRunsQuery,
   type Run,
   type RunJson,
+  type RunJsonBytes,
   type RunLabels,
   type RunMeta,
   type RunPage,
@@ -333,6 +334,14 @@ export function runFromRow(row: Row): Run {
 /** Columns of RunJson besides the two documents, which each dialect selects as text. */
 export const RUN_JSON_COLUMNS =
   'id, created_at, raw_sha256, raw_size, media_type, file_name, labels, analysis_version, fio_version, idempotency_key';
+
+/** A row with `summary_json` selected as text and `report_json` as the bytes of its UTF-8 text. */
+export function runJsonBytesFromRow(row: Row): RunJsonBytes {
+  return {
+    ...runJsonFromRow({ ...row, report_json: '' }),
+    reportJson: bytesColumn(row.report_json, 'report'),
+  };
+}
 
 /** A row with `summary_json` and `report_json` selected as text. */
 export function runJsonFromRow(row: Row): RunJson {

@@ -17,6 +17,7 @@ export const STORE_ACCESS = {
   insertRun: 'write',
   getRun: 'read',
   getRunJson: 'read',
+  getRunJsonBytes: 'read',
   getRunRaw: 'read',
   listRuns: 'read',
   listSeriesRuns: 'read',

@@ -76,6 +76,19 @@ export function describeRunRecordsContract(
         expect(await store.getRunJson('nope')).toBeNull();
       });
 
+      it('getRunJsonBytes returns getRunJson with the report as the UTF-8 bytes of its text', async () => {
+        const { store } = await setup();
+        const { run } = await store.insertRun(runInput());
+        const [text, bytes] = await Promise.all([store.getRunJson(run.id), store.getRunJsonBytes(run.id)]);
+        const { reportJson, ...rest } = bytes!;
+        const { reportJson: reportText, ...textRest } = text!;
+        expect(rest).toEqual(textRest);
+        expect(reportJson).toBeInstanceOf(Uint8Array);
+        expect(Buffer.from(reportJson).equals(Buffer.from(reportText, 'utf8'))).toBe(true);
+        expect(await store.getRunJsonBytes(newId())).toBeNull();
+        expect(await store.getRunJsonBytes('nope')).toBeNull();
+      });
+
       it('returns null for unknown and malformed ids without failing', async () => {
         const { store } = await setup();
         await store.insertRun(runInput());
