@@ -98,6 +98,7 @@ export function planFromSession(
     syncCommits: session.syncCommits,
     residency: session.residency,
     datasetGiB: session.datasetGiB,
+    datasetGrowth: session.datasetGrowth ?? null,
     instanceCandidates: instance ? upgradePool(instance) : [],
     audience,
   };

@@ -1,4 +1,9 @@
-import { volumeOfRecommendation, type PlanResult, type Recommendation } from '@blockwise/shared/plan';
+import {
+  datasetCapacityText,
+  volumeOfRecommendation,
+  type PlanResult,
+  type Recommendation,
+} from '@blockwise/shared/plan';
 import { fmtInt, fmtNum, fmtPct, fmtUsd } from '../../../lib/format.ts';
 import { describeRecommendation } from '../../../lib/plan-text.ts';
 import type { NvmePremium } from '../../session/analysis.ts';
@@ -62,6 +67,7 @@ function capacityText(plan: PlanResult, datasetGiB: number | null | undefined): 
   const gib = plan.rightSizing.target.minSizeGiB;
   if (plan.warnings.some((w) => w.code === 'capacity_unknown')) return 'capacity not known';
   if (datasetGiB === null) return `${fmtInt(gib)} GiB (the volume’s size; the dataset size is not given)`;
+  if (plan.dataset?.growth && gib === plan.dataset.provisionGiB) return datasetCapacityText(plan.dataset);
   return `${fmtInt(gib)} GiB`;
 }
 
