@@ -115,6 +115,19 @@ function limitersFor(
   };
 }
 
+/**
+ * `req.ip` of a request Express has not seen: Express's own getter (its `trust proxy` setting and
+ * X-Forwarded-For parsing), read through an object that sees the request's headers and socket and
+ * the app. cached-run-reads.test.ts checks it against Express's limits behind a proxy.
+ */
+function expressClientAddress(app: Express): (req: IncomingMessage) => string | undefined {
+  const request = app.request as object;
+  return (req) => {
+    const view = Object.create(req, { app: { value: app } }) as object;
+    return Reflect.get(request, 'ip', view) as string | undefined;
+  };
+}
+
 /** The HTTP application, without listen(): tests drive it through supertest, `serve` listens. */
 export function createApp(options: CreateAppOptions): {
   app: Express;
@@ -169,30 +182,28 @@ export function createApp(options: CreateAppOptions): {
   app.use(errorHandler);
 
   // A run's answer this process holds is sent before Express sees the request (bench P3): the
-  // same bytes and headers, through the same log, limit and metrics (cached-run-reads.ts). Only
-  // where the client address is the socket's: behind a trusted proxy it is Express's to read.
-  if ((options.trustProxy ?? false) === false) {
-    const serveCached = cachedRunReads({
-      answers,
-      limiter: ctx.limiters.reads,
-      logger,
-      securityHeaders: securityHeaderSetter(),
-      etag: runAnswerEtag,
-      observe: metrics
-        ? (status, seconds) => metrics.observeRoute('GET', RUN_READ_ROUTE, status, seconds)
-        : undefined,
-    });
-    // The Express app, called as a function, hands every request to its `handle` (express/lib/
-    // express.js createApplication), for `serve`'s node:http server and supertest alike. Not in
-    // Express's types: runs.test.ts fails if a request stops coming through it.
-    const dispatch = app as unknown as {
-      handle: (req: IncomingMessage, res: ServerResponse, next?: unknown) => void;
-    };
-    const expressHandle = dispatch.handle.bind(app);
-    dispatch.handle = (req, res, next) => {
-      if (!serveCached(req, res)) expressHandle(req, res, next);
-    };
-  }
+  // same bytes and headers, through the same log, limit and metrics (cached-run-reads.ts).
+  const serveCached = cachedRunReads({
+    answers,
+    limiter: ctx.limiters.reads,
+    logger,
+    clientAddress: expressClientAddress(app),
+    securityHeaders: securityHeaderSetter(),
+    etag: runAnswerEtag,
+    observe: metrics
+      ? (status, seconds) => metrics.observeRoute('GET', RUN_READ_ROUTE, status, seconds)
+      : undefined,
+  });
+  // The Express app, called as a function, hands every request to its `handle` (express/lib/
+  // express.js createApplication), for `serve`'s node:http server and supertest alike. Not in
+  // Express's types: cached-run-reads.test.ts fails if a request stops coming through it.
+  const dispatch = app as unknown as {
+    handle: (req: IncomingMessage, res: ServerResponse, next?: unknown) => void;
+  };
+  const expressHandle = dispatch.handle.bind(app);
+  dispatch.handle = (req, res, next) => {
+    if (!serveCached(req, res)) expressHandle(req, res, next);
+  };
 
   return {
     app,

@@ -16,6 +16,8 @@ type CachedRunReadsOptions = {
   /** The reads limiter of `GET /api/runs/:id` (its counters must be this process's: hitNow). */
   limiter: RateLimiter;
   logger: Logger;
+  /** The client's address as Express's `req.ip` reads it (its `trust proxy` setting applied). */
+  clientAddress: (req: IncomingMessage) => string | undefined;
   securityHeaders: (res: ServerResponse) => void;
   etag: (id: string, encoding: 'gzip' | 'identity') => string;
   observe?: (status: number, seconds: number) => void;
@@ -38,7 +40,7 @@ type CachedRunReadsOptions = {
  * (sameOriginWrites: not a write; refuseRepeatedQuery: no query). Only the plainest requests are
  * taken: GET (not HEAD), the path exactly as the app writes it (no query, no trailing slash, no
  * percent-encoding), no conditional header (Express's `fresh` decides 304s), a reads limiter
- * counted in memory, and the client address from the socket (the app trusts no proxy). A client
+ * counted in memory; the client's address is read as Express reads it (clientAddress). A client
  * over its read limit goes to Express, which charges it again and answers the same 429: past the
  * limit a fixed window refuses until it resets whatever the count, so the extra charge changes
  * nothing.
@@ -46,7 +48,7 @@ type CachedRunReadsOptions = {
 export function cachedRunReads(
   options: CachedRunReadsOptions,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { answers, limiter, logger, securityHeaders, etag, observe } = options;
+  const { answers, limiter, logger, clientAddress, securityHeaders, etag, observe } = options;
   return (req, res) => {
     if (req.method !== 'GET' || req.url === undefined) return false;
     const id = RUN_PATH.exec(req.url)?.[1];
@@ -55,7 +57,8 @@ export function cachedRunReads(
     if (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return false;
     const answer = answers.get(id);
     if (!answer) return false;
-    const wait = limiter.hitNow(`ip:${req.socket.remoteAddress ?? 'unknown'}`);
+    // http/rate-limit.ts clientKey: no token on this route.
+    const wait = limiter.hitNow(`ip:${clientAddress(req) ?? req.socket.remoteAddress ?? 'unknown'}`);
     if (wait !== null) return false;
 
     const reqId = requestIdOf(req, res);
