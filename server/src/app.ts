@@ -120,7 +120,13 @@ function limitersFor(
  * X-Forwarded-For parsing), read through an object that sees the request's headers and socket and
  * the app. cached-run-reads.test.ts checks it against Express's limits behind a proxy.
  */
-function expressClientAddress(app: Express): (req: IncomingMessage) => string | undefined {
+function expressClientAddress(
+  app: Express,
+  trustProxy: TrustProxy,
+): (req: IncomingMessage) => string | undefined {
+  // Trusting no proxy, Express's answer is the socket's address (proxy-addr with nothing
+  // trusted), without the getter's ~5–13 µs a request.
+  if (trustProxy === false) return (req) => req.socket.remoteAddress;
   const request = app.request as object;
   return (req) => {
     const view = Object.create(req, { app: { value: app } }) as object;
@@ -187,7 +193,7 @@ export function createApp(options: CreateAppOptions): {
     answers,
     limiter: ctx.limiters.reads,
     logger,
-    clientAddress: expressClientAddress(app),
+    clientAddress: expressClientAddress(app, options.trustProxy ?? false),
     securityHeaders: securityHeaderSetter(),
     etag: runAnswerEtag,
     observe: metrics
