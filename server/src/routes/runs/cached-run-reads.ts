@@ -34,9 +34,9 @@ type CachedRunReadsOptions = {
  * again, so this is the read the page and CI checks make.
  *
  * The answer is the one the Express route gives, byte for byte, headers in the same order
- * (runs.test.ts compares both): what the app's middlewares do to such a request is done here by
- * the same functions — the request id and log line (requestLogging), the security headers, the
- * reads rate limit and the histogram of GET /metrics — and the others do nothing to it
+ * (cached-run-reads.test.ts compares both): what the app's middlewares do to such a request is
+ * done here by the same functions — the request id and log line (requestLogging), the security
+ * headers, the reads rate limit and the histogram of GET /metrics — and the others do nothing to it
  * (sameOriginWrites: not a write; refuseRepeatedQuery: no query). Only the plainest requests are
  * taken: GET (not HEAD), the path exactly as the app writes it (no query, no trailing slash, no
  * percent-encoding), no conditional header (Express's `fresh` decides 304s), a reads limiter
