@@ -76,7 +76,9 @@ describe('LimitsPanel during a what-if drag', () => {
     drawnTitles.length = 0;
     // No IntersectionObserver: the chart mounts at once (ChartFrame), as if on screen.
     vi.stubGlobal('IntersectionObserver', undefined);
-    onTestFinished(() => vi.unstubAllGlobals());
+    onTestFinished(() => {
+      vi.unstubAllGlobals();
+    });
     const plan = burstingPlan();
     const { rerender } = render(<LimitsPanel plan={plan} title="io2 100 GiB on c6a.xlarge" />);
     await screen.findByTestId('limits-chart');
