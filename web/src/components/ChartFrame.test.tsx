@@ -91,35 +91,6 @@ describe('ChartFrame: a chart mounts when it nears the viewport', () => {
     expect(FakeIntersectionObserver.all.every((o) => o.targets.length === 0)).toBe(true);
   });
 
-  it('charts brought near together mount one at a time: the next once the previous has drawn', async () => {
-    const first = deferredChart();
-    const second = deferredChart();
-    render(
-      <>
-        <ChartFrame title="What binds" height={240}>
-          <first.Chart />
-        </ChartFrame>
-        <ChartFrame title="Latency" height={200}>
-          <second.Chart />
-        </ChartFrame>
-      </>,
-    );
-    act(() => FakeIntersectionObserver.scrollNear());
-    // Both show their placeholder; only the first chart's code is asked for.
-    expect(screen.getAllByRole('status').map((s) => s.textContent)).toEqual([
-      'Loading chart: What binds',
-      'Loading chart: Latency',
-    ]);
-    await waitFor(() => expect(first.load).toHaveBeenCalledTimes(1));
-    expect(second.load).not.toHaveBeenCalled();
-    await first.arrive();
-    await screen.findByTestId('chart');
-    // The first has committed: the second mounts in a later task.
-    await waitFor(() => expect(second.load).toHaveBeenCalledTimes(1));
-    await second.arrive();
-    await waitFor(() => expect(screen.getAllByTestId('chart')).toHaveLength(2));
-  });
-
   it('without IntersectionObserver the chart mounts at once', () => {
     vi.stubGlobal('IntersectionObserver', undefined);
     const { Chart, load } = deferredChart();

@@ -1,9 +1,7 @@
 import {
   createContext,
-  startTransition,
   Suspense,
   use,
-  useCallback,
   useEffect,
   useRef,
   useState,
@@ -61,101 +59,30 @@ export const CHART_ROOT_MARGIN = '800px 0px';
 const DRAW_TIMEOUT_MS = 15_000;
 
 /**
- * When a chart may mount: 'far' until `el` comes within CHART_ROOT_MARGIN of the viewport, then
- * 'near' (it mounts in its turn, see `useMountTurn`), 'now' where IntersectionObserver is missing
- * (old browsers, unit tests under happy-dom), for print, and once `mountNow` is called.
+ * True once `el` has come within CHART_ROOT_MARGIN of the viewport (then stays true); at once
+ * where IntersectionObserver is missing (old browsers, unit tests under happy-dom), and for print.
  */
-function useNearViewport(el: RefObject<HTMLElement | null>): ['far' | 'near' | 'now', () => void] {
-  const [near, setNear] = useState<'far' | 'near' | 'now'>(() =>
-    typeof IntersectionObserver === 'undefined' ? 'now' : 'far',
-  );
+function useNearViewport(el: RefObject<HTMLElement | null>): [boolean, () => void] {
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
   useEffect(() => {
     const target = el.current;
-    if (near === 'now' || !target) return;
-    const observer =
-      near === 'far'
-        ? new IntersectionObserver(
-            (entries) => {
-              if (entries.some((e) => e.isIntersecting)) setNear((n) => (n === 'far' ? 'near' : n));
-            },
-            { rootMargin: CHART_ROOT_MARGIN },
-          )
-        : null;
-    observer?.observe(target);
+    if (near || !target) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { rootMargin: CHART_ROOT_MARGIN },
+    );
+    observer.observe(target);
     // Printing (and "Save as PDF") lays out every page at once: a chart still waiting for the
     // reader to scroll to it would print blank, so print mounts them all.
-    const stopPrint = onPrint(() => setNear('now'));
+    const stopPrint = onPrint(() => setNear(true));
     return () => {
-      observer?.disconnect();
+      observer.disconnect();
       stopPrint();
     };
   }, [el, near]);
-  return [near, () => setNear('now')];
-}
-
-/**
- * Charts that came near the viewport mount one at a time, each in its own task once the previous
- * one has committed and the page has been idle: a scroll bringing in three Recharts charts used to
- * mount them in one render, a 100–170 ms task (bench P16: the first step of every what-if drag
- * right after scrolling to the slider), now one chart's worth per task, input handled between.
- */
-const turnQueue: { token: object; start: () => void }[] = [];
-/** The chart mounting now, RESTING while the page settles after one, else null (free). */
-let turnHolder: object | null = null;
-const RESTING = {};
-/** A chart that never commits (its chunk failed to load) gives the turn up after this long. */
-const TURN_TIMEOUT_MS = 3_000;
-
-function afterIdle(run: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 300 });
-  else setTimeout(run, 0);
-}
-
-function nextTurn(): void {
-  const next = turnQueue.shift();
-  if (!next) return;
-  turnHolder = next.token;
-  setTimeout(() => leaveTurn(next.token), TURN_TIMEOUT_MS);
-  next.start();
-}
-
-function cancelWait(token: object): void {
-  const i = turnQueue.findIndex((e) => e.token === token);
-  if (i >= 0) turnQueue.splice(i, 1);
-}
-
-function leaveTurn(token: object): void {
-  cancelWait(token);
-  if (turnHolder !== token) return;
-  turnHolder = RESTING;
-  afterIdle(() => {
-    turnHolder = null;
-    nextTurn();
-  });
-}
-
-/** [whether this chart may mount, call once it has committed]; asks for a turn while `wanted`. */
-function useMountTurn(wanted: boolean): [boolean, () => void] {
-  const [granted, setGranted] = useState(false);
-  const [token] = useState(() => ({}));
-  useEffect(() => {
-    if (!wanted || granted) return;
-    // A transition: a what-if step re-rendering the page meanwhile does not mount the chart in
-    // its own (synchronous) render, and the chart's render yields to input.
-    turnQueue.push({ token, start: () => startTransition(() => setGranted(true)) });
-    if (turnHolder === null) nextTurn();
-    return () => cancelWait(token);
-  }, [wanted, granted, token]);
-  // Unmounted while mounting: the next chart's turn.
-  useEffect(() => () => leaveTurn(token), [token]);
-  const done = useCallback(() => leaveTurn(token), [token]);
-  return [granted, done];
-}
-
-/** Renders nothing; calls `onCommit` once the Suspense boundary around it has committed its content. */
-function Committed({ onCommit }: { onCommit: () => void }) {
-  useEffect(() => onCommit(), [onCommit]);
-  return null;
+  return [near, () => setNear(true)];
 }
 
 /**
@@ -224,8 +151,6 @@ export function ChartFrame({ title, caption, height, table, children, legend = [
   const [exportError, setExportError] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
   const [near, mountNow] = useNearViewport(ref);
-  const [turn, mounted] = useMountTurn(near === 'near');
-  const show = near === 'now' || (near === 'near' && turn);
   useEffect(() => {
     const el = plot.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
@@ -262,13 +187,10 @@ export function ChartFrame({ title, caption, height, table, children, legend = [
       <div className="chart-frame__plot" style={{ minHeight: height }} ref={plot}>
         <ChartWidthContext value={width}>
           <ErrorBoundary what={`the chart “${title}”`}>
-            {show ? (
+            {near ? (
               <Suspense fallback={<ChartSkeleton height={height} label={`Loading chart: ${title}`} />}>
                 {children}
-                <Committed onCommit={mounted} />
               </Suspense>
-            ) : near === 'near' ? (
-              <ChartSkeleton height={height} label={`Loading chart: ${title}`} />
             ) : null}
           </ErrorBoundary>
         </ChartWidthContext>
