@@ -1,6 +1,6 @@
 import { isAscii } from 'node:buffer';
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,16 +36,63 @@ export async function readText(file: string, cwd: string): Promise<string> {
 
 /** A file's bytes; FleetInputError (naming the file) when it is missing, not a file or too large. */
 async function readBytes(file: string, cwd: string): Promise<Buffer> {
+  const read = await readReused(file, cwd);
+  const bytes = Buffer.from(read.bytes);
+  read.release();
+  return bytes;
+}
+
+/**
+ * Read buffers kept for the next files. A new 3–4 MB Buffer per file (the bench's responses) made
+ * V8 run a full mark-compact every ~5 files for the external memory alone: ~9 % of a worker's
+ * time (docs/performance.md P15). A few, as a worker reads up to 4 files ahead.
+ */
+const spareReadBuffers: Buffer[] = [];
+const MAX_SPARE_READ_BUFFERS = 4;
+
+/**
+ * A file's bytes in a reused buffer: `release()` gives the buffer back once nothing refers to
+ * `bytes` any more. FleetInputError (naming the file) when it is missing, not a file or too large.
+ */
+async function readReused(file: string, cwd: string): Promise<{ bytes: Buffer; release: () => void }> {
   const path = resolve(cwd, file);
+  const tooLarge = (size: number) =>
+    new FleetInputError(file, {
+      code: 'file_too_large',
+      message: `${size} bytes; the limit is ${MAX_FILE_BYTES} (split the queries into smaller batches)`,
+    });
+  let buffer: Buffer | undefined;
   try {
     const info = await stat(path);
     if (!info.isFile()) throw new FleetInputError(file, { code: 'file_unreadable', message: 'not a file' });
-    if (info.size > MAX_FILE_BYTES)
-      throw new FleetInputError(file, {
-        code: 'file_too_large',
-        message: `${info.size} bytes; the limit is ${MAX_FILE_BYTES} (split the queries into smaller batches)`,
-      });
-    return await readFile(path);
+    if (info.size > MAX_FILE_BYTES) throw tooLarge(info.size);
+    buffer = spareReadBuffers.pop();
+    // One byte more than the size: a read that fills it means the file grew since stat.
+    if (buffer === undefined || buffer.length < info.size + 1) buffer = Buffer.allocUnsafeSlow(info.size + 1);
+    const handle = await open(path, 'r');
+    let n = 0;
+    try {
+      for (;;) {
+        if (n === buffer.length) {
+          if (n > MAX_FILE_BYTES) throw tooLarge(n);
+          const bigger = Buffer.allocUnsafeSlow(n * 2);
+          buffer.copy(bigger, 0, 0, n);
+          buffer = bigger;
+        }
+        const { bytesRead } = await handle.read(buffer, n, buffer.length - n, n);
+        if (bytesRead === 0) break;
+        n += bytesRead;
+      }
+    } finally {
+      await handle.close();
+    }
+    const kept = buffer;
+    return {
+      bytes: kept.subarray(0, n),
+      release: () => {
+        if (spareReadBuffers.length < MAX_SPARE_READ_BUFFERS) spareReadBuffers.push(kept);
+      },
+    };
   } catch (error) {
     if (error instanceof FleetInputError) throw error;
     throw new FleetInputError(file, {
@@ -93,18 +140,24 @@ export async function summarizeMetricsFile(
   concurrency?: ConcurrencyGroups,
 ): Promise<FleetMetricsPart> {
   // Scanned as bytes: the file is decoded into a string only when the scanner refuses it (scan.ts).
-  const bytes = await readBytes(file, cwd);
-  const part = summarizeMetricDataBytes(
-    bytes,
-    {
-      fileName: file,
-      volumeIds,
-      ...(periodSeconds !== undefined ? { periodSeconds } : {}),
-      ...(concurrency !== undefined ? { concurrency } : {}),
-    },
-    () => decodeText(bytes),
-    sameBytes,
-  );
+  // Nothing summarized refers to the bytes (the scanner copies what it keeps): the buffer is reused.
+  const { bytes, release } = await readReused(file, cwd);
+  let part;
+  try {
+    part = summarizeMetricDataBytes(
+      bytes,
+      {
+        fileName: file,
+        volumeIds,
+        ...(periodSeconds !== undefined ? { periodSeconds } : {}),
+        ...(concurrency !== undefined ? { concurrency } : {}),
+      },
+      () => decodeText(bytes),
+      sameBytes,
+    );
+  } finally {
+    release();
+  }
   if (!part.ok) throw new FleetInputError(file, part.error);
   return part.value;
 }
