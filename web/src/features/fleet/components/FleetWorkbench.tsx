@@ -8,6 +8,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../../components/States
 import { describeApiError } from '../../../lib/api-client.ts';
 import { useCatalog } from '../../../lib/catalog.ts';
 import { fmtNum } from '../../../lib/format.ts';
+import { refusalText } from '../../../lib/idb-store.ts';
 import { numberProblem, parseNumberText, suffixRefusal } from '../../../lib/parse-number.ts';
 import { createFleetPlan, type CreatedFleetPlan } from '../api/fleet-api.ts';
 import {
@@ -160,10 +161,7 @@ export function FleetWorkbench({
     const timer = window.setTimeout(() => {
       void draft.save(filesOf(inputs)).then((outcome) => {
         if (outcome !== 'quota' && outcome !== 'unavailable') return;
-        const text =
-          outcome === 'quota'
-            ? 'This browser’s storage is full: the files are not kept across reloads. Save & share the plan to keep it.'
-            : 'This browser refuses to store data for this site: the files are not kept across reloads. Save & share the plan to keep it.';
+        const text = `${refusalText(outcome, 'data')}: the files are not kept across reloads. Save & share the plan to keep it.`;
         setFileErrors((errors) => (errors.includes(text) ? errors : [...errors, text]));
       });
     }, DRAFT_DELAY_MS);
