@@ -15,7 +15,7 @@ import { usePageTitle } from './use-page-title.ts';
 const FLEET_DRAFT = indexedDbFleetDraft();
 
 /**
- * The Fleet page's view state (sort, statistic, headroom, region, recurring peaks) in the
+ * The Fleet page's view state (sort, filters, statistic, headroom, region, recurring peaks) in the
  * address: a reload, back/forward and a copied link keep it. Changes replace the history entry.
  */
 function useFleetAddress(): FleetAddressApi {
@@ -94,7 +94,12 @@ function SharedFleetPlan({ id }: { id: string }) {
       <FleetPlanView
         plan={stored.plan}
         createdAt={stored.createdAt}
-        order={{ sort: address.value.sort, onSort: (sort) => address.set({ sort }) }}
+        order={{
+          sort: address.value.sort,
+          onSort: (sort) => address.set({ sort }),
+          filter: address.value.filter,
+          onFilter: (filter) => address.set({ filter }),
+        }}
       />
     </div>
   );
