@@ -168,9 +168,7 @@ export function FleetTable({ plan, order }: { plan: FleetPlan; order?: FleetOrde
           <tbody>
             {rows.length === 0 ? (
               <tr>
-                <td colSpan={COLUMNS.length}>
-                  No volume matches these filters: change or clear them above.
-                </td>
+                <td colSpan={COLUMNS.length}>No volume matches these filters: change or clear them above.</td>
               </tr>
             ) : null}
             {rows.map((v) => {
