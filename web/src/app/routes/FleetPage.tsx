@@ -1,4 +1,5 @@
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
+import { useMemo } from 'react';
 import { ErrorState, LoadingState } from '../../components/States.tsx';
 import { useStoredFleetPlan } from '../../features/fleet/api/use-fleet-plan.ts';
 import { FleetFacts, FleetPlanView } from '../../features/fleet/components/FleetPlanView.tsx';
@@ -20,8 +21,10 @@ const FLEET_DRAFT = indexedDbFleetDraft();
  */
 function useFleetAddress(): FleetAddressApi {
   const { search } = useLocation();
+  // Read once per address: the table's filter and sort memos then see the same objects.
+  const value = useMemo(() => readFleetAddress(search), [search]);
   return {
-    value: readFleetAddress(search),
+    value,
     set: (patch) => {
       const { pathname, hash } = window.location;
       navigate(`${pathname}${withFleetAddress(window.location.search, patch)}${hash}`, { replace: true });
