@@ -1,7 +1,7 @@
 import type { RoleVerdict } from '@blockwise/shared/demand';
 import type { PlanResult } from '@blockwise/shared/plan';
 import { fmtInt, fmtNum } from '../../lib/format.ts';
-import { answerOf, type Answer } from './plan/answer.ts';
+import { answerOf, type Answer } from '@blockwise/shared/answer';
 import type { ComparisonResult } from '@blockwise/shared/records';
 import type { AnswerSection } from './plan/AnswerLines.tsx';
 

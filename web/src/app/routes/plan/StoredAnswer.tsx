@@ -1,7 +1,7 @@
 import type { PlanResult } from '@blockwise/shared/plan';
 import { AnswerBox } from './AnswerBox.tsx';
 import { AnswerLines, type AnswerSection } from './AnswerLines.tsx';
-import type { Answer } from './answer.ts';
+import type { Answer } from '@blockwise/shared/answer';
 import { storedAnswerOf } from '../stored-answer-plan.ts';
 
 /**
