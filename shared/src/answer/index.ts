@@ -3,3 +3,5 @@
 
 export { answerOf, describeRecommendation } from './answer.ts';
 export type { Answer } from './answer.ts';
+export { storedAnswerPlan, storedRunAnswerOf } from './stored-answer.ts';
+export type { StoredAnswer } from './stored-answer.ts';

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import './answer.css';
 import './demand.css';
 import { answerOf } from '@blockwise/shared/answer';
 import { AnswerLines } from './AnswerLines.tsx';
