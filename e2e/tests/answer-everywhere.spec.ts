@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { Seeder } from './support/api.ts';
 import { parseCsv } from './support/csv.ts';
-import { artifactPath, fixturePath } from './support/fixtures.ts';
-import { gotoPlan, seedNvmeVsEbs } from './support/planning.ts';
+import { artifactPath, fixtureBytes, fixturePath } from './support/fixtures.ts';
+import { EBS_FIXTURE, GP3, gotoPlan, INSTANCE, seedNvmeVsEbs } from './support/planning.ts';
 import { expect, test } from './support/test.ts';
 
 /**
@@ -142,6 +142,50 @@ test('the colleague’s share link on a phone: the answer first, the decisive co
   await expect(run.answer.getByText(/^Needs /)).toHaveCount(0);
   await runPage.screenshot({ path: artifactPath('answer-run-390.png') });
   await context.close();
+});
+
+test('a share link made through the API from runs alone: the unpaced benchmark delivered, never “Needs”, with and without scripts', async ({
+  request,
+  browser,
+}) => {
+  const seeder = new Seeder(request);
+  const run = await seeder.uploadRun(
+    fixtureBytes(EBS_FIXTURE),
+    {
+      kind: 'ebs',
+      instanceType: INSTANCE,
+      volumeType: 'gp3',
+      volumeSizeGiB: GP3.sizeGiB,
+      volumeIops: GP3.iops,
+      volumeThroughputMiBps: GP3.throughputMiBps,
+    },
+    'unpaced.json',
+  );
+  const comparison = await seeder.createComparison({ title: 'Runs alone', runIds: [run.id] });
+  for (const javaScriptEnabled of [false, true]) {
+    const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled });
+    const page = await context.newPage();
+    await page.goto(`/c/${comparison.id}`);
+    if (javaScriptEnabled)
+      await expect(page.getByRole('region', { name: 'Runs', exact: true })).toHaveCount(1, {
+        timeout: 20_000,
+      });
+    const { answer, binds } = answerLines(page);
+    await expect(
+      answer.getByText(/^Delivered [\d,]+ IOPS and [\d,]+ MiB\/s — capacity evidence/),
+    ).toBeVisible();
+    await expect(answer.getByText(/^Needs /)).toHaveCount(0);
+    await expect(answer.getByText(/^Provision /)).toHaveCount(0);
+    await expectInFirstViewport(
+      page,
+      `runs alone (scripts ${javaScriptEnabled ? 'on' : 'off'}): what binds`,
+      binds,
+    );
+    await page.screenshot({
+      path: artifactPath(`answer-share-runs-alone-390-${javaScriptEnabled ? 'react' : 'static'}.png`),
+    });
+    await context.close();
+  }
 });
 
 test('a saved fleet plan on a phone: the answer first, Recommended and Saving on screen', async ({
