@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import './answer.css';
 import './demand.css';
-import { answerOf } from './answer.ts';
+import { answerOf } from '@blockwise/shared/answer';
 import { AnswerLines } from './AnswerLines.tsx';
 import { AnswerStatus } from './AnswerStatus.tsx';
 import { CapacityAnswer } from './CapacityAnswer.tsx';

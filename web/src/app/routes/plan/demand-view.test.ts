@@ -13,7 +13,7 @@ import {
   type SessionInput,
   type SessionState,
 } from '../../session/session-state.ts';
-import { answerOf } from './answer.ts';
+import { answerOf } from '@blockwise/shared/answer';
 import {
   actionStatusOf,
   deliveredOfSession,
