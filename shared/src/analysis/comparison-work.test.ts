@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunLabels } from '../api/contract.ts';
 import type { PlanSession } from '../records/session.ts';
+import type * as FromFio from '../profile/from-fio.ts';
 import { buildComparison, type ComparisonRun } from './comparison.ts';
 import { summarizeRun } from './summarize-run.ts';
 import { MIX33_GROUPED, fixtureReport } from '../test-support/fio-fixtures.ts';
@@ -9,7 +10,7 @@ import { MIX33_GROUPED, fixtureReport } from '../test-support/fio-fixtures.ts';
 // session-less one (the regression gate's, after every CI upload) never reads.
 const profiled = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../profile/from-fio.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../profile/from-fio.ts')>();
+  const original = await importOriginal<typeof FromFio>();
   return {
     ...original,
     profileFromFio: (...args: Parameters<typeof original.profileFromFio>) => {
