@@ -70,16 +70,20 @@ export type GateState = {
 /** The records the regression gate reads and writes: runs, their series' settings, pair comparisons. */
 export type GateRecords = RunRecords & SeriesRecords & ComparisonRecords;
 
-/** Reads the gate's state for a run of `series`; `baselineRuns` overrides how many baseline runs to read. */
+/**
+ * Reads the gate's state for a run of `series`; `baselineRuns` overrides how many baseline runs to
+ * read; `labels` are the run's, when the caller parsed them already (storedLabels).
+ */
 export async function readGate(
   ctx: RouteContext<RunRecords & SeriesRecords>,
   run: RunMeta,
   series: string,
   baselineRuns?: number,
+  labels: RunLabels = storedLabels(run),
 ): Promise<GateState> {
   const { config, problem } = effectiveConfig(await storeCall(() => ctx.store.getSeriesSettings(series)));
   const notes = problem ? [problem] : [];
-  const pick = pickBaseBranch(storedLabels(run), config);
+  const pick = pickBaseBranch(labels, config);
   let baseline: RunMeta[] = [];
   if (pick.ok) {
     // Strictly older than the run: the run itself is never in its own baseline, and a run on
@@ -206,7 +210,7 @@ export async function freezeBaselineComparison(
       current,
       storedRunBytes([justStored.text]) + justStored.documents.summaryText.plan.length,
     );
-  const gate = await readGate(ctx, run, labels.series, 1);
+  const gate = await readGate(ctx, run, labels.series, 1, labels);
   const latest = gate.baseline[0];
   if (!latest || !gate.pick.ok) return null;
   const pair = [latest.id, run.id] as const;

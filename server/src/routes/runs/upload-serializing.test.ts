@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RunLabelsSchema } from '@blockwise/shared/records';
 import { fixture, makeTestApp, MANY_UPLOADS, type TestApp } from '../../testing/test-app.ts';
 
 // What the bench uploads (bench/lib/fixtures.mjs largestPlainFixture, ciUploadPath): the largest
@@ -59,5 +60,16 @@ describe('a CI upload serializes each document once (bench P2)', () => {
     expect(work.stringified).toBeLessThan(documents + 24 * 1024);
     // Parsed: the body, once (the run before it is compared from the documents its upload made).
     expect(work.parsed).toBeLessThan(FILE.length + 16 * 1024);
+  });
+
+  it('the labels: read from the request, checked by the store, read back once by the gate', async () => {
+    const labelChecks = vi.spyOn(RunLabelsSchema, 'safeParse');
+    try {
+      const res = await request(t.app).post(ciUpload(3)).type('application/json').send(FILE.toString());
+      expect(res.status).toBe(201);
+      expect(labelChecks).toHaveBeenCalledTimes(3);
+    } finally {
+      labelChecks.mockRestore();
+    }
   });
 });
