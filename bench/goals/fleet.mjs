@@ -168,7 +168,7 @@ function results(written, m, cli) {
       value: m.read_s,
       unit: ' s',
       details,
-      note: `${round(written.bytes / 1e6 / m.read_s, 0)} MB/s; load average at start ${load}`,
+      note: `${round(written.bytes / 1e6 / m.read_s, 0)} MB/s; ${m.read_cpu_s} CPU s (${round(written.bytes / 1e6 / m.read_cpu_s, 0)} MB per CPU second); load average at start ${load}`,
     }),
     info({
       id: 'P15d',

@@ -21,6 +21,12 @@ const files = readdirSync(dir)
   .sort();
 const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
 const t0 = performance.now();
+// CPU seconds of the whole process, worker threads included: steadier than wall time on a shared machine.
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+const c0 = cpu();
 const volumes = parseFleetVolumes(JSON.parse(readFileSync(join(dir, 'volumes.json'), 'utf8')));
 const instances = parseFleetInstances(JSON.parse(readFileSync(join(dir, 'instances.json'), 'utf8')));
 if (!volumes.ok || !instances.ok) throw new Error('generated describe-* output did not parse');
@@ -36,6 +42,7 @@ const metrics = await readMetricsFiles(
   concurrencyGroupsOf(volumes.value),
 );
 const t1 = performance.now();
+const c1 = cpu();
 const plan = planFleet({
   volumes: volumes.value,
   instances: instances.value,
@@ -50,6 +57,7 @@ const plan = planFleet({
   statistic: 'p99',
 });
 const t2 = performance.now();
+const c2 = cpu();
 let points = 0;
 for (const perVolume of metrics.series.values()) for (const s of Object.values(perVolume)) points += s.count;
 const statuses = {};
@@ -60,6 +68,8 @@ process.stdout.write(
     threads,
     read_s: round((t1 - t0) / 1000),
     plan_s: round((t2 - t1) / 1000),
+    read_cpu_s: round(c1 - c0),
+    plan_cpu_s: round(c2 - c1),
     points,
     peak_rss_mib: round(process.resourceUsage().maxRSS / 1024, 0),
     heap_used_mib: round(process.memoryUsage().heapUsed / 1024 / 1024, 0),

@@ -7,7 +7,8 @@ import { expect, test } from './support/test.ts';
  * Journey (issue 27, items 1, 2 and 5): demand apart from capacity. Two fio runs at saturation (no
  * `rate` set) say what each storage delivered, never what the workload needs: the answer compares
  * them and asks for the peaks in place. Typed peaks are planned on without another click, with the
- * dataset size beside them (an NVMe alternative that cannot hold it is marked); a metrics import
+ * dataset size beside them (an NVMe alternative that cannot hold it is marked) and its growth (the
+ * answer names the grown size, and a store that holds today's data but not the grown is marked); a metrics import
  * then becomes the demand, named with its statistic and resolution, and a control switches back.
  * Every action's outcome is in the answer's status line (aria-live) and beside the control.
  */
@@ -75,6 +76,37 @@ for (const viewport of [
           /r6id\.8xlarge: its instance store holds about 1,653 GiB after formatting \(1,769 GiB raw, 6\.6% kept by ext4’s defaults\): it cannot hold the 2,000 GiB dataset\./,
         ),
       ).toBeVisible();
+      // Dataset growth (item 2): 1,500 GiB fits the store's ~1,653 GiB today, but at 20 %/year
+      // it is 1,500 × 1.2 = 1,800 GiB in 12 months — every size and the NVMe check use that.
+      const datasetField = answer.getByLabel('Dataset size (the data the storage must hold)');
+      await datasetField.fill('1500');
+      await expect(answer.getByText(/r6id\.8xlarge: .*: it holds the 1,500 GiB dataset\./)).toBeVisible();
+      await answer.getByLabel('Dataset growth (compounded yearly)').fill('20');
+      await answer.getByLabel('Planning horizon').fill('12');
+      await expect(
+        answer.getByText(
+          /^Needs 11,327 IOPS and 71\d MiB\/s: the peak plus 25% headroom; 1,500 GiB today, 1,800 GiB in 12 months at 20 %\/year\.$/,
+        ),
+      ).toBeVisible();
+      await expect(
+        answer.getByText(
+          /r6id\.8xlarge: its instance store holds about 1,653 GiB after formatting .*: it cannot hold the 1,800 GiB the dataset grows to in 12 months at 20 %\/year \(it holds today’s 1,500 GiB\)\./,
+        ),
+      ).toBeVisible();
+      await expect(answer.getByText(/^Provision \S+ 1,8\d\d GiB/)).toBeVisible();
+      await answer.getByLabel('Planning horizon').fill('61');
+      await expect(
+        answer.getByText('Enter the horizon in whole months (1 to 60), or leave it empty for 12 months.'),
+      ).toBeVisible();
+      await answer.getByLabel('Planning horizon').fill('12');
+      await answer.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: artifactPath(`demand-dataset-growth-${w}.png`) });
+      // No growth again: planned for today's size.
+      await answer.getByLabel('Dataset growth (compounded yearly)').fill('');
+      await expect(
+        answer.getByText(/^Needs 11,327 IOPS and 71\d MiB\/s: the peak plus 25% headroom; 1,500 GiB\.$/),
+      ).toBeVisible();
+
       // Without a dataset: "capacity not known", never a 1 GiB volume.
       await answer.getByLabel('Dataset size (the data the storage must hold)').fill('');
       await expect(

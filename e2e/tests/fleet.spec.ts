@@ -97,11 +97,14 @@ test('fleet files → risks, instance cap, no-data volume, fleet saving → Save
   expect(planned.prices).toMatch(/^\(us-east-1 prices of \d{4}-\d{2}-\d{2}/);
 
   await page.getByRole('button', { name: 'Save & share' }).click();
-  const link = page.getByRole('link', { name: /\/fleet\/[A-Za-z0-9_-]{22}$/ });
+  // The link carries the table's view (here the sort by saving): the reviewer sees it as shown.
+  const link = page.getByRole('link', { name: /\/fleet\/[A-Za-z0-9_-]{22}\?sort=saving%3Adescending$/ });
   await expect(link).toBeVisible({ timeout: 20_000 });
   const url = await link.innerText();
   expect(url).toMatch(
-    new RegExp(`^${baseURL!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/fleet/[A-Za-z0-9_-]{22}$`),
+    new RegExp(
+      `^${baseURL!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/fleet/[A-Za-z0-9_-]{22}\\?sort=saving%3Adescending$`,
+    ),
   );
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

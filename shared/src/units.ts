@@ -349,6 +349,10 @@ export function formatDecimal(value: number, maxFractionDigits: number, minFract
   return `${sign}${formatInt(Number(whole))}${frac ? `.${frac}` : ''}`;
 }
 
+/** A ratio (1 = 100%) as a percentage: 0.9876 → "98.8%"; an infinite one "∞". */
+export const formatPercent = (ratio: number, digits = 1) =>
+  Number.isFinite(ratio) ? `${(ratio * 100).toFixed(digits)}%` : '∞';
+
 /**
  * "$1,385.00": always cents. Grouped by hand like formatInt (a plan formats dozens of prices, and
  * Intl is the slow part of a right-sizing sweep); the same text as Intl's en-US, sign before the digits.

@@ -3,6 +3,9 @@ import { pageSourceOf } from './app/pages.ts';
 import { importBootInLayers } from './app/staged-boot.ts';
 import './styles/global.css';
 import './styles/ux-details.css';
+// In the first stylesheet, not a page's chunk: a share link's HTML carries its answer box, painted
+// before any script (server/src/routes/share), and it must be styled as React will draw it.
+import './styles/answer.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -1,6 +1,6 @@
 import { isAscii } from 'node:buffer';
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import {
   addMetricDataText,
   createFleetMetrics,
   mergeFleetMetrics,
-  summarizeMetricDataText,
+  summarizeMetricDataBytes,
   type ConcurrencyGroups,
   type FleetMetrics,
   type FleetMetricsPart,
@@ -31,20 +31,68 @@ const MAX_FILE_BYTES = 400 * 1024 * 1024;
 
 /** A file's text; FleetInputError (naming the file) when it is missing, not a file or too large. */
 export async function readText(file: string, cwd: string): Promise<string> {
+  return decodeText(await readBytes(file, cwd));
+}
+
+/** A file's bytes; FleetInputError (naming the file) when it is missing, not a file or too large. */
+async function readBytes(file: string, cwd: string): Promise<Buffer> {
+  const read = await readReused(file, cwd);
+  const bytes = Buffer.from(read.bytes);
+  read.release();
+  return bytes;
+}
+
+/**
+ * Read buffers kept for the next files. A new 3–4 MB Buffer per file (the bench's responses) made
+ * V8 run a full mark-compact every ~5 files for the external memory alone: ~9 % of a worker's
+ * time (docs/performance.md P15). A few, as a worker reads up to 4 files ahead.
+ */
+const spareReadBuffers: Buffer[] = [];
+const MAX_SPARE_READ_BUFFERS = 4;
+
+/**
+ * A file's bytes in a reused buffer: `release()` gives the buffer back once nothing refers to
+ * `bytes` any more. FleetInputError (naming the file) when it is missing, not a file or too large.
+ */
+async function readReused(file: string, cwd: string): Promise<{ bytes: Buffer; release: () => void }> {
   const path = resolve(cwd, file);
+  const tooLarge = (size: number) =>
+    new FleetInputError(file, {
+      code: 'file_too_large',
+      message: `${size} bytes; the limit is ${MAX_FILE_BYTES} (split the queries into smaller batches)`,
+    });
+  let buffer: Buffer | undefined;
   try {
     const info = await stat(path);
     if (!info.isFile()) throw new FleetInputError(file, { code: 'file_unreadable', message: 'not a file' });
-    if (info.size > MAX_FILE_BYTES)
-      throw new FleetInputError(file, {
-        code: 'file_too_large',
-        message: `${info.size} bytes; the limit is ${MAX_FILE_BYTES} (split the queries into smaller batches)`,
-      });
-    const bytes = await readFile(path);
-    // get-metric-data output is ASCII in practice (ids, the labels `fleet query` wrote, dates,
-    // numbers): then latin1 gives the same text, decoded ~40 % faster than UTF-8 (measured on the
-    // bench's responses; decoding was ~13 % of reading). Anything else is decoded as UTF-8.
-    return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+    if (info.size > MAX_FILE_BYTES) throw tooLarge(info.size);
+    buffer = spareReadBuffers.pop();
+    // One byte more than the size: a read that fills it means the file grew since stat.
+    if (buffer === undefined || buffer.length < info.size + 1) buffer = Buffer.allocUnsafeSlow(info.size + 1);
+    const handle = await open(path, 'r');
+    let n = 0;
+    try {
+      for (;;) {
+        if (n === buffer.length) {
+          if (n > MAX_FILE_BYTES) throw tooLarge(n);
+          const bigger = Buffer.allocUnsafeSlow(n * 2);
+          buffer.copy(bigger, 0, 0, n);
+          buffer = bigger;
+        }
+        const { bytesRead } = await handle.read(buffer, n, buffer.length - n, n);
+        if (bytesRead === 0) break;
+        n += bytesRead;
+      }
+    } finally {
+      await handle.close();
+    }
+    const kept = buffer;
+    return {
+      bytes: kept.subarray(0, n),
+      release: () => {
+        if (spareReadBuffers.length < MAX_SPARE_READ_BUFFERS) spareReadBuffers.push(kept);
+      },
+    };
   } catch (error) {
     if (error instanceof FleetInputError) throw error;
     throw new FleetInputError(file, {
@@ -52,6 +100,20 @@ export async function readText(file: string, cwd: string): Promise<string> {
       message: `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
     });
   }
+}
+
+/** Two ranges of a file's bytes compared by memcmp (scan.ts: repeated Timestamps arrays). */
+function sameBytes(bytes: Uint8Array, a: number, b: number, length: number): boolean {
+  return Buffer.prototype.compare.call(bytes, bytes, a, a + length, b, b + length) === 0;
+}
+
+/**
+ * get-metric-data output is ASCII in practice (ids, the labels `fleet query` wrote, dates,
+ * numbers): then latin1 gives the same text, decoded ~40 % faster than UTF-8 (measured on the
+ * bench's responses). Anything else is decoded as UTF-8.
+ */
+function decodeText(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /** What a worker answers for one file (see fleet-worker.ts). */
@@ -77,12 +139,25 @@ export async function summarizeMetricsFile(
   periodSeconds?: number,
   concurrency?: ConcurrencyGroups,
 ): Promise<FleetMetricsPart> {
-  const part = summarizeMetricDataText(await readText(file, cwd), {
-    fileName: file,
-    volumeIds,
-    ...(periodSeconds !== undefined ? { periodSeconds } : {}),
-    ...(concurrency !== undefined ? { concurrency } : {}),
-  });
+  // Scanned as bytes: the file is decoded into a string only when the scanner refuses it (scan.ts).
+  // Nothing summarized refers to the bytes (the scanner copies what it keeps): the buffer is reused.
+  const { bytes, release } = await readReused(file, cwd);
+  let part;
+  try {
+    part = summarizeMetricDataBytes(
+      bytes,
+      {
+        fileName: file,
+        volumeIds,
+        ...(periodSeconds !== undefined ? { periodSeconds } : {}),
+        ...(concurrency !== undefined ? { concurrency } : {}),
+      },
+      () => decodeText(bytes),
+      sameBytes,
+    );
+  } finally {
+    release();
+  }
   if (!part.ok) throw new FleetInputError(file, part.error);
   return part.value;
 }

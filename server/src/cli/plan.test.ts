@@ -353,6 +353,70 @@ describe('blockwise plan', () => {
     expect(nvme.recommendations[0]).toMatchObject({ type: 'gp3', sizeGiB: 800 });
   });
 
+  it('--growth and --horizon size the capacity for the grown dataset and say both numbers', async () => {
+    const grown = JSON.parse(
+      (
+        await run(
+          typed([
+            '--instance',
+            'r6i.8xlarge',
+            '--type',
+            'gp3',
+            '--size',
+            '1000',
+            '--dataset',
+            '1500GiB',
+            '--growth',
+            '20%',
+            '--horizon',
+            '12',
+          ]),
+        )
+      ).stdout,
+    );
+    expect(grown.rightSizing.target.minSizeGiB).toBe(1800);
+    expect(grown.dataset).toEqual({
+      todayGiB: 1500,
+      growth: { percentPerYear: 20, horizonMonths: 12 },
+      provisionGiB: 1800,
+    });
+    const human = await run(
+      typed([
+        '--instance',
+        'r6i.8xlarge',
+        '--type',
+        'gp3',
+        '--size',
+        '1000',
+        '--dataset',
+        '2000',
+        '--growth',
+        '30',
+      ]).filter((a) => a !== '--json'),
+    );
+    expect(human.stdout).toContain('(dataset: 2,000 GiB today, 2,600 GiB in 12 months at 30 %/year)');
+    expect(human.stdout).toContain('≥ 2,600 GiB');
+  });
+
+  it.each([
+    [['--dataset', '1500', '--growth', '1001'], '--growth: expected a growth from 0 to 1000 %/year'],
+    [['--dataset', '1500', '--growth', 'fast'], '--growth: expected a growth from 0 to 1000 %/year'],
+    [
+      ['--dataset', '1500', '--growth', '20', '--horizon', '61'],
+      '--horizon: expected a whole number of months from 1 to 60',
+    ],
+    [
+      ['--dataset', '1500', '--growth', '20', '--horizon', '1.5'],
+      '--horizon: expected a whole number of months',
+    ],
+    [['--growth', '20'], '--growth needs --dataset'],
+    [['--dataset', '1500', '--horizon', '12'], '--horizon needs --growth'],
+  ])('%j is a usage error naming the flag', async (extra, message) => {
+    const r = await run(typed(['--instance', 'r6i.8xlarge', '--type', 'gp3', '--size', '1000', ...extra]));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
   it('io2 at 64,000 IOPS on a Xen r4.16xlarge warns requires_nitro; 40 volumes on m5.large warn attachment_limit', async () => {
     const xen = JSON.parse(
       (await run(typed(['--instance', 'r4.16xlarge', '--type', 'io2', '--size', '1000', '--iops', '64000'])))

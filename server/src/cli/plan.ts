@@ -3,11 +3,14 @@ import { resolve } from 'node:path';
 import { escapeText } from '@blockwise/shared/escape-text';
 import { parseFio } from '@blockwise/shared/fio';
 import {
+  DatasetGrowthSchema,
   ResidencySchema,
   attachContextOf,
+  datasetCapacityText,
   planStorage,
   validateVolume,
   volumeCapabilities,
+  type DatasetGrowth,
   type LimitTarget,
   type PlanResult,
   type VolumeConfig,
@@ -53,7 +56,7 @@ const usage = `Usage: blockwise plan --instance TYPE (--type gp3|gp2|io1|io2|st1
                        | --metrics FILE [--statistic max|p99|p95] [--ignore-recurring] [--stat Sum|Average] …)
                       [--headroom 0.25] [--region us-east-1] [--rates k=v,...] [--nodes N] [--gp3-limits current|before-2025]
                       [--access random|sequential|mixed] [--sync-commits] [--residency high|low] [--dataset SIZE]
-                      [--catalog FILE] [--json]
+                      [--growth PCT] [--horizon MONTHS] [--catalog FILE] [--json]
 
   Which limit binds (volume IOPS / throughput, instance EBS IOPS / bandwidth, burst), what to
   provision instead (cheapest per volume type at peak × (1 + headroom)), what it costs, and
@@ -67,9 +70,43 @@ const usage = `Usage: blockwise plan --instance TYPE (--type gp3|gp2|io1|io2|st1
                           are assumed random, and the plan says so
   --dataset               data the volumes must hold (e.g. 800GiB); default: the measured
                           volume's (or stripe's) whole capacity
+  --growth                how fast the dataset grows, %/year compounded (e.g. 30 or 30%, 0–1000);
+                          every capacity is sized for the dataset at the end of --horizon
+  --horizon               the planning horizon in months (1–60); default 12 with --growth
   --nvme                  the run was on the instance store (local NVMe), not EBS
   --catalog               a catalog file written by \`blockwise catalog update\` (or
                           BLOCKWISE_CATALOG); default: the built-in catalog`;
+
+/**
+ * --growth (%/year, compounded) and --horizon (months) as the plan's dataset growth; null without
+ * --growth. Growth without --dataset, or a horizon without growth, is a usage error: they would
+ * silently change nothing.
+ */
+function parseGrowthFlags(values: Record<string, string | boolean | undefined>): DatasetGrowth | null {
+  const growth = values.growth as string | undefined;
+  const horizon = values.horizon as string | undefined;
+  if (growth === undefined) {
+    if (horizon !== undefined)
+      throw new UsageError('--horizon needs --growth (how fast the dataset grows, %/year)', '--horizon');
+    return null;
+  }
+  if (values.dataset === undefined)
+    throw new UsageError('--growth needs --dataset (the size the data has today)', '--growth');
+  const pct = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(growth);
+  const months = horizon === undefined ? 12 : /^\s*(\d+)\s*$/.exec(horizon) ? Number(horizon) : NaN;
+  const r = DatasetGrowthSchema.safeParse({
+    percentPerYear: pct ? Number(pct[1]) : NaN,
+    horizonMonths: months,
+  });
+  if (r.success) return r.data;
+  const field = r.error.issues[0]?.path[0] === 'horizonMonths' ? 'horizon' : 'growth';
+  throw new UsageError(
+    field === 'growth'
+      ? `--growth: expected a growth from 0 to 1000 %/year (e.g. 30 or 30%), got "${growth}"`
+      : `--horizon: expected a whole number of months from 1 to 60, got "${horizon}"`,
+    `--${field}`,
+  );
+}
 
 async function readFioProfile(file: string, group: number | undefined, io: CliIo): Promise<IoProfile> {
   const path = resolve(io.cwd, file);
@@ -205,6 +242,7 @@ function renderHuman(plan: PlanResult): string {
     '',
     `Right-sized for peak × ${num(1 + plan.headroom, 2)}: ${num(rs.target.iops)} IOPS, ${num(rs.target.throughputMiBps)} MiB/s, ≥ ${num(rs.target.minSizeGiB)} GiB`,
   );
+  if (plan.dataset?.growth) out.push(`  (dataset: ${datasetCapacityText(plan.dataset)})`);
   if (rs.target.iopsUnmerged !== undefined)
     out.push(`  (${num(rs.target.iopsUnmerged)} IOPS if contiguous I/O is not merged: the worst case)`);
   for (const r of rs.recommendations) {
@@ -291,6 +329,8 @@ export const planCommand: Command = {
         'sync-commits': { type: 'boolean' },
         residency: { type: 'string' },
         dataset: { type: 'string' },
+        growth: { type: 'string' },
+        horizon: { type: 'string' },
         access: { type: 'string' },
         metrics: { type: 'string' },
         statistic: { type: 'string' },
@@ -405,6 +445,7 @@ export const planCommand: Command = {
       syncCommits: values['sync-commits'] ?? undefined,
       residency,
       datasetGiB: values.dataset === undefined ? null : parseSizeFlag(values.dataset, '--dataset'),
+      datasetGrowth: parseGrowthFlags(values),
       instanceCandidates: instance ? upgradePool(instance) : [],
       nvmePremiumUsdPerHour:
         target?.kind === 'nvme' && instance

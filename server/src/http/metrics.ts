@@ -146,12 +146,14 @@ export class AppMetrics {
   /** On every response's `finish` (http/logging.ts): the one per-request cost. */
   observeRequest(req: Request, res: Response, seconds: number): void {
     const route = routeLabel(req, res);
-    this.duration.observe(
-      { method: methodLabel(req.method), route, status_class: statusClass(res.statusCode) },
-      seconds,
-    );
+    this.observeRoute(req.method, route, res.statusCode, seconds);
     const code = (res.locals as { errorCode?: unknown }).errorCode;
     if (typeof code === 'string') this.errors.inc({ route, status: String(res.statusCode), code });
+  }
+
+  /** A request's duration in the histogram, under its route's label (`/api/runs/:id`). */
+  observeRoute(method: string, route: string, status: number, seconds: number): void {
+    this.duration.observe({ method: methodLabel(method), route, status_class: statusClass(status) }, seconds);
   }
 
   /** A run POST /api/runs accepted: `created`, or `existing` when it was already stored. */

@@ -34,12 +34,17 @@ export type RateLimitRule = {
 /** Where a limiter's windows are counted. */
 export interface WindowCounter {
   hit(key: string, amount: number, windowMs: number): Promise<WindowCount>;
+  /** The same, answered at once: counters in this process's memory only. */
+  hitNow?(key: string, amount: number, windowMs: number): WindowCount;
 }
 
 /** Counters in this process's memory (bounded; see MemoryWindowCounters). */
 export function memoryCounter(now: () => number = Date.now): WindowCounter {
   const counters = new MemoryWindowCounters(now);
-  return { hit: async (key, amount, windowMs) => counters.hit(key, amount, windowMs) };
+  return {
+    hit: async (key, amount, windowMs) => counters.hit(key, amount, windowMs),
+    hitNow: (key, amount, windowMs) => counters.hit(key, amount, windowMs),
+  };
 }
 
 const isWriteFault = (error: unknown): error is StoreUnavailableError =>
@@ -107,6 +112,16 @@ export class RateLimiter {
       this.rule.windowMs,
     );
     return count <= this.rule.limit ? null : retryAfterSeconds(resetInMs);
+  }
+
+  /**
+   * hit() answered at once, when the counter is this process's memory; undefined (nothing charged)
+   * when it is the store's.
+   */
+  hitNow(client: string, amount = 1): number | null | undefined {
+    const counted = this.counter.hitNow?.(`${this.scope}:${client}`, amount, this.rule.windowMs);
+    if (!counted) return undefined;
+    return counted.count <= this.rule.limit ? null : retryAfterSeconds(counted.resetInMs);
   }
 
   /** Whether the budget is already spent (reads the window, charges nothing): the seconds to wait, else null. */

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 
@@ -23,6 +24,15 @@ export const CONTENT_SECURITY_POLICY = {
 } as const;
 
 export function securityHeaders(): RequestHandler {
+  const apply = securityHeaderSetter();
+  return (_req, res, next) => {
+    apply(res);
+    next();
+  };
+}
+
+/** What securityHeaders does to a response, for a handler that answers before Express (runs/cached-run-reads.ts). */
+export function securityHeaderSetter(): (res: ServerResponse) => void {
   const { set, removed } = recordHelmetHeaders(
     helmet({
       contentSecurityPolicy: { useDefaults: false, directives: { ...CONTENT_SECURITY_POLICY } },
@@ -33,10 +43,9 @@ export function securityHeaders(): RequestHandler {
   );
   // The same headers on every response: set as one precomputed list rather than through
   // helmet's chain of a dozen middlewares per request (a tenth of a share-link read, bench P3).
-  return (_req, res, next) => {
+  return (res) => {
     for (const [name, value] of set) res.setHeader(name, value);
     for (const name of removed) res.removeHeader(name);
-    next();
   };
 }
 

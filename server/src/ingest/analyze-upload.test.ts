@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fixture, makeTestApp } from '../testing/test-app.ts';
 import { RunLabelsSchema } from '@blockwise/shared/records';
 import { analyzeUpload, maxReportBytes, MAX_REPORT_TO_INPUT, REPORT_BYTES_SLACK } from './analyze-upload.ts';
-import type { ComparisonRun } from '@blockwise/shared/analysis';
+import { buildComparison, type ComparisonRun } from '@blockwise/shared/analysis';
 import { buildPairComparison, comparePair, parseStoredRun, type StoredRunText } from './pair-comparison.ts';
 
 const MiB = 1024 * 1024;
@@ -157,6 +157,10 @@ describe('an inline analysis keeps its documents, equal to what their stored JSO
         expect(read.value.report, name).toStrictEqual(analyzed.documents!.report);
         expect(read.value.summary, name).toStrictEqual(analyzed.documents!.summary);
         expect(analyzed.summaryJson).toBe(JSON.stringify(analyzed.summary));
+        expect(analyzed.documents!.summaryText).toStrictEqual({
+          summary: analyzed.summaryJson,
+          plan: JSON.stringify(analyzed.summary.plan),
+        });
         // The frozen comparison holds the same document (its keys may come in another order: the
         // schemas' order after a parse, the analysis' own before).
         const asAnalyzed = { id: text.id, labels, ...analyzed.documents! };
@@ -166,6 +170,9 @@ describe('an inline analysis keeps its documents, equal to what their stored JSO
         previous = { text, parsed: asAnalyzed };
         expect(fromObjects.ok && fromText.ok, name).toBe(true);
         if (!fromObjects.ok || !fromText.ok) continue;
+        // Written from the runs' summary texts: the bytes JSON.stringify writes for the result.
+        const whole = buildComparison([other.parsed, asAnalyzed], null);
+        expect(whole.ok && fromObjects.resultJson === JSON.stringify(whole.value), name).toBe(true);
         expect(fromObjects.priceTableDate).toBe(fromText.priceTableDate);
         expect(JSON.parse(fromObjects.resultJson), name).toStrictEqual(JSON.parse(fromText.resultJson));
         compared += 1;

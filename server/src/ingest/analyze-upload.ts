@@ -2,6 +2,7 @@ import { parseFio, type FioReport } from '@blockwise/shared/fio';
 import { type Problem } from '@blockwise/shared/problem';
 import { type RunLabels, type RunSummary } from '@blockwise/shared/records';
 import { summarizeRun } from '@blockwise/shared/analysis';
+import type { SummaryText } from './pair-comparison.ts';
 
 /**
  * What an upload becomes before it is stored: the normalized report and the summary, each
@@ -22,8 +23,12 @@ export type AnalyzedUpload =
     }
   | { ok: false; error: Problem };
 
-/** The report and summary an inline analysis built, equal to what their JSON parses back to. */
-export type AnalyzedDocuments = { report: FioReport; summary: RunSummary };
+/**
+ * The report and summary an inline analysis built, equal to what their JSON parses back to, and
+ * the summary's JSON (and its plan's, a part of it) as stored: a comparison that embeds them
+ * writes that text instead of serializing them again (pair-comparison.ts comparePair).
+ */
+export type AnalyzedDocuments = { report: FioReport; summary: RunSummary; summaryText: SummaryText };
 
 /**
  * The stored report may be at most this many times the (decompressed) input, plus
@@ -70,12 +75,30 @@ export function analyzeUpload(
     };
   }
   const summary = summarizeRun(report, labels);
+  const summaryText = serializeSummary(summary);
   return {
     ok: true,
     reportJson,
     fioVersion: report.fioVersion,
     summary,
-    summaryJson: JSON.stringify(summary),
-    ...(keepDocuments ? { documents: { report, summary } } : {}),
+    summaryJson: summaryText.summary,
+    ...(keepDocuments ? { documents: { report, summary, summaryText } } : {}),
   };
+}
+
+/**
+ * JSON.stringify(summary), written from its plan's JSON so that both are at hand: the regression
+ * gate's comparison embeds each run's summary and plan (~29 KB of its ~59 KB for a 16-job file),
+ * and would otherwise serialize both again after every upload. Same bytes as JSON.stringify
+ * (same keys, same order: the members after `plan` follow it).
+ */
+function serializeSummary(summary: RunSummary): SummaryText {
+  const plan = JSON.stringify(summary.plan);
+  const parts: string[] = [];
+  for (const key of Object.keys(summary) as (keyof RunSummary)[]) {
+    const text = key === 'plan' ? plan : JSON.stringify(summary[key]);
+    // As JSON.stringify: a member whose value does not serialize (undefined) is left out.
+    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  return { summary: `{${parts.join(',')}}`, plan };
 }

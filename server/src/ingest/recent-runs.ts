@@ -1,4 +1,4 @@
-import type { ComparisonRun } from '@blockwise/shared/analysis';
+import type { SerializedRun } from './pair-comparison.ts';
 
 /** JSON bytes of parsed runs kept per store (report + summary text, a proxy for their heap). */
 export const RECENT_RUNS_MAX_BYTES = 8 * 1024 * 1024;
@@ -14,12 +14,12 @@ export const RECENT_RUNS_MAX_BYTES = 8 * 1024 * 1024;
  * the stored text). Another replica, or a restart, simply misses and reads the store.
  */
 export class RecentRuns {
-  readonly #entries = new Map<string, { run: ComparisonRun; bytes: number }>();
+  readonly #entries = new Map<string, { run: SerializedRun; bytes: number }>();
   #bytes = 0;
 
   constructor(private readonly maxBytes = RECENT_RUNS_MAX_BYTES) {}
 
-  get(id: string): ComparisonRun | null {
+  get(id: string): SerializedRun | null {
     const entry = this.#entries.get(id);
     if (!entry) return null;
     // Most recently used last: Map keeps insertion order.
@@ -29,7 +29,7 @@ export class RecentRuns {
   }
 
   /** Keeps `run`, whose stored JSON takes `bytes`; a run larger than the whole budget is not kept. */
-  remember(run: ComparisonRun, bytes: number): void {
+  remember(run: SerializedRun, bytes: number): void {
     if (bytes > this.maxBytes) return;
     const old = this.#entries.get(run.id);
     if (old) {

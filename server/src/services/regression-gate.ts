@@ -8,13 +8,13 @@ import {
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { RunLabelsSchema, type RunLabels } from '@blockwise/shared/records';
 import type { RouteContext } from '../context.ts';
-import type { ComparisonRun } from '@blockwise/shared/analysis';
 import type { AnalyzedDocuments } from '../ingest/analyze-upload.ts';
 import {
   comparePair,
   parseStoredRun,
   storedRunBytes,
   type BuiltComparison,
+  type SerializedRun,
   type StoredRunText,
 } from '../ingest/pair-comparison.ts';
 import { recentRunsOf } from '../ingest/recent-runs.ts';
@@ -70,16 +70,20 @@ export type GateState = {
 /** The records the regression gate reads and writes: runs, their series' settings, pair comparisons. */
 export type GateRecords = RunRecords & SeriesRecords & ComparisonRecords;
 
-/** Reads the gate's state for a run of `series`; `baselineRuns` overrides how many baseline runs to read. */
+/**
+ * Reads the gate's state for a run of `series`; `baselineRuns` overrides how many baseline runs to
+ * read; `labels` are the run's, when the caller parsed them already (storedLabels).
+ */
 export async function readGate(
   ctx: RouteContext<RunRecords & SeriesRecords>,
   run: RunMeta,
   series: string,
   baselineRuns?: number,
+  labels: RunLabels = storedLabels(run),
 ): Promise<GateState> {
   const { config, problem } = effectiveConfig(await storeCall(() => ctx.store.getSeriesSettings(series)));
   const notes = problem ? [problem] : [];
-  const pick = pickBaseBranch(storedLabels(run), config);
+  const pick = pickBaseBranch(labels, config);
   let baseline: RunMeta[] = [];
   if (pick.ok) {
     // Strictly older than the run: the run itself is never in its own baseline, and a run on
@@ -124,7 +128,7 @@ const storedRunText = (run: StoredRunText): StoredRunText => ({
 
 /** A run of the pair: its parsed documents when they are at hand, else its stored JSON. */
 type PairSide =
-  | { id: string; parsed: ComparisonRun; text?: never }
+  | { id: string; parsed: SerializedRun; text?: never }
   | { id: string; parsed?: never; text: StoredRunText & Pick<RunMeta, 'labels'> };
 
 /**
@@ -152,7 +156,7 @@ async function compare(
     await setImmediatePromise();
     return ctx.pool.compare(all.map(storedRunText), reservation);
   }
-  const runs: ComparisonRun[] = [];
+  const runs: SerializedRun[] = [];
   for (const side of sides) {
     if (side.parsed) {
       runs.push(side.parsed);
@@ -198,12 +202,17 @@ export async function freezeBaselineComparison(
   const recent = recentRunsOf(ctx.store);
   // The documents of a new upload analyzed inline are what its stored JSON parses back to
   // (analyze-upload.test.ts): the next upload of the series compares with them as they are.
-  const current: ComparisonRun | null = justStored?.documents
+  const current: SerializedRun | null = justStored?.documents
     ? { id: run.id, labels, ...justStored.documents }
     : recent.get(run.id);
   if (!labels.series) return null;
-  if (current && justStored?.documents) recent.remember(current, storedRunBytes([justStored.text]));
-  const gate = await readGate(ctx, run, labels.series, 1);
+  // Its plan's JSON is kept too (the summary's is the stored text itself).
+  if (current && justStored?.documents)
+    recent.remember(
+      current,
+      storedRunBytes([justStored.text]) + justStored.documents.summaryText.plan.length,
+    );
+  const gate = await readGate(ctx, run, labels.series, 1, labels);
   const latest = gate.baseline[0];
   if (!latest || !gate.pick.ok) return null;
   const pair = [latest.id, run.id] as const;
@@ -216,7 +225,7 @@ export async function freezeBaselineComparison(
   const cachedBaseline = recent.get(latest.id);
   const sideOf = async (
     id: string,
-    parsed: ComparisonRun | null,
+    parsed: SerializedRun | null,
     text?: JustStored['text'],
   ): Promise<PairSide> => (parsed ? { id, parsed } : { id, text: text ?? (await readStoredRun(ctx, id)) });
   const [baseline, currentSide] = await Promise.all([

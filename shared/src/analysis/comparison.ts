@@ -98,6 +98,7 @@ export function planFromSession(
     syncCommits: session.syncCommits,
     residency: session.residency,
     datasetGiB: session.datasetGiB,
+    datasetGrowth: session.datasetGrowth ?? null,
     instanceCandidates: instance ? upgradePool(instance) : [],
     audience,
   };
@@ -157,11 +158,13 @@ export function buildComparison(
   /** Who reads it: a share link and the planning page are read in the web app (settingHint). */
   { audience = 'cli' }: { audience?: Audience } = {},
 ): Result<ComparisonResult> {
-  const profiles = sessionProfiles(session, runs);
-  if (!profiles.ok) return profiles;
   let plans: ComparisonResult['plans'];
   let rates: ComparisonResult['rates'];
   if (session) {
+    // The profiles feed only a session's plans: without one, the runs' stored plans are shown, and
+    // profiling both reports again (the regression gate after every CI upload) would be wasted.
+    const profiles = sessionProfiles(session, runs);
+    if (!profiles.ok) return profiles;
     const p = planFromSession(session, profiles.value, audience);
     if (!p.ok) return p;
     plans = p.value;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { jobSettingsOf } from '../compare/compare-jobs.ts';
 import { profileFromFio } from '../profile/from-fio.ts';
 import {
   fixtureReport,
@@ -20,6 +21,7 @@ import {
   fioRateCaps,
   roleOfEvidence,
   roleOfFioRun,
+  roleOfJobSettings,
   type EvidenceEntry,
 } from './evidence-role.ts';
 
@@ -43,6 +45,22 @@ describe('roleOfFioRun: a rate-limited run replays demand, a saturated run measu
     const verdict = roleOfFioRun(report, { replaysLoad: false });
     expect(verdict.role).toBe(role);
     if (caps.length > 0) expect(verdict.why).toContain(caps[0]);
+    // A stored run (a share link's) keeps only its job settings: they give the same role.
+    const stored = roleOfJobSettings(jobSettingsOf(report));
+    expect(stored.role).toBe(role);
+    if (caps.length > 0) expect(stored.why).toMatch(/^rate-limited \(rate(_iops)?=/);
+  });
+
+  it('a stored run without its fio options (an older link) is not taken as a workload’s need', () => {
+    expect(roleOfJobSettings(undefined).role).toBe('capacity');
+    const settings = jobSettingsOf(fixtureReport(RATE_IOPS_500)).map(({ optionSettings: _, ...j }) => j);
+    expect(roleOfJobSettings(settings)).toEqual({
+      role: 'capacity',
+      why: expect.stringMatching(/^its fio options were not kept with this link/),
+    });
+    expect(roleOfJobSettings(jobSettingsOf(fixtureReport(RATE_IOPS_500))).why).toBe(
+      'rate-limited (rate_iops=500 IOPS): it replays a load',
+    );
   });
 
   it('the user can say a saturated-looking run replays their load', () => {

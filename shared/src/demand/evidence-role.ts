@@ -1,3 +1,4 @@
+import type { RunJobSettings } from '../compare/compare-jobs.ts';
 import type { FioReport } from '../fio/fio-report.schema.ts';
 import { parseFioSize, perDirection } from '../fio/job-settings.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
@@ -49,16 +50,42 @@ export function fioRateCaps(report: FioReport): FioRateCap[] {
  */
 export function roleOfFioRun(report: FioReport, { replaysLoad }: { replaysLoad: boolean }): RoleVerdict {
   if (replaysLoad) return { role: 'demand', why: 'marked as replaying the workload’s load' };
-  const caps = fioRateCaps(report);
-  if (caps.length > 0)
-    return {
-      role: 'demand',
-      why: `rate-limited (${caps.map((c) => `${c.setting}=${c.text}`).join(', ')}): it replays a load`,
-    };
+  return roleOfRateCaps(fioRateCaps(report).map((c) => `${c.setting}=${c.text}`));
+}
+
+/** A run's role from its rate caps ("rate_iops=500"): any cap replays a load, none is saturation. */
+function roleOfRateCaps(caps: readonly string[]): RoleVerdict {
+  if (caps.length > 0) return { role: 'demand', why: `rate-limited (${caps.join(', ')}): it replays a load` };
   return {
     role: 'capacity',
     why: 'no rate set: fio ran at saturation, so it measured what the storage delivered',
   };
+}
+
+/** What compare-jobs.ts writes for a `rate` / `rate_iops` that caps nothing, or that fio would not take. */
+const isNoCap = (text: string) => text === 'no cap' || text.endsWith('(as written)');
+
+/**
+ * The role of a stored run (a share link's) from the settings kept with it: the `rate` /
+ * `rate_iops` caps its jobs ran with, as compare-jobs.ts read them from the same fio options
+ * fioRateCaps reads. A run stored without them (a comparison older than rate caps) has no known
+ * cap: a fio benchmark runs at saturation unless told otherwise, so it is capacity evidence —
+ * never sized on as a workload's need.
+ */
+export function roleOfJobSettings(settings: RunJobSettings | undefined): RoleVerdict {
+  const caps = new Set<string>();
+  for (const job of settings ?? [])
+    for (const setting of ['rate', 'rate_iops'] as const) {
+      const text = job.optionSettings?.[setting];
+      if (text !== undefined && !isNoCap(text)) caps.add(`${setting}=${text}`);
+    }
+  const known = (settings ?? []).some((j) => j.optionSettings !== undefined);
+  if (!known)
+    return {
+      role: 'capacity',
+      why: 'its fio options were not kept with this link, so no rate cap is known: fio runs at saturation unless one is set',
+    };
+  return roleOfRateCaps([...caps]);
 }
 
 /** The role of each kind of input (a fio run by its settings, see roleOfFioRun). */

@@ -11,4 +11,4 @@ export {
   describeDemandSource,
   roleOfEvidence,
 } from './evidence-role.ts';
-export type { DemandChoice, DemandSourceFacts, EvidenceRole, RoleVerdict } from './evidence-role.ts';
+export type { DemandChoice, DemandSourceFacts, EvidenceRole } from './evidence-role.ts';

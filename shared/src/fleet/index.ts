@@ -29,6 +29,7 @@ export {
   createFleetMetrics,
   mergeFleetMetrics,
   parseMetricData,
+  summarizeMetricDataBytes,
   summarizeMetricDataText,
 } from './metrics.ts';
 export type { FleetMetricsPart } from './metrics.ts';

@@ -13,7 +13,7 @@ import { gcdMs } from './gcd.ts';
 import { checkEvidenceValues, evidenceTargetOf, foldEvidence, mergeEvidence } from './evidence.ts';
 import { problemOf } from './parse.ts';
 import { parseLabel } from './queries.ts';
-import { STAMP_SAMPLE, scanMetricDataText } from './scan.ts';
+import { STAMP_SAMPLE, scanMetricData, type SameBytes, type ScannedMetricData } from './scan.ts';
 import type {
   ConcurrencyGroups,
   EvidenceMetricName,
@@ -579,8 +579,12 @@ export function addMetricDataText(
   return addText(into, text, options, undefined);
 }
 
-/** A non-empty NextToken string (the AWS CLI writes `"NextToken": "…"` only when more pages exist). */
-const NEXT_TOKEN = /"NextToken"\s*:\s*"[^"]/;
+// A web platform global (browsers, Node ≥ 11); declared because this package compiles without DOM types.
+declare const TextEncoder: new () => { encode(input: string): Uint8Array };
+declare const TextDecoder: new (
+  label?: string,
+  options?: { ignoreBOM?: boolean },
+) => { decode(input: Uint8Array): string };
 
 function addText(
   into: FleetMetrics,
@@ -588,13 +592,28 @@ function addText(
   options: MetricDataOptions,
   collect: Collect | undefined,
 ): Result<FleetMetrics> {
+  return addBytes(into, new TextEncoder().encode(text), () => text, options, collect);
+}
+
+/**
+ * A response's bytes (UTF-8, as read from the file): scanned in place, never decoded whole unless
+ * the scanner refuses them (then JSON.parse of `text()` and the schema name the field).
+ */
+function addBytes(
+  into: FleetMetrics,
+  bytes: Uint8Array,
+  text: () => string,
+  options: MetricDataOptions,
+  collect: Collect | undefined,
+  sameBytes?: SameBytes,
+): Result<FleetMetrics> {
   const file = options.fileName ?? `metrics file ${into.files + 1}`;
-  const scanned = scanMetricDataText(text);
-  const usable = scanned?.every((r) => r.Id !== undefined && r.stampCount === r.valueCount);
+  const scanned: ScannedMetricData | null = scanMetricData(bytes, sameBytes);
+  const usable = scanned?.results.every((r) => r.Id !== undefined && r.stampCount === r.valueCount);
   if (scanned === null || !usable) {
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(text());
     } catch (error) {
       return fail(
         'json_invalid',
@@ -604,11 +623,12 @@ function addText(
     return addParsed(into, json, options, collect);
   }
   into.files++;
-  // The scanner skips top-level fields other than the results: a NextToken is found by its key.
-  const page = startPage(into, file, NEXT_TOKEN.test(text));
+  // A non-empty top-level NextToken (the AWS CLI writes `"NextToken": "…"` only when more pages exist).
+  const page = startPage(into, file, scanned.nextToken);
   const spacings: number[] = [];
-  for (let r = 0; r < scanned.length; r++) {
-    const s = scanned[r]!;
+  const results = scanned.results;
+  for (let r = 0; r < results.length; r++) {
+    const s = results[r]!;
     const added = addResult(
       into,
       `MetricDataResults.${r}`,
@@ -644,6 +664,19 @@ export function summarizeMetricDataText(
   text: string,
   options: MetricDataOptions = {},
 ): Result<FleetMetricsPart> {
+  return summarizeMetricDataBytes(new TextEncoder().encode(text), options, () => text);
+}
+
+/**
+ * The same from the file's bytes (UTF-8): what the CLI's worker threads read, never decoded whole
+ * unless refused (`text`: the host's decoding). `sameBytes`: the host's fast compare (scan.ts).
+ */
+export function summarizeMetricDataBytes(
+  bytes: Uint8Array,
+  options: MetricDataOptions = {},
+  text: () => string = () => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes),
+  sameBytes?: SameBytes,
+): Result<FleetMetricsPart> {
   const values: FleetMetricsPart['values'] = new Map();
   const times: FleetMetricsPart['times'] = new Map();
   const collect: Collect = (volumeId, metric, points, firstAtMs, stepMs) => {
@@ -655,7 +688,7 @@ export function summarizeMetricDataText(
     (perVolumeTimes[metric] ??= []).push([firstAtMs, stepMs]);
   };
   const metrics = createFleetMetrics();
-  const added = addText(metrics, text, options, collect);
+  const added = addBytes(metrics, bytes, text, options, collect, sameBytes);
   return added.ok ? ok({ metrics, values, times }) : added;
 }
 

@@ -43,3 +43,10 @@ export type { PlanInput, PlanResult } from './plan.ts';
 
 export { CEILING_TOLERANCE } from './sustainability.ts';
 export { CONFIGURATION_CHECK_CODES } from './configuration-checks.ts';
+export {
+  DatasetGrowthSchema,
+  datasetCapacityOf,
+  datasetCapacityText,
+  datasetFitText,
+} from './dataset-growth.ts';
+export type { DatasetGrowth } from './dataset-growth.ts';

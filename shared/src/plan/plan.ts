@@ -8,6 +8,7 @@ import { AccessSchema, accessOf, type DirectionLoad, type IoProfile } from '../p
 import { classifyBlockSize } from '../profile/size-class.ts';
 import { checkBenchmark } from './benchmark-checks.ts';
 import { capacityToHold, checkConfiguration } from './configuration-checks.ts';
+import { DatasetCapacitySchema, datasetCapacityOf, type DatasetGrowth } from './dataset-growth.ts';
 import { findOverruns } from './sustainability.ts';
 import { describeVolume, includedSettingsOf, volumeWithSettings } from './volume.ts';
 import {
@@ -43,6 +44,8 @@ export type PlanInput = {
   syncCommits?: boolean;
   residency?: Residency;
   datasetGiB?: number | null;
+  /** How the dataset grows: every capacity check uses today's size grown over the horizon. */
+  datasetGrowth?: DatasetGrowth | null;
   /** Who reads the warnings: a setting is named by its flag (CLI) or its control (web). */
   audience?: Audience;
   /**
@@ -128,6 +131,8 @@ export const PlanResultSchema = z.object({
   headroom: z.number(),
   gp3Generation: Gp3GenerationSchema,
   residency: ResidencySchema,
+  /** The dataset today and what was provisioned for it (absent in analyses stored before growth). */
+  dataset: DatasetCapacitySchema.nullable().optional(),
 });
 export type PlanResult = z.infer<typeof PlanResultSchema>;
 
@@ -183,7 +188,9 @@ export function planStorage(input: PlanInput): PlanResult {
   const vTp = limits.find((l) => l.id === 'volume-throughput');
   const volumeBound = vIops && vTp ? (vIops.utilization >= vTp.utilization ? 'iops' : 'throughput') : null;
 
-  const capacity = capacityToHold(target, input.datasetGiB ?? null);
+  // Every capacity check holds the dataset as it will be at the horizon, not as it is today.
+  const dataset = datasetCapacityOf(input.datasetGiB ?? null, input.datasetGrowth);
+  const capacity = capacityToHold(target, dataset?.provisionGiB ?? null);
   const minSizeGiB = input.minSizeGiB ?? capacity.gib;
   const rightSizing = rightSize({
     profile,
@@ -245,6 +252,13 @@ export function planStorage(input: PlanInput): PlanResult {
       message: `How much data must the EBS volume hold? Without a dataset size the recommendations are sized for performance only; give ${settingHint('dataset', input.audience)} so they hold the data.`,
       subject: 'datasetGiB',
     });
+  // The CLI refuses --growth without --dataset; the web and the API can hold a growth alone.
+  if (input.datasetGrowth && !dataset)
+    warnings.push({
+      code: 'growth_without_dataset',
+      message: `A dataset growth is given without the dataset size, so it changes nothing: give ${settingHint('dataset', input.audience)} for the recommendations to hold the data as it grows.`,
+      subject: 'datasetGiB',
+    });
   if (target?.kind === 'ebs' && !instance)
     warnings.push({
       code: 'no_instance',
@@ -277,7 +291,7 @@ export function planStorage(input: PlanInput): PlanResult {
     rightSizing,
     cost: { current, nvme },
     latency: { load, syncCommits, read: judge(profile.read), write: judge(profile.write) },
-    viability: assessViability({ profile, instance, residency, datasetGiB: input.datasetGiB ?? null }),
+    viability: assessViability({ profile, instance, residency, datasetGiB: dataset?.provisionGiB ?? null }),
     warnings,
     rates: {
       region: input.rateCard.region,
@@ -288,5 +302,7 @@ export function planStorage(input: PlanInput): PlanResult {
     headroom,
     gp3Generation,
     residency,
+    // Only when a dataset size is given: plans without one keep the shape stored before growth.
+    ...(dataset ? { dataset } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Gp3GenerationSchema } from '../aws/volume-types.ts';
+import { DatasetGrowthSchema } from '../plan/dataset-growth.ts';
 import { ResidencySchema } from '../plan/viability.ts';
 import { VolumeConfigSchema } from '../plan/volume.ts';
 import { ObservedMetricsSchema } from '../profile/observed.ts';
@@ -29,5 +30,10 @@ export const PlanSessionSchema = z.object({
   syncCommits: z.boolean(),
   residency: ResidencySchema,
   datasetGiB: z.number().positive().max(10_000_000).nullable(),
+  /**
+   * How the dataset grows over the planning horizon; null or absent = planned for today's size.
+   * Optional: sessions saved and links shared before growth existed still parse.
+   */
+  datasetGrowth: DatasetGrowthSchema.nullable().optional(),
 });
 export type PlanSession = z.infer<typeof PlanSessionSchema>;

@@ -3,6 +3,7 @@ import {
   formatBytes,
   formatDecimal,
   formatInt,
+  formatPercent,
   formatUsd,
   type ThroughputUnit,
 } from '@blockwise/shared/units';
@@ -21,8 +22,7 @@ export const fmtInt = (v: number) => formatInt(v);
 export const fmtNum = (v: number, digits = 1) => formatDecimal(v, digits);
 
 /** A ratio (1 = 100%) as a percentage: 0.9876 → "98.8%". */
-export const fmtPct = (ratio: number, digits = 1) =>
-  Number.isFinite(ratio) ? `${(ratio * 100).toFixed(digits)}%` : '∞';
+export const fmtPct = (ratio: number, digits = 1) => formatPercent(ratio, digits);
 
 /** A signed ratio: +0.16 → "+16%", −0.04 → "−4%". */
 export function fmtDelta(ratio: number | null, digits = 0): string {

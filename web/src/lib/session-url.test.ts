@@ -46,6 +46,21 @@ describe('session links', () => {
     expect(decodeSession(text)).toEqual({ ok: true, value: session });
   });
 
+  it('carries the dataset growth, and a link made before growth existed still reads', () => {
+    const growing = {
+      ...session,
+      datasetGiB: 1500,
+      datasetGrowth: { percentPerYear: 20, horizonMonths: 12 },
+    };
+    expect(decodeSession(encodeSession(growing))).toEqual({ ok: true, value: growing });
+    const old = decodeSession(encodeSession(session));
+    expect(old.ok && old.value.datasetGrowth).toBeUndefined();
+    expect(
+      decodeSession(encodeSession({ ...growing, datasetGrowth: { percentPerYear: 2000, horizonMonths: 12 } }))
+        .ok,
+    ).toBe(false);
+  });
+
   it('round-trips through a full link (fragment)', () => {
     const link = new URL(sessionLink(session, 'https://blockwise.example'));
     expect(link.pathname).toBe('/');

@@ -134,6 +134,20 @@ describe('POST /api/comparisons → GET: an immutable share link', () => {
     expect(got.result.latency).toEqual(pair.verdict.latency.read);
   });
 
+  it('Save & share keeps the dataset growth: the link answers with the grown size', async () => {
+    const growth = { percentPerYear: 20, horizonMonths: 12 };
+    const created = await request(t.app)
+      .post('/api/comparisons')
+      .send({ runIds: [], plan: { ...session, datasetGiB: 1500, datasetGrowth: growth } });
+    expect(created.status).toBe(201);
+    const { id } = CreatedComparisonSchema.parse(created.body);
+    const got = ComparisonSchema.parse((await request(t.app).get(`/api/comparisons/${id}`)).body);
+    expect(got.plan?.datasetGrowth).toEqual(growth);
+    const first = got.result.plans[0]!.plan;
+    expect(first.dataset).toEqual({ todayGiB: 1500, growth, provisionGiB: 1800 });
+    expect(first.rightSizing.target.minSizeGiB).toBe(1800);
+  });
+
   it('a session with typed-in numbers only (no runs) is a valid comparison', async () => {
     const res = await request(t.app).post('/api/comparisons').send({ runIds: [], plan: session });
     expect(res.status).toBe(201);
@@ -160,6 +174,15 @@ describe('POST /api/comparisons → GET: an immutable share link', () => {
       422,
       'body_invalid',
       'plan.rateOverrides',
+    ],
+    [
+      {
+        runIds: [],
+        plan: { ...session, datasetGiB: 1500, datasetGrowth: { percentPerYear: 20, horizonMonths: 99 } },
+      },
+      422,
+      'body_invalid',
+      'plan.datasetGrowth.horizonMonths',
     ],
   ])('%j → %d %s', async (body, status, code, path) => {
     const res = await request(t.app).post('/api/comparisons').send(body);

@@ -129,10 +129,14 @@ async function storeUpload(
  * The ETag of a run's answer: the analysis version (what the answer says depends on the rules that
  * made it), the run and the Content-Encoding (the gzip and identity bytes differ).
  */
-const runAnswerEtag = (id: string, encoding: 'gzip' | 'identity') =>
+export const runAnswerEtag = (id: string, encoding: 'gzip' | 'identity') =>
   `"analysis-${ANALYSIS_VERSION}-${id}-${encoding}"`;
 
-export function runsRouter(ctx: RouteContext<GateRecords>): Router {
+/**
+ * @param answers the answers of `GET /api/runs/:id` kept by this app: the app reads them before
+ *   Express too (cached-run-reads.ts).
+ */
+export function runsRouter(ctx: RouteContext<GateRecords>, answers = new RunAnswers()): Router {
   const listQuery = runsValidators.list;
   const router = Router();
   const { writeLimit, bytesLimiter, byteBudget } = writeLimits(ctx.limiters);
@@ -271,7 +275,6 @@ export function runsRouter(ctx: RouteContext<GateRecords>): Router {
     );
   };
 
-  const answers = new RunAnswers();
   router.get('/api/runs/:id', rateLimit(ctx.limiters.reads), findRun, async (req, res, next) => {
     const id = String(req.params.id);
     let answer = answers.get(id);

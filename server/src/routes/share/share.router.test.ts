@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { ComparisonSchema, type Comparison } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { StoreUnavailableError } from '../../store/run-store.ts';
-import { escapeHtml } from './share.router.ts';
+import { escapeHtml } from './escape-html.ts';
 import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
 
 /**
@@ -113,6 +113,9 @@ describe('a share link paints the top of its page with the HTML (largest paint b
   }
   /** The markup that replaced the planning heading inside <main>. */
   const headOf = (html: string) => /<main[^>]*>\s*([\s\S]*?)\s*<\/main>/.exec(html)![1]!;
+  /** The answer box the server painted under the heading ('' without one). */
+  const answerOf = (html: string) =>
+    /<section class="answer"[\s\S]*?<\/section>/.exec(headOf(html))?.[0] ?? '';
 
   afterEach(() => vi.restoreAllMocks());
 
@@ -133,6 +136,8 @@ describe('a share link paints the top of its page with the HTML (largest paint b
         '<div class="button-row" role="group" aria-label="Export"><button type="button" class="btn btn--small">Export CSV</button>' +
         '<button type="button" class="btn btn--small">Export JSON</button>' +
         '<button type="button" class="btn btn--small">Print / PDF</button></div></div></header>' +
+        // The answer (its own test below), then the banner.
+        `${answerOf(res.text)}` +
         '<p class="banner banner--info">These results were computed once, when the link was created, and never change: later uploads, price updates or rule changes do not alter them.</p></div>',
     );
     expect(res.text).toContain(
@@ -142,6 +147,41 @@ describe('a share link paints the top of its page with the HTML (largest paint b
     expect(res.text).not.toContain('<script>alert');
     expect(res.text).not.toContain('Planning session');
     expect(res.text).toContain(`<link rel="preload" href="/api/comparisons/${c.id}"`);
+  });
+
+  it('the answer under the heading, as StoredAnswer renders it: what it needs, what binds, what to buy for how much a month', async () => {
+    const c = await share({ title: 'answer', runIds: [], plan });
+    const answer = answerOf((await request(t.app).get(`/c/${c.id}`)).text);
+    expect(answer).toMatch(
+      new RegExp(
+        '^<section class="answer" aria-labelledby="answer-title" id="answer"><div class="answer__head">' +
+          '<h2 class="answer__title" id="answer-title">The answer</h2><span class="answer__note">For [^<]+</span></div>' +
+          '<ul class="answer__lines"><li><strong>Needs 11,327 IOPS and 712 MiB/s: the peak plus 25% headroom; [^<]+</strong> <a href="#profile">Profile</a></li>' +
+          '<li><span class="answer__binds answer__binds--(ok|watch|concern)">[^<]+ on r5d\\.4xlarge[^<]*</span> <a href="#limits">What binds</a></li>' +
+          '(<li>[^<]+ <a href="#right-size">Instance options</a></li>)?' +
+          '<li>Provision gp3 [^<]+ for \\$[\\d,]+\\.\\d\\d/month[^<]*\\. <a href="#right-size">Right-size</a></li>' +
+          '(<li>[^<]+ <a href="#compare">NVMe vs EBS</a></li>)?' +
+          '</ul><p class="answer__meta">Costs at us-east-1 prices of [\\d-]+\\. <a href="#rates">Rate card</a></p></section>$',
+      ),
+    );
+  });
+
+  it('a link made from runs alone answers with its first run’s role, its name escaped: an unpaced benchmark delivered, never “Needs”', async () => {
+    const name = `<img src=x onerror=alert(1)> "run" & 'co'`;
+    const run = await upload(
+      `name=${encodeURIComponent(name)}&kind=ebs&instanceType=r5d.4xlarge&volumeType=gp3&volumeSizeGiB=1000`,
+      'fio/settings/s1_randwrite_4k_unpaced.json',
+    );
+    const c = await share({ runIds: [run] });
+    const html = (await request(t.app).get(`/c/${c.id}`)).text;
+    const answer = answerOf(html);
+    expect(answer).toContain(`<span class="answer__note">For ${escapeHtml(name)}</span>`);
+    expect(answer).toMatch(
+      /<li><strong>Delivered 22,1\d\d IOPS and \d+ MiB\/s — capacity evidence \(no rate set: /,
+    );
+    expect(answer).not.toContain('Needs');
+    expect(answer).not.toContain('Provision');
+    expect(html).not.toContain('<img src=x');
   });
 
   it('an untitled comparison is "Shared comparison"; the warnings sit under the banner, escaped', async () => {

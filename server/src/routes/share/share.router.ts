@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { Router } from 'express';
+import { storedAnswerPlan } from '@blockwise/shared/answer';
 import type { Comparison } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import type { ComparisonResult } from '@blockwise/shared/records';
@@ -10,14 +11,8 @@ import { isValidId } from '../../store/ids.ts';
 import { comparisonRecordOf } from '../../store/records.ts';
 import { storeCall } from '../../http/route-helpers.ts';
 import { toComparison } from '../../presenters/comparison.ts';
-
-/** HTML escaping for the few server-rendered strings (titles, labels: all user input). */
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-}
+import { shareAnswerHtml } from './answer-html.ts';
+import { escapeHtml } from './escape-html.ts';
 
 /** Without the built web app: a plain, script-free HTML summary of a comparison. */
 function minimalShareHtml(
@@ -83,10 +78,11 @@ export function withoutPlanHead(indexHtml: string): string {
 
 /**
  * The top of a share page exactly as SharePage.tsx draws it once the comparison has arrived:
- * heading, facts, the two kinds of buttons, the info banner and the comparison's warnings. The
- * banner is the page's largest paint; sent with the HTML, it is on screen before any script ran
- * instead of after the app, the page's chunk and the comparison JSON (bench P11). Same elements,
- * classes and text as React's, so nothing moves when React replaces #root.
+ * heading, facts, the two kinds of buttons, the answer (what binds, what to buy, the monthly cost:
+ * in the first viewport of a 390 × 844 phone, issue 27), the info banner and the comparison's
+ * warnings. Sent with the HTML, all of it is on screen before any script ran instead of after the
+ * app, the page's chunk and the comparison JSON (bench P11). Same elements, classes and text as
+ * React's, so nothing moves when React replaces #root.
  */
 export function shareHeadHtml(comparison: Comparison): string {
   const { result } = comparison;
@@ -121,10 +117,12 @@ export function shareHeadHtml(comparison: Comparison): string {
           )
           .join('')}</ul></div>`
       : '';
+  const stored = storedAnswerPlan(comparison);
+  const answer = stored ? shareAnswerHtml(stored, result.plans.length > 0) : '';
   return (
     '<div class="page"><header class="page-head"><div><p class="page-head__kicker">Shared comparison · read-only</p>' +
     `<h1 tabindex="-1" id="page-title">${title}</h1><dl class="facts facts--inline">${dl}</dl></div>${actions}</header>` +
-    `${banner}${concern}</div>`
+    `${answer}${banner}${concern}</div>`
   );
 }
 

@@ -1,4 +1,5 @@
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
+import { useMemo } from 'react';
 import { ErrorState, LoadingState } from '../../components/States.tsx';
 import { useStoredFleetPlan } from '../../features/fleet/api/use-fleet-plan.ts';
 import { FleetFacts, FleetPlanView } from '../../features/fleet/components/FleetPlanView.tsx';
@@ -15,13 +16,15 @@ import { usePageTitle } from './use-page-title.ts';
 const FLEET_DRAFT = indexedDbFleetDraft();
 
 /**
- * The Fleet page's view state (sort, statistic, headroom, region, recurring peaks) in the
+ * The Fleet page's view state (sort, filters, statistic, headroom, region, recurring peaks) in the
  * address: a reload, back/forward and a copied link keep it. Changes replace the history entry.
  */
 function useFleetAddress(): FleetAddressApi {
   const { search } = useLocation();
+  // Read once per address: the table's filter and sort memos then see the same objects.
+  const value = useMemo(() => readFleetAddress(search), [search]);
   return {
-    value: readFleetAddress(search),
+    value,
     set: (patch) => {
       const { pathname, hash } = window.location;
       navigate(`${pathname}${withFleetAddress(window.location.search, patch)}${hash}`, { replace: true });
@@ -94,7 +97,12 @@ function SharedFleetPlan({ id }: { id: string }) {
       <FleetPlanView
         plan={stored.plan}
         createdAt={stored.createdAt}
-        order={{ sort: address.value.sort, onSort: (sort) => address.set({ sort }) }}
+        order={{
+          sort: address.value.sort,
+          onSort: (sort) => address.set({ sort }),
+          filter: address.value.filter,
+          onFilter: (filter) => address.set({ filter }),
+        }}
       />
     </div>
   );

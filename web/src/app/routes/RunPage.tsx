@@ -1,5 +1,6 @@
 import type { Run } from '@blockwise/shared/api';
 import { roleOfEvidence } from '@blockwise/shared/demand';
+import { storedRunAnswerOf } from '@blockwise/shared/answer';
 import { Region } from '../../components/Region.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States.tsx';
 import { Warnings } from '../../components/Warnings.tsx';
@@ -15,7 +16,7 @@ import { COLORS } from '../../lib/palette.ts';
 import { Link, navigate, paths } from '../router.tsx';
 import { useSession } from '../session/SessionProvider.tsx';
 import { StoredAnswer } from './plan/StoredAnswer.tsx';
-import { RUN_SECTIONS, storedRunAnswerOf } from './stored-answer-plan.ts';
+import { RUN_SECTIONS } from './stored-answer-plan.ts';
 import { usePageTitle } from './use-page-title.ts';
 
 function RunDetail({ run }: { run: Run }) {
@@ -65,7 +66,6 @@ function RunDetail({ run }: { run: Run }) {
       </header>
       {plan ? (
         <StoredAnswer
-          plan={plan}
           sections={RUN_SECTIONS}
           answer={storedRunAnswerOf(
             plan,

@@ -1,3 +1,4 @@
+import { storedAnswerPlan } from '@blockwise/shared/answer';
 import { type Comparison } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { useDeferredValue, useState } from 'react';
@@ -14,7 +15,7 @@ import { ComparisonView } from '../ComparisonView.tsx';
 import { navigate, paths } from '../router.tsx';
 import { useSession } from '../session/SessionProvider.tsx';
 import { StoredAnswer } from './plan/StoredAnswer.tsx';
-import { RUN_SECTIONS, SHARE_SECTIONS, storedAnswerOf, storedAnswerPlan } from './stored-answer-plan.ts';
+import { RUN_SECTIONS, SHARE_SECTIONS } from './stored-answer-plan.ts';
 import { usePageTitle } from './use-page-title.ts';
 
 /** Everything under the banner: runs, then the stored plans in the shared comparison view. */
@@ -65,7 +66,7 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
   // the sections below render in a transition React splits into short tasks, so drawing every
   // table and panel neither delays that paint nor blocks the main thread in one long task.
   const showBody = useDeferredValue(true, false);
-  const answerPlan = storedAnswerPlan(result);
+  const answerPlan = storedAnswerPlan(comparison);
   const answerSections = result.plans.length > 0 ? SHARE_SECTIONS : RUN_SECTIONS;
 
   const open = async () => {
@@ -116,10 +117,15 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
             session={comparison.plan}
             analysisVersion={comparison.analysisVersion}
             title={title}
-            answer={answerPlan ? { for: answerPlan.title, ...storedAnswerOf(answerPlan.plan) } : undefined}
+            answer={answerPlan ? { for: answerPlan.title, ...answerPlan.answer } : undefined}
           />
         </div>
       </header>
+      {/* Right under the heading, in the first viewport of a phone (issue 27), and in the head the
+          server paints before any script (share.router.ts, answer-html.ts: no layout shift). */}
+      {answerPlan ? (
+        <StoredAnswer answer={answerPlan.answer} title={answerPlan.title} sections={answerSections} />
+      ) : null}
       {typeof opening === 'object' ? (
         <p className="banner banner--error" role="alert">
           Could not open it as a planning session: {opening.error}
@@ -140,10 +146,6 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
           </p>
           <Warnings warnings={result.warnings} />
         </div>
-      ) : null}
-      {/* After the head the server paints (heading, facts, banner, warnings: no layout shift). */}
-      {answerPlan ? (
-        <StoredAnswer plan={answerPlan.plan} title={answerPlan.title} sections={answerSections} />
       ) : null}
       {showBody ? (
         <SharedBody comparison={comparison} />

@@ -1,7 +1,7 @@
 import type { FleetPlan } from '@blockwise/shared/fleet';
 import { fmtInt, fmtPct, fmtUsd } from '../../lib/format.ts';
 import { describeSaving } from '../../features/fleet/fleet-view.ts';
-import type { Answer } from './plan/answer.ts';
+import type { Answer } from '@blockwise/shared/answer';
 
 const volumes = (n: number) => `${fmtInt(n)} ${n === 1 ? 'volume' : 'volumes'}`;
 

@@ -1,4 +1,5 @@
 import * as analysisModule from '@blockwise/shared/analysis';
+import { answerOf, storedRunAnswerOf } from '@blockwise/shared/answer';
 import * as catalogModule from '@blockwise/shared/catalog';
 import { roleOfEvidence } from '@blockwise/shared/demand';
 import { parseFio } from '@blockwise/shared/fio';
@@ -8,10 +9,13 @@ import rateIopsText from '../../../../fixtures/fio/settings/s2_randwrite_4k_rate
 import { joinCatalog } from '../../lib/catalog.ts';
 import { analyzeSession } from '../session/analysis.ts';
 import { exampleSession } from '../session/example-session.ts';
-import { storedAnswerOf, storedRunAnswerOf } from './stored-answer-plan.ts';
 
 const catalog = joinCatalog(catalogModule, analysisModule);
 const parse = async (b: Blob) => parseFio(new Uint8Array(await b.arrayBuffer()));
+
+type Plan = Parameters<typeof answerOf>[0];
+/** A stored plan's answer as the pages word it: for its own node count, no live NVMe premium. */
+const storedAnswerOf = (plan: Plan) => answerOf(plan, plan.cost.current?.nodes ?? 1, undefined);
 
 /** A real fio 3.33 run from fixtures/fio/settings (README: 22,130 IOPS unpaced, 500 under rate_iops). */
 function settingsReport(text: string) {

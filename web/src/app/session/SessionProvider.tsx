@@ -34,6 +34,7 @@ import {
   type SysbenchInput,
 } from './session-state.ts';
 import { contentHash, type FileStore } from './file-store.ts';
+import { refusalText, type StoreRefusal } from '../../lib/idb-store.ts';
 import {
   readStoredSession,
   restoreSeriesInput,
@@ -159,8 +160,8 @@ async function hashOf(file: Blob): Promise<string | undefined> {
   }
 }
 
-const keptFileNotice = (names: string[], outcome: 'quota' | 'unavailable') =>
-  `${outcome === 'quota' ? 'This browser’s storage is full' : 'This browser refuses to store files for this site'}: ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not kept across reloads. Save & share before you reload, or add ${names.length === 1 ? 'it' : 'them'} again after.`;
+const keptFileNotice = (names: string[], outcome: StoreRefusal) =>
+  `${refusalText(outcome, 'files')}: ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not kept across reloads. Save & share before you reload, or add ${names.length === 1 ? 'it' : 'them'} again after.`;
 
 export function SessionProvider({
   children,

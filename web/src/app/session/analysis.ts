@@ -187,7 +187,14 @@ export function analyzeSession(state: SessionState, catalog: Catalog | null): Se
 /** The settings an imported metrics series' per-statistic plans take from the session. */
 export type SeriesPlanSettings = Pick<
   PlanSession,
-  'instanceType' | 'headroom' | 'gp3Generation' | 'nodes' | 'syncCommits' | 'residency' | 'datasetGiB'
+  | 'instanceType'
+  | 'headroom'
+  | 'gp3Generation'
+  | 'nodes'
+  | 'syncCommits'
+  | 'residency'
+  | 'datasetGiB'
+  | 'datasetGrowth'
 > & { candidate: Candidate | null };
 
 export function seriesPlanSettings(session: PlanSession): SeriesPlanSettings {
@@ -199,6 +206,7 @@ export function seriesPlanSettings(session: PlanSession): SeriesPlanSettings {
     syncCommits: session.syncCommits,
     residency: session.residency,
     datasetGiB: session.datasetGiB,
+    datasetGrowth: session.datasetGrowth ?? null,
     candidate: session.candidates[0] ?? null,
   };
 }

@@ -1,4 +1,4 @@
-import { createStore, del, get, keys, set, type UseStore } from 'idb-keyval';
+import { openIdbStore, refusalOf } from '../../lib/idb-store.ts';
 
 /**
  * The raw files of the planning session (fio results, metrics exports) kept in the browser's
@@ -8,7 +8,8 @@ import { createStore, del, get, keys, set, type UseStore } from 'idb-keyval';
  * (≈5 MiB a site, text only). The same bytes are one entry whatever their name.
  *
  * Every write checks the room left first (navigator.storage.estimate) and reports a refusal as
- * an outcome, never a throw: the page keeps working and tells the user the file is not kept.
+ * an outcome, never a throw: the page keeps working and tells the user the file is not kept
+ * (lib/idb-store.ts, shared with the Fleet page's draft).
  */
 
 export type FileStoreOutcome = 'stored' | 'quota' | 'unavailable';
@@ -42,49 +43,32 @@ function isStoredFile(value: unknown): value is StoredFile {
   return typeof v.name === 'string' && typeof v.type === 'string' && v.bytes instanceof ArrayBuffer;
 }
 
-/** Bytes free for this site as the browser estimates them, or null when it does not say. */
-async function roomLeft(): Promise<number | null> {
-  try {
-    const estimate = await navigator.storage?.estimate?.();
-    if (!estimate || estimate.quota === undefined) return null;
-    return estimate.quota - (estimate.usage ?? 0);
-  } catch {
-    return null;
-  }
-}
-
-const isQuotaError = (error: unknown) =>
-  error instanceof Error && /quota/i.test(`${error.name} ${error.message}`);
-
 /**
  * The store in IndexedDB (database `blockwise-files`), or null where IndexedDB does not exist
  * (very old browsers; some privacy modes fail later, on the first write, as 'unavailable').
  */
 export function indexedDbFileStore(
   database = 'blockwise-files',
-  estimate: () => Promise<number | null> = roomLeft,
+  estimate?: () => Promise<number | null>,
 ): FileStore | null {
-  if (typeof indexedDB === 'undefined') return null;
-  let store: UseStore | null = null;
-  // Opened on first use: a page that never keeps a file never opens the database.
-  const db = () => (store ??= createStore(database, 'files'));
+  const store = openIdbStore(database, 'files', estimate);
+  if (!store) return null;
   return {
     put: async (hash, file) => {
       try {
-        if ((await get(hash, db())) !== undefined) return 'stored';
-        const room = await estimate();
-        if (room !== null && room < file.size) return 'quota';
-        const stored: StoredFile = { name: file.name, type: file.type, bytes: await file.arrayBuffer() };
-        await set(hash, stored, db());
-        return 'stored';
+        if ((await store.get(hash)) !== undefined) return 'stored';
+        return await store.put(hash, file.size, async () => {
+          const stored: StoredFile = { name: file.name, type: file.type, bytes: await file.arrayBuffer() };
+          return stored;
+        });
       } catch (error) {
-        return isQuotaError(error) ? 'quota' : 'unavailable';
+        return refusalOf(error);
       }
     },
     get: async (hash) => {
       if (!HASH.test(hash)) return null;
       try {
-        const value: unknown = await get(hash, db());
+        const value = await store.get(hash);
         // Stored data is parsed, never cast: anything else under the key is not a kept file.
         return isStoredFile(value) ? new File([value.bytes], value.name, { type: value.type }) : null;
       } catch {
@@ -93,8 +77,8 @@ export function indexedDbFileStore(
     },
     prune: async (keep) => {
       try {
-        for (const key of await keys(db()))
-          if (typeof key !== 'string' || !keep.has(key)) await del(key, db());
+        for (const key of await store.keys())
+          if (typeof key !== 'string' || !keep.has(key)) await store.del(key);
       } catch {
         // Nothing to free if the store cannot be read; the next prune tries again.
       }

@@ -1,10 +1,18 @@
 import { FleetStatisticSchema, type FleetStatistic } from '@blockwise/shared/fleet';
 import { z } from 'zod';
-import { DEFAULT_SORT, SORT_KEYS, type Sort } from './fleet-view.ts';
+import {
+  DEFAULT_SORT,
+  isFleetVolumeStatus,
+  NO_INSTANCE,
+  SORT_KEYS,
+  type FleetFilter,
+  type Sort,
+} from './fleet-view.ts';
 
 /**
  * The Fleet page's view state in the address (`?sort=saving:descending&statistic=p99&headroom=30
- * &region=eu-west-1&recurring=ignore`), so a reload, the back button and a copied link keep it.
+ * &region=eu-west-1&recurring=ignore`) with the volume table's filters (`&status=over&type=gp3
+ * &instance=i-0abc&q=db`), so a reload, the back button and a copied link keep it.
  * The address is untrusted input: each parameter is parsed on its own, and one that does not
  * parse is left at its default (never an error page for a hand-edited link).
  */
@@ -16,10 +24,34 @@ export type FleetAddress = {
   headroomText: string | null;
   region: string | null;
   ignoreRecurring: boolean;
+  /** Which volumes the table shows. */
+  filter: FleetFilter;
 };
+
+/** The parameters that shape the view of a plan (not the plan): what a share link carries. */
+export type FleetView = Pick<FleetAddress, 'sort' | 'filter'>;
 
 const SortSchema = z.tuple([z.enum(SORT_KEYS), z.enum(['ascending', 'descending'])]);
 const RegionSchema = z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/);
+/** AWS's volume type names (gp3, io2, st1, standard…). */
+const VolumeTypeSchema = z.string().regex(/^[a-z0-9]{1,20}$/);
+/** An instance id (`i-…`) or NO_INSTANCE. */
+const InstanceSchema = z.union([z.literal(NO_INSTANCE), z.string().regex(/^i-[A-Za-z0-9]{1,40}$/)]);
+/** The text filter as typed; longer than anything a volume id or Name tag search needs is ignored. */
+const MAX_TEXT_CHARS = 100;
+
+function readFilter(params: URLSearchParams): FleetFilter {
+  const status = params.get('status');
+  const volumeType = VolumeTypeSchema.safeParse(params.get('type'));
+  const instance = InstanceSchema.safeParse(params.get('instance'));
+  const text = params.get('q') ?? '';
+  return {
+    status: status !== null && isFleetVolumeStatus(status) ? status : null,
+    volumeType: volumeType.success ? volumeType.data : null,
+    instance: instance.success ? instance.data : null,
+    text: text.length <= MAX_TEXT_CHARS ? text : '',
+  };
+}
 
 export function readFleetAddress(search: string): FleetAddress {
   const params = new URLSearchParams(search);
@@ -33,6 +65,7 @@ export function readFleetAddress(search: string): FleetAddress {
     headroomText: headroom !== null && headroom.length <= 20 ? headroom : null,
     region: region.success ? region.data : null,
     ignoreRecurring: params.get('recurring') === 'ignore',
+    filter: readFilter(params),
   };
 }
 
@@ -52,6 +85,21 @@ export function withFleetAddress(search: string, patch: Partial<FleetAddress>): 
   if ('headroomText' in patch) put('headroom', patch.headroomText ?? null);
   if ('region' in patch) put('region', patch.region ?? null);
   if ('ignoreRecurring' in patch) put('recurring', patch.ignoreRecurring ? 'ignore' : null);
+  if (patch.filter) {
+    put('status', patch.filter.status);
+    put('type', patch.filter.volumeType);
+    put('instance', patch.filter.instance);
+    put('q', patch.filter.text === '' ? null : patch.filter.text);
+  }
   const text = params.toString();
   return text ? `?${text}` : '';
+}
+
+/**
+ * The search string of a view alone (sort and filters): what a share link carries, so it opens
+ * the table as it was shown. The planning options are not in it: a saved plan has its own.
+ */
+export function fleetViewSearch(view: FleetView): string {
+  // Only these two: a whole FleetAddress passed in must not carry its planning options along.
+  return withFleetAddress('', { sort: view.sort, filter: view.filter });
 }

@@ -1,5 +1,5 @@
-import { createStore, del, get, set, type UseStore } from 'idb-keyval';
 import { z } from 'zod';
+import { openIdbStore, refusalOf, type StoreRefusal } from '../../lib/idb-store.ts';
 import { classifyFleetFile, type FleetFile } from './fleet-files.ts';
 
 /**
@@ -7,11 +7,12 @@ import { classifyFleetFile, type FleetFile } from './fleet-files.ts';
  * JSON text), so a reload or a closed tab does not lose them. The options live in the address
  * (fleet-address.ts). On restore every file is classified and parsed again, exactly as a drop
  * is: stored data is parsed, never cast. Writes check the room left (navigator.storage.estimate)
- * and report a refusal as an outcome, never a throw.
+ * and report a refusal as an outcome, never a throw (lib/idb-store.ts, shared with the session's
+ * kept files).
  */
 
 export type FleetDraftStore = {
-  save: (files: readonly FleetFile[]) => Promise<'stored' | 'cleared' | 'quota' | 'unavailable'>;
+  save: (files: readonly FleetFile[]) => Promise<'stored' | 'cleared' | StoreRefusal>;
   /** The kept files, classified again; null when nothing is kept or storage cannot be read. */
   load: () => Promise<{ files: FleetFile[]; unreadable: string[] } | null>;
 };
@@ -23,27 +24,17 @@ const DraftSchema = z.object({
 
 const DRAFT_KEY = 'draft';
 
-async function roomLeft(): Promise<number | null> {
-  try {
-    const estimate = await navigator.storage?.estimate?.();
-    return estimate?.quota === undefined ? null : estimate.quota - (estimate.usage ?? 0);
-  } catch {
-    return null;
-  }
-}
-
 export function indexedDbFleetDraft(
   database = 'blockwise-fleet',
-  estimate: () => Promise<number | null> = roomLeft,
+  estimate?: () => Promise<number | null>,
 ): FleetDraftStore | null {
-  if (typeof indexedDB === 'undefined') return null;
-  let store: UseStore | null = null;
-  const db = () => (store ??= createStore(database, 'draft'));
+  const store = openIdbStore(database, 'draft', estimate);
+  if (!store) return null;
   return {
     save: async (files) => {
       try {
         if (files.length === 0) {
-          await del(DRAFT_KEY, db());
+          await store.del(DRAFT_KEY);
           return 'cleared';
         }
         const draft = {
@@ -51,19 +42,14 @@ export function indexedDbFleetDraft(
           files: files.map((f) => ({ name: f.name, text: JSON.stringify(f.json) })),
         };
         const bytes = draft.files.reduce((n, f) => n + f.text.length * 2, 0);
-        const room = await estimate();
-        if (room !== null && room < bytes) return 'quota';
-        await set(DRAFT_KEY, draft, db());
-        return 'stored';
+        return await store.put(DRAFT_KEY, bytes, () => draft);
       } catch (error) {
-        return error instanceof Error && /quota/i.test(`${error.name} ${error.message}`)
-          ? 'quota'
-          : 'unavailable';
+        return refusalOf(error);
       }
     },
     load: async () => {
       try {
-        const draft = DraftSchema.safeParse(await get(DRAFT_KEY, db()));
+        const draft = DraftSchema.safeParse(await store.get(DRAFT_KEY));
         if (!draft.success) return null;
         const files: FleetFile[] = [];
         const unreadable: string[] = [];

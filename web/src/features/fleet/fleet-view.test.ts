@@ -2,11 +2,19 @@ import type { FleetVolumePlan } from '@blockwise/shared/fleet';
 import { describe, expect, it } from 'vitest';
 import { addFleetFiles, classifyFleetFile, EMPTY_INPUTS, removeFleetFile } from './fleet-files.ts';
 import {
+  activeFilters,
   describeVolumeSaving,
+  filterChoices,
+  filterVolumes,
+  isFleetVolumeStatus,
   nextSort,
+  NO_FILTER,
+  NO_INSTANCE,
   savingsBars,
+  shownNote,
   sortVolumes,
   unpricedNote,
+  type FleetFilter,
   type Sort,
 } from './fleet-view.ts';
 
@@ -197,4 +205,70 @@ describe('unpricedNote: volumes the rate card has no price for', () => {
     [1, '1 volume unpriced'],
     [0, null],
   ])('%d → %s', (count, text) => expect(unpricedNote(count)).toBe(text));
+});
+
+describe('the volume table’s filters', () => {
+  const at = (v: FleetVolumePlan, patch: Partial<FleetVolumePlan>): FleetVolumePlan => ({ ...v, ...patch });
+  const gp2 = { type: 'gp2', sizeGib: 100, iops: 300, throughputMibps: 128, usdPerMonth: 10 };
+  const volumes = [
+    at(fleet[0]!, { name: 'DB primary', instanceId: 'i-0app1', instanceType: 'm6i.large' }),
+    at(fleet[1]!, { instanceId: 'i-0app1', instanceType: 'm6i.large', current: gp2 }),
+    fleet[2]!,
+    at(fleet[3]!, { name: 'db-replica', instanceId: 'i-0db', instanceType: 'r6i.xlarge' }),
+    at(fleet[4]!, { instanceId: 'i-0db', instanceType: 'r6i.xlarge' }),
+  ];
+  const ids = (filter: Partial<FleetFilter>) =>
+    filterVolumes(volumes, { ...NO_FILTER, ...filter }).map((v) => v.volumeId);
+
+  it.each<[string, Partial<FleetFilter>, string[]]>([
+    ['no filter: every volume', {}, ['vol-a', 'vol-b', 'vol-c', 'vol-d', 'vol-e']],
+    ['by status', { status: 'over' }, ['vol-b', 'vol-e']],
+    ['by volume type', { volumeType: 'gp2' }, ['vol-b']],
+    ['by instance', { instance: 'i-0db' }, ['vol-d', 'vol-e']],
+    ['attached to no instance', { instance: NO_INSTANCE }, ['vol-c']],
+    ['text in the Name tag, any case, spaces around ignored', { text: '  db ' }, ['vol-a', 'vol-d']],
+    ['text in the volume id', { text: 'VOL-C' }, ['vol-c']],
+    ['filters narrow together', { status: 'over', instance: 'i-0db' }, ['vol-e']],
+    ['a type the plan has none of: nothing', { volumeType: 'io1' }, []],
+  ])('%s', (_, filter, expected) => {
+    expect(ids(filter)).toEqual(expected);
+  });
+
+  it('counts the filters that narrow (blank text does not)', () => {
+    expect(activeFilters(NO_FILTER)).toBe(0);
+    expect(activeFilters({ ...NO_FILTER, text: '   ' })).toBe(0);
+    expect(activeFilters({ status: 'under', volumeType: 'gp3', instance: NO_INSTANCE, text: 'db' })).toBe(4);
+  });
+
+  it('offers what the plan has, with counts: statuses in reading order, "not attached" last', () => {
+    const choices = filterChoices(volumes);
+    expect(choices.statuses.map((c) => [c.value, c.volumes])).toEqual([
+      ['under', 1],
+      ['over', 2],
+      ['ok', 1],
+      ['no_data', 1],
+    ]);
+    expect(choices.statuses[0]?.label).toBe('Under-provisioned (risk)');
+    expect(choices.volumeTypes.map((c) => [c.value, c.volumes])).toEqual([
+      ['gp2', 1],
+      ['gp3', 4],
+    ]);
+    expect(choices.instances.map((c) => [c.value, c.label, c.volumes])).toEqual([
+      ['i-0app1', 'i-0app1 (m6i.large)', 2],
+      ['i-0db', 'i-0db (r6i.xlarge)', 2],
+      [NO_INSTANCE, 'not attached', 1],
+    ]);
+  });
+
+  it('reads a status from outside only when the plan has it', () => {
+    expect(isFleetVolumeStatus('stopped_instance')).toBe(true);
+    expect(isFleetVolumeStatus('toString')).toBe(false);
+    expect(isFleetVolumeStatus('Over')).toBe(false);
+  });
+
+  it('says how many are shown', () => {
+    expect(shownNote(3, 12)).toBe('3 of 12 volumes shown');
+    expect(shownNote(1, 1)).toBe('1 of 1 volume shown');
+    expect(shownNote(0, 1200)).toBe('0 of 1,200 volumes shown');
+  });
 });

@@ -160,3 +160,96 @@ export function exportFileName(plan: FleetPlan, createdAt: string | null, extens
   const day = (createdAt ?? new Date().toISOString()).slice(0, 10);
   return `fleet-plan-${plan.region ?? 'custom'}-${day}.${extension}`;
 }
+
+/** A status name read from outside (the address): one of the plan's statuses, or not. */
+export const isFleetVolumeStatus = (text: string): text is FleetVolumeStatus =>
+  Object.hasOwn(STATUS_LABELS, text);
+
+/** The instance filter's value for volumes attached to no instance (instance ids start with `i-`). */
+export const NO_INSTANCE = 'none';
+
+/**
+ * Which volumes the table shows: each filter narrows (null / empty: no narrowing). The text
+ * matches the volume id or its Name tag, anywhere, ignoring case and the spaces around it.
+ */
+export type FleetFilter = {
+  status: FleetVolumeStatus | null;
+  volumeType: string | null;
+  /** An instance id, or NO_INSTANCE for the volumes attached to none. */
+  instance: string | null;
+  text: string;
+};
+
+export const NO_FILTER: FleetFilter = { status: null, volumeType: null, instance: null, text: '' };
+
+/** How many of the filters narrow the table (what the phone's folded "Filters" button says). */
+export function activeFilters(filter: FleetFilter): number {
+  return [filter.status, filter.volumeType, filter.instance, filter.text.trim() || null].filter(
+    (f) => f !== null,
+  ).length;
+}
+
+export function filterVolumes(volumes: readonly FleetVolumePlan[], filter: FleetFilter): FleetVolumePlan[] {
+  const text = filter.text.trim().toLowerCase();
+  return volumes.filter(
+    (v) =>
+      (filter.status === null || v.status === filter.status) &&
+      (filter.volumeType === null || v.current.type === filter.volumeType) &&
+      (filter.instance === null || (v.instanceId ?? NO_INSTANCE) === filter.instance) &&
+      (text === '' ||
+        v.volumeId.toLowerCase().includes(text) ||
+        (v.name?.toLowerCase().includes(text) ?? false)),
+  );
+}
+
+/** One option of a filter's list: its value, label and how many volumes of the plan have it. */
+export type FilterChoice<T extends string = string> = { value: T; label: string; volumes: number };
+
+function choicesOf<T extends string>(
+  volumes: readonly FleetVolumePlan[],
+  valueOf: (v: FleetVolumePlan) => T,
+  labelOf: (value: T, v: FleetVolumePlan) => string,
+): FilterChoice<T>[] {
+  const byValue = new Map<T, FilterChoice<T>>();
+  for (const v of volumes) {
+    const value = valueOf(v);
+    const choice = byValue.get(value) ?? { value, label: labelOf(value, v), volumes: 0 };
+    choice.volumes++;
+    byValue.set(value, choice);
+  }
+  return [...byValue.values()];
+}
+
+/**
+ * The options of the status, volume type and instance filters: what the plan has, with counts
+ * (statuses in reading order, types and instances by name; "no instance" last).
+ */
+export function filterChoices(volumes: readonly FleetVolumePlan[]): {
+  statuses: FilterChoice<FleetVolumeStatus>[];
+  volumeTypes: FilterChoice[];
+  instances: FilterChoice[];
+} {
+  const byLabel = (a: FilterChoice, b: FilterChoice) => a.label.localeCompare(b.label, 'en');
+  return {
+    statuses: choicesOf(
+      volumes,
+      (v) => v.status,
+      (s) => STATUS_LABELS[s],
+    ).sort((a, b) => STATUS_ORDER[a.value] - STATUS_ORDER[b.value]),
+    volumeTypes: choicesOf(
+      volumes,
+      (v) => v.current.type,
+      (t) => t,
+    ).sort(byLabel),
+    instances: choicesOf(
+      volumes,
+      (v) => v.instanceId ?? NO_INSTANCE,
+      (id, v) => (v.instanceId ? `${id} (${v.instanceType ?? 'type unknown'})` : 'not attached'),
+    ).sort((a, b) => Number(a.value === NO_INSTANCE) - Number(b.value === NO_INSTANCE) || byLabel(a, b)),
+  };
+}
+
+/** "3 of 12 volumes shown" (the table's count line). */
+export function shownNote(shown: number, total: number): string {
+  return `${fmtInt(shown)} of ${fmtInt(total)} ${total === 1 ? 'volume' : 'volumes'} shown`;
+}

@@ -2,6 +2,7 @@ import { type Gp3Generation, type InstanceSpec, type RateCard } from '@blockwise
 import {
   computeLimits,
   planStorage,
+  type DatasetGrowth,
   type Limit,
   type PlanResult,
   type Recommendation,
@@ -127,6 +128,8 @@ export type PlanContext = {
   syncCommits: boolean;
   residency: Residency;
   datasetGiB: number | null;
+  /** How the dataset grows (absent or null: planned for today's size). */
+  datasetGrowth?: DatasetGrowth | null;
   /** The session's first (valid) candidate volume: its limits are drawn on the chart. */
   candidate: VolumeConfig | null;
 };
@@ -165,6 +168,7 @@ export function statisticOptions(
           syncCommits: ctx.syncCommits,
           residency: ctx.residency,
           datasetGiB: ctx.datasetGiB,
+          datasetGrowth: ctx.datasetGrowth ?? null,
           instanceCandidates: ctx.instanceCandidates,
         })
       : null;

@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import './answer.css';
 
 /**
  * The frame of "The answer" on a page that shows a stored result (a share link, an archived run,

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Answer } from './answer.ts';
+import type { Answer } from '@blockwise/shared/answer';
 
 /** The sections an answer line can link down to; a page without one drops the link, not the line. */
 export type AnswerSection = 'profile' | 'limits' | 'instance' | 'right-size' | 'compare' | 'rates';

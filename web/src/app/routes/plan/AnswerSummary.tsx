@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import './answer.css';
 import './demand.css';
-import { answerOf } from './answer.ts';
+import { answerOf } from '@blockwise/shared/answer';
 import { AnswerLines } from './AnswerLines.tsx';
 import { AnswerStatus } from './AnswerStatus.tsx';
 import { CapacityAnswer } from './CapacityAnswer.tsx';
 import { DatasetField } from './DatasetField.tsx';
 import { DemandSource } from './DemandSource.tsx';
+import { GrowthFields } from './GrowthFields.tsx';
 import { deliveredOfSession, storeHoldsText } from './demand-view.ts';
 import { TryExample } from './TryExample.tsx';
 import type { PlanSessionView } from './use-plan-session.ts';
@@ -59,7 +59,11 @@ export function AnswerSummary({ session }: { session: PlanSessionView }) {
     const a = answerOf(firstPlan, eff.nodes, premium, eff.datasetGiB);
     // The NVMe alternative is checked against the dataset: its store after formatting.
     const store = premium
-      ? storeHoldsText(catalog.catalog?.findInstanceType(premium.dType) ?? null, eff.datasetGiB)
+      ? storeHoldsText(
+          catalog.catalog?.findInstanceType(premium.dType) ?? null,
+          eff.datasetGiB,
+          eff.datasetGrowth ?? null,
+        )
       : null;
     body = (
       <AnswerLines
@@ -73,6 +77,7 @@ export function AnswerSummary({ session }: { session: PlanSessionView }) {
               dispatch={dispatch}
             />
             <DatasetField id="answer-dataset" datasetGiB={eff.datasetGiB} dispatch={dispatch} />
+            <GrowthFields id="answer-growth" growth={eff.datasetGrowth ?? null} dispatch={dispatch} />
           </>
         }
         nvmeExtra={

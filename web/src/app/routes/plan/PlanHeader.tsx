@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { toPlanSession } from '../../session/session-state.ts';
-import { answerOf } from './answer.ts';
+import { answerOf } from '@blockwise/shared/answer';
 import type { PlanSessionView } from './use-plan-session.ts';
 
 // Loaded once there is a plan to export (P10: the planning page's first load).

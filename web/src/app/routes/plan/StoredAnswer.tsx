@@ -1,30 +1,26 @@
-import type { PlanResult } from '@blockwise/shared/plan';
+import type { Answer } from '@blockwise/shared/answer';
 import { AnswerBox } from './AnswerBox.tsx';
 import { AnswerLines, type AnswerSection } from './AnswerLines.tsx';
-import type { Answer } from './answer.ts';
-import { storedAnswerOf } from '../stored-answer-plan.ts';
 
 /**
- * The answer of a stored plan (a share link's first plan, an archived run's plan), in the same
- * lines as the planning page's: what it needs, what binds, what to buy and for how much a month.
- * The numbers are the stored ones; nothing is recomputed.
+ * The answer of a stored plan (a share link's, an archived run's), in the same lines as the
+ * planning page's: what it needs (or, for a benchmark, what it delivered), what binds, what to buy
+ * and for how much a month. The numbers are the stored ones; nothing is recomputed. A share link's
+ * HTML carries the same markup, painted by the server (server/src/routes/share/answer-html.ts).
  */
 export function StoredAnswer({
-  plan,
+  answer,
   title,
   sections,
-  answer,
 }: {
-  plan: PlanResult;
-  /** The answer when the caller words it (an archived run's capacity evidence); else the plan's. */
-  answer?: Answer;
+  answer: Answer;
   /** Which configuration the answer is for (the plan's title in a comparison). */
   title?: string;
   sections: ReadonlySet<AnswerSection>;
 }) {
   return (
     <AnswerBox note={title ? <>For {title}</> : undefined}>
-      <AnswerLines answer={answer ?? storedAnswerOf(plan)} sections={sections} />
+      <AnswerLines answer={answer} sections={sections} />
     </AnswerBox>
   );
 }

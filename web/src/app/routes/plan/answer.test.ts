@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeSession } from '../../session/analysis.ts';
 import { exampleSession } from '../../session/example-session.ts';
 import type { SessionState } from '../../session/session-state.ts';
-import { answerOf } from './answer.ts';
+import { answerOf } from '@blockwise/shared/answer';
 import { joinCatalog } from '../../../lib/catalog.ts';
 
 const catalog = joinCatalog(catalogModule, analysisModule);

@@ -13,7 +13,7 @@ import {
   type SessionInput,
   type SessionState,
 } from '../../session/session-state.ts';
-import { answerOf } from './answer.ts';
+import { answerOf } from '@blockwise/shared/answer';
 import {
   actionStatusOf,
   deliveredOfSession,
@@ -109,6 +109,27 @@ describe('two fio runs at saturation: capacity evidence, no demand', () => {
     );
   });
 
+  it('with growth, every size is the grown dataset and "Needs" says both numbers', () => {
+    const s = session([nvme, ebs, typed], { profileRef: 'run:nvme' });
+    const grown = analyzeSession(
+      {
+        ...s,
+        settings: {
+          ...s.settings,
+          datasetGiB: 1500,
+          datasetGrowth: { percentPerYear: 20, horizonMonths: 12 },
+        },
+      },
+      catalog,
+    );
+    const plan = grown.result?.ok ? grown.result.value.plans[0]!.plan : null;
+    const answer = answerOf(plan!, 1, undefined, 1500);
+    expect(answer.needs).toBe(
+      'Needs 11,327 IOPS and 712 MiB/s: the peak plus 25% headroom; 1,500 GiB today, 1,800 GiB in 12 months at 20 %/year.',
+    );
+    expect(answer.provision).toMatch(/^Provision gp3 1,800 GiB, /);
+  });
+
   it('a run capped with rate_iops replays a load: demand', () => {
     const parsed = parseFio(rateIops500);
     if (!parsed.ok) throw new Error('fixture');
@@ -171,6 +192,26 @@ describe('an NVMe alternative against the dataset', () => {
     const check = storeHoldsText(catalog.findInstanceType(type) ?? null, dataset);
     expect(check?.holds).toBe(holds);
     if (holds === null) expect(check?.text).toMatch(/capacity not known/);
+  });
+  it.each([
+    // r6id.8xlarge's store: ~1,653 GiB after formatting
+    [
+      1500,
+      { percentPerYear: 20, horizonMonths: 12 },
+      false,
+      /it cannot hold the 1,800 GiB the dataset grows to in 12 months at 20 %\/year \(it holds today’s 1,500 GiB\)\.$/,
+    ],
+    [
+      1500,
+      { percentPerYear: 5, horizonMonths: 12 },
+      true,
+      /it holds the dataset \(1,500 GiB today, 1,575 GiB in 12 months at 5 %\/year\)\.$/,
+    ],
+    [1500, null, true, /it holds the 1,500 GiB dataset\.$/],
+  ] as const)('r6id.8xlarge with %s GiB growing by %j: holds %s', (dataset, growth, holds, text) => {
+    const check = storeHoldsText(catalog.findInstanceType('r6id.8xlarge') ?? null, dataset, growth);
+    expect(check?.holds).toBe(holds);
+    expect(check?.text).toMatch(text);
   });
   it('no store: nothing to check', () => {
     expect(storeHoldsText(catalog.findInstanceType('r6i.4xlarge') ?? null, 100)).toBeNull();

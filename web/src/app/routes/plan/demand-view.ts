@@ -5,6 +5,7 @@ import {
   describeDemandSource,
   type DemandSourceFacts,
 } from '@blockwise/shared/demand';
+import { datasetCapacityOf, datasetFitText, type DatasetGrowth } from '@blockwise/shared/plan';
 import { fmtInt, fmtNum, fmtPct, fmtRate } from '../../../lib/format.ts';
 import type { SessionAnalysis } from '../../session/analysis.ts';
 import { refOf, type SessionInput } from '../../session/session-state.ts';
@@ -94,19 +95,16 @@ export function deliveredOfSession(
 export function storeHoldsText(
   spec: Pick<InstanceSpec, 'instanceType' | 'instanceStore'> | null,
   datasetGiB: number | null,
+  growth: DatasetGrowth | null = null,
 ): { text: string; holds: boolean | null } | null {
   const c = spec ? instanceStoreCapacity(spec) : null;
   if (!spec || !c) return null;
   const size = `its instance store holds about ${fmtInt(Math.floor(c.usableGiB))} GiB after formatting (${fmtInt(Math.floor(c.rawGiB))} GiB raw, ${fmtPct(c.overheadFraction, 1)} kept by ext4’s defaults)`;
   if (datasetGiB === null)
     return { text: `${size}; capacity not known: enter the dataset size to check it.`, holds: null };
-  const holds = c.usableGiB >= datasetGiB;
-  return {
-    text: holds
-      ? `${size}: it holds the ${fmtInt(datasetGiB)} GiB dataset.`
-      : `${size}: it cannot hold the ${fmtInt(datasetGiB)} GiB dataset.`,
-    holds,
-  };
+  // The store cannot grow: it is checked against the dataset at the end of the horizon.
+  const fit = datasetFitText(c.usableGiB, datasetCapacityOf(datasetGiB, growth)!);
+  return { text: `${size}: ${fit.text}.`, holds: fit.holds };
 }
 
 /** The files one action brought (the ids it added), as the status of that action. */

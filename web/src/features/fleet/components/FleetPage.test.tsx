@@ -381,4 +381,54 @@ describe('Fleet page: drop the AWS CLI outputs → the plan', () => {
     await screen.findByRole('link', { name: new RegExp(`/fleet/${ID}$`) });
     expect(posted).toEqual([expect.objectContaining({ statistic: 'p99', ignoreRecurring: true })]);
   });
+
+  it('filters the volumes by status, type, instance and text, in the address; the totals stay the whole fleet’s', async () => {
+    const user = userEvent.setup();
+    render(<FleetPage />);
+    await user.upload(screen.getByLabelText('Choose files'), files());
+    const plan = expectedPlan();
+    const all = plan.volumes.length;
+    const table = await screen.findByRole('table', { name: /Volumes of the fleet/ });
+    const shown = () => screen.getByTestId('fleet-shown').textContent;
+    const rows = () => within(table).getAllByRole('row').slice(1);
+    expect(shown()).toBe(`${all} of ${all} volumes shown`);
+
+    await user.selectOptions(screen.getByLabelText('Status'), 'over');
+    const over = plan.volumes.filter((v) => v.status === 'over');
+    expect(over.length).toBeGreaterThan(0);
+    expect(over.length).toBeLessThan(all);
+    expect(rows().map((r) => r.getAttribute('data-volume-id'))).toEqual(
+      expect.arrayContaining(over.map((v) => v.volumeId)),
+    );
+    expect(rows()).toHaveLength(over.length);
+    expect(shown()).toBe(
+      `${over.length} of ${all} volumes shown · the Fleet totals above are of all ${all}, not only these`,
+    );
+    // The totals are the whole fleet's, and say so.
+    expect(screen.getByTestId('fleet-saving').textContent).toBe('$764.50/month');
+    expect(screen.getByText('Volumes (whole fleet)')).toBeTruthy();
+    expect(window.location.search).toContain('status=over');
+
+    await user.selectOptions(screen.getByLabelText('Status'), '');
+    await user.selectOptions(screen.getByLabelText('Instance'), 'i-0app1');
+    const app1 = plan.volumes.filter((v) => v.instanceId === 'i-0app1');
+    expect(rows()).toHaveLength(app1.length);
+    await user.selectOptions(screen.getByLabelText('Instance'), 'i-0gp2');
+    await user.selectOptions(screen.getByLabelText('Volume type'), 'gp2');
+    const gp2 = plan.volumes.filter((v) => v.instanceId === 'i-0gp2' && v.current.type === 'gp2');
+    expect(gp2.length).toBeGreaterThan(0);
+    expect(rows().map((r) => r.getAttribute('data-volume-id'))).toEqual(gp2.map((v) => v.volumeId));
+
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await user.type(screen.getByLabelText('Volume id or name'), 'VOL-0IO2');
+    expect(rows().map((r) => r.getAttribute('data-volume-id'))).toEqual(['vol-0io2']);
+    expect(window.location.search).toContain('q=VOL-0IO2');
+    await user.type(screen.getByLabelText('Volume id or name'), 'x');
+    expect(shown()).toContain(`0 of ${all} volumes shown`);
+    expect(within(table).getByText(/No volume matches these filters/)).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(rows()).toHaveLength(all);
+    expect(window.location.search).toBe('');
+  });
 });

@@ -193,7 +193,7 @@ export function FleetPlanView({
       ) : null}
       <Region
         title="Fleet totals"
-        description={`Monthly costs at the ${plan.region ?? 'custom'} prices of ${plan.priceDate}.`}
+        description={`The whole fleet: all ${fmtInt(fleet.volumes)} volumes, whatever the Volumes table's filters show. Monthly costs at the ${plan.region ?? 'custom'} prices of ${plan.priceDate}.`}
         actions={
           <button type="button" className="btn btn--small" onClick={exportCsv}>
             Export CSV
@@ -202,7 +202,7 @@ export function FleetPlanView({
       >
         <dl className="facts facts--inline fleet-summary" aria-label="Fleet summary">
           <div>
-            <dt>Volumes</dt>
+            <dt>Volumes (whole fleet)</dt>
             <dd data-testid="fleet-volumes">{fmtInt(fleet.volumes)}</dd>
           </div>
           <div>

@@ -8,6 +8,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../../components/States
 import { describeApiError } from '../../../lib/api-client.ts';
 import { useCatalog } from '../../../lib/catalog.ts';
 import { fmtNum } from '../../../lib/format.ts';
+import { refusalText } from '../../../lib/idb-store.ts';
 import { numberProblem, parseNumberText, suffixRefusal } from '../../../lib/parse-number.ts';
 import { createFleetPlan, type CreatedFleetPlan } from '../api/fleet-api.ts';
 import {
@@ -20,7 +21,7 @@ import {
   type FleetInputs,
 } from '../fleet-files.ts';
 import { DEFAULT_OPTIONS, planReadFleet, readDroppedFleet, type FleetOptions } from '../fleet-local.ts';
-import { readFleetAddress, type FleetAddress } from '../fleet-address.ts';
+import { fleetViewSearch, readFleetAddress, type FleetAddress } from '../fleet-address.ts';
 import type { FleetDraftStore } from '../fleet-draft.ts';
 import { FleetFacts, FleetPlanView } from './FleetPlanView.tsx';
 
@@ -160,10 +161,7 @@ export function FleetWorkbench({
     const timer = window.setTimeout(() => {
       void draft.save(filesOf(inputs)).then((outcome) => {
         if (outcome !== 'quota' && outcome !== 'unavailable') return;
-        const text =
-          outcome === 'quota'
-            ? 'This browser’s storage is full: the files are not kept across reloads. Save & share the plan to keep it.'
-            : 'This browser refuses to store data for this site: the files are not kept across reloads. Save & share the plan to keep it.';
+        const text = `${refusalText(outcome, 'data')}: the files are not kept across reloads. Save & share the plan to keep it.`;
         setFileErrors((errors) => (errors.includes(text) ? errors : [...errors, text]));
       });
     }, DRAFT_DELAY_MS);
@@ -238,6 +236,13 @@ export function FleetWorkbench({
     [catalog.catalog],
   );
   const plan = result?.ok ? result.value : null;
+  // The share link opens the table as shown here: its sort and filters ride along (the plan's
+  // options do not: the saved plan has them).
+  const shareLink = (url: string) => {
+    const link = new URL(url, window.location.origin);
+    link.search = fleetViewSearch(address.value);
+    return { path: `${link.pathname}${link.search}`, href: link.href };
+  };
 
   return (
     <>
@@ -370,16 +375,15 @@ export function FleetWorkbench({
             {typeof save === 'object' && 'id' in save ? (
               <p className="banner banner--info" role="status">
                 Saved. Share link:{' '}
-                <a className="fleet-share-link" href={save.url}>
-                  {new URL(save.url, window.location.origin).href}
+                <a className="fleet-share-link" href={shareLink(save.url).path}>
+                  {shareLink(save.url).href}
                 </a>{' '}
                 <button
                   type="button"
                   className="btn btn--small"
                   onClick={() => {
-                    const href = new URL(save.url, window.location.origin).href;
                     navigator.clipboard
-                      .writeText(href)
+                      .writeText(shareLink(save.url).href)
                       .then(() => setCopied('copied'))
                       .catch(() => setCopied('failed'));
                   }}
@@ -396,7 +400,12 @@ export function FleetWorkbench({
           </Region>
           <FleetPlanView
             plan={plan}
-            order={{ sort: address.value.sort, onSort: (sort) => address.set({ sort }) }}
+            order={{
+              sort: address.value.sort,
+              onSort: (sort) => address.set({ sort }),
+              filter: address.value.filter,
+              onFilter: (filter) => address.set({ filter }),
+            }}
           />
         </>
       ) : null}

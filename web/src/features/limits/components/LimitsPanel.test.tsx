@@ -1,9 +1,18 @@
 import { planStorage } from '@blockwise/shared/plan';
 import { defaultRateCard, findInstanceType, upgradePool } from '@blockwise/shared/catalog';
-import { render, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { typedProfile } from '../../../test/fixtures.ts';
 import { LimitsPanel } from './LimitsPanel.tsx';
+
+/** Each title the chart was drawn with, in order: a Recharts redraw is what a what-if step must avoid. */
+const drawnTitles = vi.hoisted(() => [] as string[]);
+vi.mock('./LimitsChart.tsx', () => ({
+  default: ({ title }: { title: string }) => {
+    drawnTitles.push(title);
+    return <svg data-testid="limits-chart" aria-label={title} />;
+  },
+}));
 
 const c6a = findInstanceType('c6a.xlarge')!;
 
@@ -59,5 +68,28 @@ describe('LimitsPanel', () => {
       'faded: burst ceiling (temporary)',
       '100% = demand at the ceiling',
     ]);
+  });
+});
+
+describe('LimitsPanel during a what-if drag', () => {
+  it('a new title alone (a candidate renamed by its size) redraws the chart only once the drag rests', async () => {
+    drawnTitles.length = 0;
+    // No IntersectionObserver: the chart mounts at once (ChartFrame), as if on screen.
+    vi.stubGlobal('IntersectionObserver', undefined);
+    onTestFinished(() => {
+      vi.unstubAllGlobals();
+    });
+    const plan = burstingPlan();
+    const { rerender } = render(<LimitsPanel plan={plan} title="io2 100 GiB on c6a.xlarge" />);
+    await screen.findByTestId('limits-chart');
+    expect(drawnTitles).toEqual(['What binds: io2 100 GiB on c6a.xlarge']);
+    rerender(<LimitsPanel plan={plan} title="io2 200 GiB on c6a.xlarge" />);
+    rerender(<LimitsPanel plan={plan} title="io2 300 GiB on c6a.xlarge" />);
+    // The heading and table follow each step; the chart has not been drawn again yet.
+    expect(screen.getByRole('table', { name: 'What binds: io2 300 GiB on c6a.xlarge' })).toBeDefined();
+    expect(drawnTitles).toHaveLength(1);
+    // Once the drag rests, the chart draws once, with the last title.
+    await waitFor(() => expect(drawnTitles).toHaveLength(2));
+    expect(drawnTitles[1]).toBe('What binds: io2 300 GiB on c6a.xlarge');
   });
 });

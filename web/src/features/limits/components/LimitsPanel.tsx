@@ -85,8 +85,14 @@ export const LimitsPanel = memo(LimitsPanelView, samePropsBesidesWhatIf);
 function LimitsPanelView({ plan, title }: { plan: PlanResult; title: string }) {
   const current = useMemo(() => limitRows(plan), [plan]);
   const { rows } = current;
-  // The chart draws the rows once a drag rests (bench P16): a Recharts redraw is longer than a frame.
-  const drawn = useSettledValue(current, CHART_SETTLE_MS);
+  const chartTitle = `What binds: ${title}`;
+  // The chart draws the rows once a drag rests (bench P16): a Recharts redraw is longer than a
+  // frame. Its title rests with them: a candidate's title names its size, IOPS and throughput, so
+  // a new title every step redrew the chart every step (the frame's heading follows at once).
+  const drawn = useSettledValue(
+    useMemo(() => ({ ...current, title: chartTitle }), [current, chartTitle]),
+    CHART_SETTLE_MS,
+  );
   const callout = bottleneckCallout(plan);
   if (rows.length === 0) {
     return (
@@ -99,7 +105,6 @@ function LimitsPanelView({ plan, title }: { plan: PlanResult; title: string }) {
       </EmptyState>
     );
   }
-  const chartTitle = `What binds: ${title}`;
   const legend = limitsLegend(rows);
   return (
     <div className="limits">
@@ -135,7 +140,7 @@ function LimitsPanelView({ plan, title }: { plan: PlanResult; title: string }) {
         height={58 + rows.length * 38}
         legend={legend}
       >
-        <LimitsChart rows={drawn.rows} axisMax={drawn.axisMax} title={chartTitle} />
+        <LimitsChart rows={drawn.rows} axisMax={drawn.axisMax} title={drawn.title} />
       </ChartFrame>
       <LegendList entries={legend} label={`Key to the bars: ${chartTitle}`} />
       <TableScroll className="limits__table" label={chartTitle}>

@@ -64,3 +64,32 @@ describe('WhatIfControls: st1 and sc1 say their throughput is per TiB of size', 
     expect(screen.getByText((content) => content.startsWith(text))).toBeDefined();
   });
 });
+
+describe('WhatIfControls: the dataset as the answer says it', () => {
+  it.each([
+    [null, undefined, 'Dataset size: not known'],
+    [2000, undefined, 'Dataset size: 2,000 GiB'],
+    [
+      2000,
+      { percentPerYear: 30, horizonMonths: 12 },
+      'Dataset size: 2,000 GiB today, 2,600 GiB in 12 months at 30 %/year',
+    ],
+  ] as const)('%s GiB growing by %j → %s', (datasetGiB, datasetGrowth, text) => {
+    render(
+      <WhatIfControls
+        settings={{ ...settings, datasetGiB, ...(datasetGrowth ? { datasetGrowth } : {}) }}
+        focusPercentile="99"
+        candidateProblems={[[]]}
+        recommendations={[]}
+        onSettings={vi.fn()}
+        onFocusPercentile={vi.fn()}
+        onCandidate={vi.fn()}
+        onAddCandidate={vi.fn()}
+        onRemoveCandidate={vi.fn()}
+      />,
+    );
+    expect(
+      screen.getByText(new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} — asked`)).tagName,
+    ).toBe('P');
+  });
+});

@@ -9,6 +9,8 @@ import {
   type VolumeType,
 } from '@blockwise/shared/aws';
 import {
+  datasetCapacityOf,
+  datasetCapacityText,
   includedSettingsOf,
   isUsable,
   provisionedFieldsOf,
@@ -39,8 +41,21 @@ type Candidate = PlanSession['candidates'][number];
 
 export type WhatIfSettings = Pick<
   PlanSession,
-  'headroom' | 'nodes' | 'gp3Generation' | 'syncCommits' | 'residency' | 'datasetGiB' | 'candidates'
+  | 'headroom'
+  | 'nodes'
+  | 'gp3Generation'
+  | 'syncCommits'
+  | 'residency'
+  | 'datasetGiB'
+  | 'datasetGrowth'
+  | 'candidates'
 >;
+
+/** The dataset as the answer says it: today's size, and the grown one when it grows. */
+function datasetSizeText(settings: WhatIfSettings): string {
+  const c = datasetCapacityOf(settings.datasetGiB, settings.datasetGrowth);
+  return c ? datasetCapacityText(c) : 'not known';
+}
 
 type Props = {
   settings: WhatIfSettings;
@@ -291,8 +306,8 @@ export function WhatIfControls(props: Props) {
           <option value="low">Low: reads go to the device</option>
         </SelectField>
         <p className="field__hint">
-          Dataset size: {settings.datasetGiB === null ? 'not known' : `${settings.datasetGiB} GiB`} — asked
-          beside the peaks, <a href="#answer">in the answer</a>.
+          Dataset size: {datasetSizeText(settings)} — asked beside the peaks,{' '}
+          <a href="#answer">in the answer</a>.
         </p>
         <label className="checkbox">
           <input

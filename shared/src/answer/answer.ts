@@ -1,7 +1,33 @@
-import { volumeOfRecommendation, type PlanResult, type Recommendation } from '@blockwise/shared/plan';
-import { fmtInt, fmtNum, fmtPct, fmtUsd } from '../../../lib/format.ts';
-import { describeRecommendation } from '../../../lib/plan-text.ts';
-import type { NvmePremium } from '../../session/analysis.ts';
+import type { nvmePremium } from '../aws/instances.ts';
+import { datasetCapacityText } from '../plan/dataset-growth.ts';
+import type { PlanResult } from '../plan/plan.ts';
+import { volumeOfRecommendation, type Recommendation } from '../plan/right-size.ts';
+import { formatDecimal, formatInt, formatPercent, formatUsd } from '../units.ts';
+
+const fmtInt = formatInt;
+const fmtNum = formatDecimal;
+const fmtPct = formatPercent;
+const fmtUsd = formatUsd;
+
+/** The catalog's NVMe premium of the session's instance (null: the catalog pairs no d variant). */
+type NvmePremium = ReturnType<typeof nvmePremium>;
+
+/**
+ * What to provision, in words, from the domain's per-volume configuration:
+ * "gp3 1,000 GiB, 11,327 IOPS, 712 MiB/s", or for a stripe
+ * "4 × gp3 500 GiB, 16,000 IOPS, 1,000 MiB/s each (2,000 GiB total)". Only the settings the type
+ * takes are named (gp2, st1, sc1: the size). null when the type is not viable.
+ */
+export function describeRecommendation(rec: Recommendation): string | null {
+  if (rec.status === 'not-viable') return null;
+  const v = volumeOfRecommendation(rec);
+  const count = v.count ?? 1;
+  const settings = [`${fmtInt(v.sizeGiB)} GiB`];
+  if (v.iops !== undefined) settings.push(`${fmtInt(v.iops)} IOPS`);
+  if (v.throughputMiBps !== undefined) settings.push(`${fmtNum(v.throughputMiBps, 0)} MiB/s`);
+  const config = `${rec.type} ${settings.join(', ')}`;
+  return count > 1 ? `${fmtInt(count)} × ${config} each (${fmtInt(rec.sizeGiB)} GiB total)` : config;
+}
 
 /**
  * The planning page's one-screen answer, in sentences: what the workload needs, which limit binds
@@ -24,7 +50,7 @@ export type Answer = {
 };
 
 /** The recommendation the answer names: the best-ranked sized one (priced first). */
-export function chosenRecommendation(plan: PlanResult): Recommendation | null {
+function chosenRecommendation(plan: PlanResult): Recommendation | null {
   const sized = plan.rightSizing.recommendations.filter((r) => r.status !== 'not-viable');
   const best = (rs: Recommendation[]) => [...rs].sort((a, b) => a.rank - b.rank)[0] ?? null;
   return best(sized.filter((r) => r.status !== 'unpriced')) ?? best(sized);
@@ -62,6 +88,7 @@ function capacityText(plan: PlanResult, datasetGiB: number | null | undefined): 
   const gib = plan.rightSizing.target.minSizeGiB;
   if (plan.warnings.some((w) => w.code === 'capacity_unknown')) return 'capacity not known';
   if (datasetGiB === null) return `${fmtInt(gib)} GiB (the volume’s size; the dataset size is not given)`;
+  if (plan.dataset?.growth && gib === plan.dataset.provisionGiB) return datasetCapacityText(plan.dataset);
   return `${fmtInt(gib)} GiB`;
 }
 

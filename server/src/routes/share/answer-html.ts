@@ -1,0 +1,56 @@
+import type { Answer, StoredAnswer } from '@blockwise/shared/answer';
+import { escapeHtml } from './escape-html.ts';
+
+/**
+ * A share link's answer box as HTML, element for element what web's StoredAnswer renders
+ * (AnswerBox + AnswerLines: the same tags, classes, ids, link texts and spaces), so the answer is
+ * on screen before any script and nothing moves when React replaces #root. The words are
+ * @blockwise/shared/answer's, as the page's; every one is escaped (titles, labels and warning text
+ * in it are user input). e2e/tests/share-static-head.spec.ts holds the two together.
+ */
+
+/** The sections the share page shows, which the lines link down to (web: stored-answer-plan.ts). */
+type Section = 'profile' | 'limits' | 'right-size' | 'compare' | 'rates';
+const WITH_PLANS: ReadonlySet<Section> = new Set(['profile', 'limits', 'right-size', 'compare', 'rates']);
+const RUNS_ONLY: ReadonlySet<Section> = new Set(['profile', 'limits']);
+
+function line(content: string, href: Section | null, linkText: string, sections: ReadonlySet<Section>) {
+  const link = href && sections.has(href) ? ` <a href="#${href}">${linkText}</a>` : '';
+  return `<li>${content}${link}</li>`;
+}
+
+function linesHtml(a: Answer, sections: ReadonlySet<Section>): string {
+  const e = escapeHtml;
+  const lines = [
+    line(`<strong>${e(a.needs)}</strong>`, 'profile', 'Profile', sections),
+    a.binds
+      ? line(
+          `<span class="answer__binds answer__binds--${e(a.bindsTone)}">${e(a.binds)}</span>`,
+          'limits',
+          'What binds',
+          sections,
+        )
+      : // The share page has no instance picker to link to ("Pick an instance").
+        line(
+          'No configuration to check yet: pick the instance (and a volume) the plan is for.',
+          null,
+          '',
+          sections,
+        ),
+    a.instance ? line(e(a.instance), 'right-size', 'Instance options', sections) : '',
+    a.provision ? line(e(a.provision), 'right-size', 'Right-size', sections) : '',
+    a.nvme ? line(e(a.nvme), 'compare', 'NVMe vs EBS', sections) : '',
+  ];
+  const rates = sections.has('rates') ? ' <a href="#rates">Rate card</a>' : '';
+  return `<ul class="answer__lines">${lines.join('')}</ul><p class="answer__meta">Costs at ${e(a.prices)}.${rates}</p>`;
+}
+
+/** The answer box of a share page; `withPlans`: the comparison holds plans (its sections are shown). */
+export function shareAnswerHtml(stored: StoredAnswer, withPlans: boolean): string {
+  const note = `<span class="answer__note">For ${escapeHtml(stored.title)}</span>`;
+  return (
+    '<section class="answer" aria-labelledby="answer-title" id="answer"><div class="answer__head">' +
+    `<h2 class="answer__title" id="answer-title">The answer</h2>${note}</div>` +
+    `${linesHtml(stored.answer, withPlans ? WITH_PLANS : RUNS_ONLY)}</section>`
+  );
+}

@@ -1,0 +1,7 @@
+// The answer's wording (what a plan needs, what binds, what to buy and for how much a month), in
+// one place: the web pages render it and the server paints it into a share link's HTML.
+
+export { answerOf, describeRecommendation } from './answer.ts';
+export type { Answer } from './answer.ts';
+export { storedAnswerPlan, storedRunAnswerOf } from './stored-answer.ts';
+export type { StoredAnswer } from './stored-answer.ts';
