@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { scanMetricDataTextBefore } from '../test-support/fleet-scan-before.ts';
 import { addMetricDataText, createFleetMetrics, summarizeMetricDataBytes } from './metrics.ts';
-import { scanMetricData, type SameBytes } from './scan.ts';
+import { STAMP_SAMPLE, scanMetricData, type SameBytes, type ScannedMetricData } from './scan.ts';
 
-// The byte scanner (scan.ts) against the text scanner it replaced (test-support/fleet-scan-before.ts):
-// the same results, field by field and value by value, on every fixture response and on the edge
-// cases, with the pure-JavaScript compare of repeated Timestamps arrays and with Node's memcmp.
+// The byte scanner (scan.ts) against JSON.parse of the same document: what it keeps of each result
+// (Id, Label, StatusCode, every value, the timestamps' count, ends and sample) and NextToken, field
+// by field and value by value, on every fixture response and on the edge cases, with the
+// pure-JavaScript compare of repeated Timestamps arrays, with Node's memcmp and with none.
 
 const FIXTURES = resolve(import.meta.dirname, '../../../fixtures');
 /** fixtures/fleet/generate.mjs: the bench's fleet (untyped JavaScript, imported as plan.test.ts does). */
@@ -29,23 +29,72 @@ const bufferCompare: SameBytes = (bytes, a, b, length) =>
 /** A compare that never finds an array repeated: every array scanned stamp by stamp. */
 const neverSame: SameBytes = () => false;
 
-function expectSameAsBefore(text: string, nextToken = /"NextToken"\s*:\s*"[^"]/.test(text)): void {
-  const before = scanMetricDataTextBefore(text);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStringIfPresent = (o: Record<string, unknown>, key: string) =>
+  !(key in o) || typeof o[key] === 'string';
+const isArrayOfIfPresent = (o: Record<string, unknown>, key: string, type: 'string' | 'number') =>
+  !(key in o) || (Array.isArray(o[key]) && o[key].every((x) => typeof x === type));
+
+/**
+ * What scanMetricData must answer for `text`, read from JSON.parse of it. null where JSON.parse
+ * throws, and where it parses but a field has a type the scanner does not read (a value that is not
+ * a number, epoch-second timestamps, an Id that is not a string): the scanner refuses those on
+ * purpose and the caller falls back to JSON.parse and the schema, which read or name them.
+ */
+function fromJsonParse(text: string): ScannedMetricData | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isObject(json) || !Array.isArray(json.MetricDataResults)) return null;
+  const results: ScannedMetricData['results'] = [];
+  for (const r of json.MetricDataResults as unknown[]) {
+    if (
+      !isObject(r) ||
+      !['Id', 'Label', 'StatusCode'].every((key) => isStringIfPresent(r, key)) ||
+      !isArrayOfIfPresent(r, 'Timestamps', 'string') ||
+      !isArrayOfIfPresent(r, 'Values', 'number')
+    )
+      return null;
+    const stamps = (r.Timestamps ?? []) as string[];
+    const values = (r.Values ?? []) as number[];
+    results.push({
+      Id: r.Id as string | undefined,
+      Label: r.Label as string | undefined,
+      StatusCode: r.StatusCode as string | undefined,
+      stampCount: stamps.length,
+      firstStamp: stamps[0],
+      lastStamp: stamps.at(-1),
+      valueCount: values.length,
+      stampSample: stamps.slice(0, STAMP_SAMPLE),
+      values: Float64Array.from(values),
+    });
+  }
+  return { results, nextToken: typeof json.NextToken === 'string' && json.NextToken !== '' };
+}
+
+/** The scanner's answer for `text`, with each way of comparing repeated Timestamps arrays, is JSON.parse's. */
+function expectAsJsonParse(text: string): void {
+  const expected = fromJsonParse(text);
   const bytes = Buffer.from(text, 'utf8');
   for (const compare of [undefined, bufferCompare, neverSame]) {
     const now = scanMetricData(bytes, compare);
-    if (before === null) {
+    if (expected === null) {
       expect(now).toBeNull();
       continue;
     }
     expect(now).not.toBeNull();
-    expect(now!.nextToken).toBe(nextToken);
-    expect(now!.results.length).toBe(before.length);
-    for (let r = 0; r < before.length; r++) {
+    expect(now!.nextToken).toBe(expected.nextToken);
+    expect(now!.results.length).toBe(expected.results.length);
+    for (let r = 0; r < expected.results.length; r++) {
       const { values, ...fields } = now!.results[r]!;
-      const { values: valuesBefore, ...fieldsBefore } = before[r]!;
-      expect(fields).toEqual(fieldsBefore);
-      expect([...values]).toEqual([...valuesBefore]);
+      const { values: expectedValues, ...expectedFields } = expected.results[r]!;
+      expect(fields).toStrictEqual(expectedFields);
+      // toEqual tells -0 from 0.
+      expect([...values]).toEqual([...expectedValues]);
     }
   }
 }
@@ -55,20 +104,20 @@ const result = (stamps: string[], values: string, extra = '') =>
 const stamps = (n: number, minutes = 5) =>
   Array.from({ length: n }, (_, i) => new Date(Date.UTC(2026, 10, 24) - i * minutes * 60_000).toISOString());
 
-describe('scanMetricData (bytes): what the text scanner read before, field by field', () => {
+describe('scanMetricData (bytes): what JSON.parse reads of the same document, field by field', () => {
   it.each(FILES)('fixtures/%s: compact, pretty-printed and with CRLF line ends', (name) => {
     const text = readFileSync(resolve(FIXTURES, name), 'utf8');
     const json: unknown = JSON.parse(text);
-    expectSameAsBefore(text);
-    expectSameAsBefore(JSON.stringify(json));
-    expectSameAsBefore(JSON.stringify(json, null, 2).replaceAll('\n', '\r\n'));
+    expectAsJsonParse(text);
+    expectAsJsonParse(JSON.stringify(json));
+    expectAsJsonParse(JSON.stringify(json, null, 2).replaceAll('\n', '\r\n'));
   });
 
   it('the bench fleet, whose series share their Timestamps arrays, and its pages cut mid-series', async () => {
     const { metricPages, syntheticFleet } = await generator;
     let pages = 0;
     for (const page of metricPages(syntheticFleet(12), { days: 3, maxPoints: 3_000 })) {
-      expectSameAsBefore(JSON.stringify(page));
+      expectAsJsonParse(JSON.stringify(page));
       pages++;
     }
     expect(pages).toBeGreaterThan(3);
@@ -92,7 +141,7 @@ describe('scanMetricData (bytes): what the text scanner read before, field by fi
       result(base.slice(0, 39), values.slice(0, values.lastIndexOf(','))),
       result(base, values),
     ].join(',')}]}`;
-    expectSameAsBefore(text);
+    expectAsJsonParse(text);
     const r = scanMetricData(Buffer.from(text))!.results;
     expect(r.map((x) => x.stampCount)).toEqual([40, 40, 40, 40, 41, 39, 40]);
     expect(r[2]!.lastStamp).toBe(lastOff[39]);
@@ -120,20 +169,19 @@ describe('scanMetricData (bytes): what the text scanner read before, field by fi
     '1234567890123456',
     '123456789012345680',
     '31457280000',
-  ])('reads the number %s as before and as JSON.parse does', (literal) => {
+  ])('reads the number %s as JSON.parse does', (literal) => {
     const text = `{"MetricDataResults":[${result(stamps(3), `${literal}, ${literal} ,${literal}`)}]}`;
-    expectSameAsBefore(text);
-    const values = scanMetricData(Buffer.from(text))!.results[0]!.values;
-    expect([...values]).toEqual(JSON.parse(text).MetricDataResults[0].Values);
+    expect(scanMetricData(Buffer.from(text))).not.toBeNull();
+    expectAsJsonParse(text);
   });
 
   it.each(['01', '1.', '.5', '-', '+1', '1e', '0x10', '1.5.5', 'NaN', '1 2', '12a'])(
-    'refuses the value %s (JSON.parse does too), as before',
+    'refuses the value %s, as JSON.parse does',
     (literal) => {
       const text = `{"MetricDataResults":[${result(stamps(1), literal)}]}`;
       expect(() => JSON.parse(text)).toThrow();
       expect(scanMetricData(Buffer.from(text))).toBeNull();
-      expectSameAsBefore(text);
+      expectAsJsonParse(text);
     },
   );
 
@@ -144,7 +192,7 @@ describe('scanMetricData (bytes): what the text scanner read before, field by fi
       '"Timestamps":["2026-11-24T00:05:00+00:00","2026-11-24T00:00:00\\u002B00:00"],"Values":[3,4.5],"StatusCode":"Complet\\u0065"},' +
       '{"Id":"b","Label":"vol-2 VolumeReadOps élan ✓","Timestamps":["2026-11-24T00:05:00+00:00","2026-11-24T00:00:00\\u002B00:00"],"Values":[1,2]}' +
       '],"NextToken":"t\\"1"}';
-    expectSameAsBefore(text);
+    expectAsJsonParse(text);
     const [a, b] = scanMetricData(Buffer.from(text))!.results;
     expect(a).toMatchObject({ Id: 'aé', Label: 'vol-1 VolumeReadOps', StatusCode: 'Complete' });
     expect(a!.lastStamp).toBe('2026-11-24T00:00:00+00:00');
@@ -153,11 +201,17 @@ describe('scanMetricData (bytes): what the text scanner read before, field by fi
 
   it('NextToken: only a non-empty string at the top level says more pages exist', () => {
     const body = `"MetricDataResults":[${result(stamps(2), '1,2')}]`;
-    expect(scanMetricData(Buffer.from(`{${body},"NextToken":"x"}`))!.nextToken).toBe(true);
-    expect(scanMetricData(Buffer.from(`{"NextToken" : "x",${body}}`))!.nextToken).toBe(true);
-    expect(scanMetricData(Buffer.from(`{${body},"NextToken":""}`))!.nextToken).toBe(false);
-    expect(scanMetricData(Buffer.from(`{${body},"NextToken":null}`))!.nextToken).toBe(false);
-    expect(scanMetricData(Buffer.from(`{${body}}`))!.nextToken).toBe(false);
+    const cases: [string, boolean][] = [
+      [`{${body},"NextToken":"x"}`, true],
+      [`{"NextToken" : "x",${body}}`, true],
+      [`{${body},"NextToken":""}`, false],
+      [`{${body},"NextToken":null}`, false],
+      [`{${body}}`, false],
+    ];
+    for (const [text, more] of cases) {
+      expect(scanMetricData(Buffer.from(text))!.nextToken).toBe(more);
+      expectAsJsonParse(text);
+    }
   });
 
   it.each([
@@ -166,7 +220,7 @@ describe('scanMetricData (bytes): what the text scanner read before, field by fi
     ['a string left open', (t: string) => t.replace('"StatusCode":"Complete"', '"StatusCode":"Complete')],
     ['text after the document', (t: string) => `${t} {}`],
     ['a control byte between values', (t: string) => t.replace('"Values":[', '"Values":[\u0001')],
-  ])('%s: refused (null), as before', (_name, cut) => {
+  ])('%s: refused (null), as JSON.parse refuses it', (_name, cut) => {
     const text = cut(
       `{"MetricDataResults":[${result(
         stamps(30),
@@ -177,13 +231,17 @@ describe('scanMetricData (bytes): what the text scanner read before, field by fi
       )}]}`,
     );
     expect(scanMetricData(Buffer.from(text))).toBeNull();
-    expectSameAsBefore(text);
+    expectAsJsonParse(text);
   });
 });
 
 describe('summarizeMetricDataBytes: junk is refused naming the file and the point', () => {
   it('a value that is not a number falls back to JSON.parse and the schema', () => {
     const text = `{"MetricDataResults":[${result(stamps(3), '1,"2",3')}]}`;
+    // JSON, but not the shape the scanner reads: it refuses, and the schema names the point.
+    expect(() => JSON.parse(text)).not.toThrow();
+    expect(scanMetricData(Buffer.from(text))).toBeNull();
+    expectAsJsonParse(text);
     const r = summarizeMetricDataBytes(Buffer.from(text), { fileName: 'm.json' }, () => text, bufferCompare);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toContain('m.json: MetricDataResults.0.Values.1');
