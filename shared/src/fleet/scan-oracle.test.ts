@@ -247,6 +247,28 @@ describe('summarizeMetricDataBytes: junk is refused naming the file and the poin
     if (!r.ok) expect(r.error.message).toContain('m.json: MetricDataResults.0.Values.1');
   });
 
+  it('two MetricDataResults keys: the scanner refuses, the fallback keeps the last as JSON.parse does', () => {
+    const first = result(stamps(3), '1,2,3');
+    const last = result(stamps(3), '7,8,9');
+    const twice = `{"MetricDataResults":[${first}],"MetricDataResults":[${last}]}`;
+    const once = `{"MetricDataResults":[${last}]}`;
+    expect(scanMetricData(Buffer.from(twice))).toBeNull();
+    const viaTwice = summarizeMetricDataBytes(
+      Buffer.from(twice),
+      { fileName: 'm.json' },
+      () => twice,
+      bufferCompare,
+    );
+    const viaOnce = summarizeMetricDataBytes(
+      Buffer.from(once),
+      { fileName: 'm.json' },
+      () => once,
+      bufferCompare,
+    );
+    expect(viaTwice.ok && viaOnce.ok).toBe(true);
+    if (viaTwice.ok && viaOnce.ok) expect(viaTwice.value).toEqual(viaOnce.value);
+  });
+
   it('bytes that are not JSON: the host decodes them for the message', () => {
     const bytes = Buffer.from('{"MetricDataResults":[');
     const r = summarizeMetricDataBytes(bytes, { fileName: 'cut.json' });

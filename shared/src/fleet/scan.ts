@@ -135,6 +135,8 @@ class MetricDataScanner {
         this.expect(58);
         this.ws();
         if (key === 'MetricDataResults') {
+          // A second key: JSON.parse keeps the last one; refusing sends the caller to that path.
+          if (sawResults) return null;
           sawResults = true;
           this.results();
         } else if (key === 'NextToken' && b[this.i] === 34) this.nextToken = this.str().length > 0;
