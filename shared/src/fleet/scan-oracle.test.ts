@@ -185,6 +185,14 @@ describe('scanMetricData (bytes): what JSON.parse reads of the same document, fi
     },
   );
 
+  it('two escaped stamps in one array: the sampled ones are decoded as JSON.parse decodes them', () => {
+    const plus = (stamp: string) => JSON.stringify(stamp).replace('+', '\\u002B');
+    const all = stamps(4).map((s) => s.replace('.000Z', '+00:00'));
+    const text = `{"MetricDataResults":[{"Id":"a","Label":"vol-1 VolumeReadOps","Timestamps":[${plus(all[0]!)},${JSON.stringify(all[1])},${plus(all[2]!)},${JSON.stringify(all[3])}],"Values":[1,2,3,4]}]}`;
+    expectAsJsonParse(text);
+    expect(scanMetricData(Buffer.from(text))!.results[0]!.stampSample[0]).toBe(all[0]);
+  });
+
   it('escapes in keys, labels and timestamps; non-ASCII text; extra fields skipped', () => {
     const text =
       '{"Messages":[{"Code":"\\"q\\"","Value":-1.5e3}],"MetricDataResults":[' +

@@ -106,8 +106,9 @@ class MetricDataScanner {
   private buffer = new Float64Array(8192);
   private readonly sampleAt = new Int32Array(STAMP_SAMPLE);
   private readonly sampleEnd = new Int32Array(STAMP_SAMPLE);
-  /** The first backslash at or after the last place looked from (n: none): strings before it have no escapes. */
+  /** The first backslash at or after `backslashFrom` (n: none): [backslashFrom, backslash) has none. */
   private backslash = -1;
+  private backslashFrom = 0;
   /** The previous result's Timestamps array: its bytes [stampsAt, stampsEnd) and what was read from them. */
   private stampsAt = 0;
   private stampsEnd = 0;
@@ -170,9 +171,19 @@ class MetricDataScanner {
 
   /** Whether a backslash lies in [from, to): looked up once per stretch of text without one. */
   private escapedBetween(from: number, to: number): boolean {
+    // Asked behind where it was looked from (the stamp sample is decoded after its whole array was
+    // scanned): that part of the string is read byte by byte, the cache answers for the rest. Not
+    // looked up again from `from`: with no backslash ahead, that would read to the file's end.
+    if (from < this.backslashFrom) {
+      const b = this.b;
+      const stop = Math.min(to, this.backslashFrom);
+      for (let k = from; k < stop; k++) if (b[k] === 92) return true;
+      return to > this.backslashFrom && this.backslash < to;
+    }
     if (this.backslash < from) {
       const k = this.b.indexOf(92, from);
       this.backslash = k === -1 ? this.n : k;
+      this.backslashFrom = from;
     }
     return this.backslash < to;
   }
