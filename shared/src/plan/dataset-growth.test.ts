@@ -101,6 +101,13 @@ describe('r6id.8xlarge’s store (1,769 GiB raw, ~1,653 GiB after ext4) against 
   ] as const)('%s GiB with %j: holds %s', (today, growth, holds, text) => {
     expect(datasetFitText(usable, datasetCapacityOf(today, growth)!)).toEqual({ text, holds });
   });
+
+  it('without growth a dataset just under the usable size is held (compared unrounded, as before growth)', () => {
+    expect(datasetFitText(1653.4, datasetCapacityOf(1653.2, null)!)).toEqual({
+      text: 'it holds the 1,654 GiB dataset',
+      holds: true,
+    });
+  });
 });
 
 describe('the plan sizes every capacity check for the grown dataset', () => {

@@ -67,10 +67,11 @@ export function datasetFitText(usableGiB: number, c: DatasetCapacity): { text: s
   const today = formatInt(Math.ceil(c.todayGiB));
   const holdsToday = usableGiB >= c.todayGiB;
   const holds = usableGiB >= c.provisionGiB;
+  // Without growth the size is compared unrounded, as before growth existed.
   if (!c.growth)
     return {
-      text: holds ? `it holds the ${today} GiB dataset` : `it cannot hold the ${today} GiB dataset`,
-      holds,
+      text: holdsToday ? `it holds the ${today} GiB dataset` : `it cannot hold the ${today} GiB dataset`,
+      holds: holdsToday,
     };
   if (holds) return { text: `it holds the dataset (${datasetCapacityText(c)})`, holds };
   if (holdsToday)
