@@ -3,5 +3,7 @@
 
 export { answerOf, describeRecommendation } from './answer.ts';
 export type { Answer } from './answer.ts';
+export { sectionsOf } from './sections.ts';
+export type { AnswerSection } from './sections.ts';
 export { storedAnswerPlan, storedRunAnswerOf } from './stored-answer.ts';
 export type { StoredAnswer } from './stored-answer.ts';

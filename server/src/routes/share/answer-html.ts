@@ -1,4 +1,4 @@
-import type { Answer, StoredAnswer } from '@blockwise/shared/answer';
+import { sectionsOf, type Answer, type AnswerSection, type StoredAnswer } from '@blockwise/shared/answer';
 import { escapeHtml } from './escape-html.ts';
 
 /**
@@ -9,17 +9,17 @@ import { escapeHtml } from './escape-html.ts';
  * in it are user input). e2e/tests/share-static-head.spec.ts holds the two together.
  */
 
-/** The sections the share page shows, which the lines link down to (web: stored-answer-plan.ts). */
-type Section = 'profile' | 'limits' | 'right-size' | 'compare' | 'rates';
-const WITH_PLANS: ReadonlySet<Section> = new Set(['profile', 'limits', 'right-size', 'compare', 'rates']);
-const RUNS_ONLY: ReadonlySet<Section> = new Set(['profile', 'limits']);
-
-function line(content: string, href: Section | null, linkText: string, sections: ReadonlySet<Section>) {
+function line(
+  content: string,
+  href: AnswerSection | null,
+  linkText: string,
+  sections: ReadonlySet<AnswerSection>,
+) {
   const link = href && sections.has(href) ? ` <a href="#${href}">${linkText}</a>` : '';
   return `<li>${content}${link}</li>`;
 }
 
-function linesHtml(a: Answer, sections: ReadonlySet<Section>): string {
+function linesHtml(a: Answer, sections: ReadonlySet<AnswerSection>): string {
   const e = escapeHtml;
   const lines = [
     line(`<strong>${e(a.needs)}</strong>`, 'profile', 'Profile', sections),
@@ -30,11 +30,10 @@ function linesHtml(a: Answer, sections: ReadonlySet<Section>): string {
           'What binds',
           sections,
         )
-      : // The share page has no instance picker to link to ("Pick an instance").
-        line(
+      : line(
           'No configuration to check yet: pick the instance (and a volume) the plan is for.',
-          null,
-          '',
+          'instance',
+          'Pick an instance',
           sections,
         ),
     a.instance ? line(e(a.instance), 'right-size', 'Instance options', sections) : '',
@@ -45,12 +44,15 @@ function linesHtml(a: Answer, sections: ReadonlySet<Section>): string {
   return `<ul class="answer__lines">${lines.join('')}</ul><p class="answer__meta">Costs at ${e(a.prices)}.${rates}</p>`;
 }
 
-/** The answer box of a share page; `withPlans`: the comparison holds plans (its sections are shown). */
-export function shareAnswerHtml(stored: StoredAnswer, withPlans: boolean): string {
+/**
+ * The answer box of a share page holding `plans` plans; its lines link to the sections that page
+ * shows (sectionsOf, as SharePage asks).
+ */
+export function shareAnswerHtml(stored: StoredAnswer, plans: number): string {
   const note = `<span class="answer__note">For ${escapeHtml(stored.title)}</span>`;
   return (
     '<section class="answer" aria-labelledby="answer-title" id="answer"><div class="answer__head">' +
     `<h2 class="answer__title" id="answer-title">The answer</h2>${note}</div>` +
-    `${linesHtml(stored.answer, withPlans ? WITH_PLANS : RUNS_ONLY)}</section>`
+    `${linesHtml(stored.answer, sectionsOf({ kind: 'share', plans }))}</section>`
   );
 }

@@ -118,7 +118,7 @@ export function shareHeadHtml(comparison: Comparison): string {
           .join('')}</ul></div>`
       : '';
   const stored = storedAnswerPlan(comparison);
-  const answer = stored ? shareAnswerHtml(stored, result.plans.length > 0) : '';
+  const answer = stored ? shareAnswerHtml(stored, result.plans.length) : '';
   return (
     '<div class="page"><header class="page-head"><div><p class="page-head__kicker">Shared comparison · read-only</p>' +
     `<h1 tabindex="-1" id="page-title">${title}</h1><dl class="facts facts--inline">${dl}</dl></div>${actions}</header>` +

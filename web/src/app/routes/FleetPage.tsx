@@ -1,3 +1,4 @@
+import { sectionsOf } from '@blockwise/shared/answer';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { useMemo } from 'react';
 import { ErrorState, LoadingState } from '../../components/States.tsx';
@@ -9,7 +10,7 @@ import { indexedDbFleetDraft } from '../../features/fleet/fleet-draft.ts';
 import { Link, navigate, paths, useLocation } from '../router.tsx';
 import { fleetAnswerOf } from './fleet-answer.ts';
 import { AnswerBox } from './plan/AnswerBox.tsx';
-import { AnswerLines, type AnswerSection } from './plan/AnswerLines.tsx';
+import { AnswerLines } from './plan/AnswerLines.tsx';
 import { usePageTitle } from './use-page-title.ts';
 
 /** The unsaved fleet plan's files, kept across reloads (null where the browser has no IndexedDB). */
@@ -31,9 +32,6 @@ function useFleetAddress(): FleetAddressApi {
     },
   };
 }
-
-/** A saved fleet plan's page has no planning sections to link down to: the answer stands alone. */
-const FLEET_SECTIONS: ReadonlySet<AnswerSection> = new Set();
 
 /** /fleet/:id — a saved fleet plan, read-only: the numbers as they were computed when it was saved. */
 function SharedFleetPlan({ id }: { id: string }) {
@@ -72,7 +70,7 @@ function SharedFleetPlan({ id }: { id: string }) {
         </div>
       </header>
       <AnswerBox>
-        <AnswerLines answer={fleetAnswerOf(stored.plan)} sections={FLEET_SECTIONS} />
+        <AnswerLines answer={fleetAnswerOf(stored.plan)} sections={sectionsOf({ kind: 'fleet' })} />
       </AnswerBox>
       <dl className="facts facts--inline">
         <div>

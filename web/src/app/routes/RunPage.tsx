@@ -1,6 +1,6 @@
 import type { Run } from '@blockwise/shared/api';
 import { roleOfEvidence } from '@blockwise/shared/demand';
-import { storedRunAnswerOf } from '@blockwise/shared/answer';
+import { sectionsOf, storedRunAnswerOf } from '@blockwise/shared/answer';
 import { Region } from '../../components/Region.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States.tsx';
 import { Warnings } from '../../components/Warnings.tsx';
@@ -16,7 +16,6 @@ import { COLORS } from '../../lib/palette.ts';
 import { Link, navigate, paths } from '../router.tsx';
 import { useSession } from '../session/SessionProvider.tsx';
 import { StoredAnswer } from './plan/StoredAnswer.tsx';
-import { RUN_SECTIONS } from './stored-answer-plan.ts';
 import { usePageTitle } from './use-page-title.ts';
 
 function RunDetail({ run }: { run: Run }) {
@@ -66,7 +65,7 @@ function RunDetail({ run }: { run: Run }) {
       </header>
       {plan ? (
         <StoredAnswer
-          sections={RUN_SECTIONS}
+          sections={sectionsOf({ kind: 'run' })}
           answer={storedRunAnswerOf(
             plan,
             roleOfEvidence({ kind: 'fio', report: run.report, replaysLoad: false }),

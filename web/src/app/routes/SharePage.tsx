@@ -1,4 +1,4 @@
-import { storedAnswerPlan } from '@blockwise/shared/answer';
+import { sectionsOf, storedAnswerPlan } from '@blockwise/shared/answer';
 import { type Comparison } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { useDeferredValue, useState } from 'react';
@@ -15,7 +15,6 @@ import { ComparisonView } from '../ComparisonView.tsx';
 import { navigate, paths } from '../router.tsx';
 import { useSession } from '../session/SessionProvider.tsx';
 import { StoredAnswer } from './plan/StoredAnswer.tsx';
-import { RUN_SECTIONS, SHARE_SECTIONS } from './stored-answer-plan.ts';
 import { usePageTitle } from './use-page-title.ts';
 
 /** Everything under the banner: runs, then the stored plans in the shared comparison view. */
@@ -67,7 +66,7 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
   // table and panel neither delays that paint nor blocks the main thread in one long task.
   const showBody = useDeferredValue(true, false);
   const answerPlan = storedAnswerPlan(comparison);
-  const answerSections = result.plans.length > 0 ? SHARE_SECTIONS : RUN_SECTIONS;
+  const answerSections = sectionsOf({ kind: 'share', plans: result.plans.length });
 
   const open = async () => {
     setOpening('opening');

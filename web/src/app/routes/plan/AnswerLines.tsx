@@ -1,17 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Answer } from '@blockwise/shared/answer';
-
-/** The sections an answer line can link down to; a page without one drops the link, not the line. */
-export type AnswerSection = 'profile' | 'limits' | 'instance' | 'right-size' | 'compare' | 'rates';
-
-const ALL_SECTIONS: ReadonlySet<AnswerSection> = new Set([
-  'profile',
-  'limits',
-  'instance',
-  'right-size',
-  'compare',
-  'rates',
-]);
+import { sectionsOf, type Answer, type AnswerSection } from '@blockwise/shared/answer';
 
 function Line({ href, linkText, children }: { href: string | null; linkText: string; children: ReactNode }) {
   return (
@@ -34,7 +22,7 @@ function Line({ href, linkText, children }: { href: string | null; linkText: str
  */
 export function AnswerLines({
   answer: a,
-  sections = ALL_SECTIONS,
+  sections = sectionsOf({ kind: 'planning' }),
   needsExtra = null,
   nvmeExtra = null,
 }: {

@@ -1,6 +1,6 @@
-import type { Answer } from '@blockwise/shared/answer';
+import type { Answer, AnswerSection } from '@blockwise/shared/answer';
 import { AnswerBox } from './AnswerBox.tsx';
-import { AnswerLines, type AnswerSection } from './AnswerLines.tsx';
+import { AnswerLines } from './AnswerLines.tsx';
 
 /**
  * The answer of a stored plan (a share link's, an archived run's), in the same lines as the
