@@ -4,11 +4,6 @@ import type { PlanResult } from '../plan/plan.ts';
 import { volumeOfRecommendation, type Recommendation } from '../plan/right-size.ts';
 import { formatDecimal, formatInt, formatPercent, formatUsd } from '../units.ts';
 
-const fmtInt = formatInt;
-const fmtNum = formatDecimal;
-const fmtPct = formatPercent;
-const fmtUsd = formatUsd;
-
 /** The catalog's NVMe premium of the session's instance (null: the catalog pairs no d variant). */
 type NvmePremium = ReturnType<typeof nvmePremium>;
 
@@ -22,11 +17,11 @@ export function describeRecommendation(rec: Recommendation): string | null {
   if (rec.status === 'not-viable') return null;
   const v = volumeOfRecommendation(rec);
   const count = v.count ?? 1;
-  const settings = [`${fmtInt(v.sizeGiB)} GiB`];
-  if (v.iops !== undefined) settings.push(`${fmtInt(v.iops)} IOPS`);
-  if (v.throughputMiBps !== undefined) settings.push(`${fmtNum(v.throughputMiBps, 0)} MiB/s`);
+  const settings = [`${formatInt(v.sizeGiB)} GiB`];
+  if (v.iops !== undefined) settings.push(`${formatInt(v.iops)} IOPS`);
+  if (v.throughputMiBps !== undefined) settings.push(`${formatDecimal(v.throughputMiBps, 0)} MiB/s`);
   const config = `${rec.type} ${settings.join(', ')}`;
-  return count > 1 ? `${fmtInt(count)} × ${config} each (${fmtInt(rec.sizeGiB)} GiB total)` : config;
+  return count > 1 ? `${formatInt(count)} × ${config} each (${formatInt(rec.sizeGiB)} GiB total)` : config;
 }
 
 /**
@@ -60,10 +55,10 @@ function chosenRecommendation(plan: PlanResult): Recommendation | null {
 function describePerformance(rec: Recommendation): string {
   const v = volumeOfRecommendation(rec);
   const parts: string[] = [];
-  if (v.iops !== undefined) parts.push(`${fmtInt(v.iops)} IOPS`);
-  if (v.throughputMiBps !== undefined) parts.push(`${fmtNum(v.throughputMiBps, 0)} MiB/s`);
+  if (v.iops !== undefined) parts.push(`${formatInt(v.iops)} IOPS`);
+  if (v.throughputMiBps !== undefined) parts.push(`${formatDecimal(v.throughputMiBps, 0)} MiB/s`);
   const count = v.count ?? 1;
-  return `${count > 1 ? `${fmtInt(count)} volumes of ` : ''}${parts.join(', ') || 'its baseline'}`;
+  return `${count > 1 ? `${formatInt(count)} volumes of ` : ''}${parts.join(', ') || 'its baseline'}`;
 }
 
 function bindsText(plan: PlanResult): Pick<Answer, 'binds' | 'bindsTone'> {
@@ -87,9 +82,9 @@ function bindsText(plan: PlanResult): Pick<Answer, 'binds' | 'bindsTone'> {
 function capacityText(plan: PlanResult, datasetGiB: number | null | undefined): string {
   const gib = plan.rightSizing.target.minSizeGiB;
   if (plan.warnings.some((w) => w.code === 'capacity_unknown')) return 'capacity not known';
-  if (datasetGiB === null) return `${fmtInt(gib)} GiB (the volume’s size; the dataset size is not given)`;
+  if (datasetGiB === null) return `${formatInt(gib)} GiB (the volume’s size; the dataset size is not given)`;
   if (plan.dataset?.growth && gib === plan.dataset.provisionGiB) return datasetCapacityText(plan.dataset);
-  return `${fmtInt(gib)} GiB`;
+  return `${formatInt(gib)} GiB`;
 }
 
 /**
@@ -109,7 +104,7 @@ export function answerOf(
   const cost = !rec
     ? ''
     : priced
-      ? ` for ${fmtUsd(rec.monthlyUsd.total)}/month${nodes > 1 ? ` per node (${fmtUsd(rec.clusterMonthlyUsd.total)}/month for ${fmtInt(nodes)} nodes)` : ''}`
+      ? ` for ${formatUsd(rec.monthlyUsd.total)}/month${nodes > 1 ? ` per node (${formatUsd(rec.clusterMonthlyUsd.total)}/month for ${formatInt(nodes)} nodes)` : ''}`
       : ' (no price for it in this region)';
   const capped =
     rec?.status === 'capped-by-instance' ? ' — capped by the instance: it does not meet the target' : '';
@@ -117,16 +112,16 @@ export function answerOf(
   const advice = plan.rightSizing.instanceAdvice;
   const instance = advice
     ? upgrade
-      ? `${plan.instanceType ?? 'The instance'} cannot sustain the target; ${upgrade.instanceType} can (${fmtInt(upgrade.baselineBandwidthMbps)} Mbps, ${fmtInt(upgrade.baselineIops)} IOPS${upgrade.usdPerMonthUsEast1 != null ? `, ${fmtUsd(upgrade.usdPerMonthUsEast1)}/month on demand in us-east-1` : ''}).`
+      ? `${plan.instanceType ?? 'The instance'} cannot sustain the target; ${upgrade.instanceType} can (${formatInt(upgrade.baselineBandwidthMbps)} Mbps, ${formatInt(upgrade.baselineIops)} IOPS${upgrade.usdPerMonthUsEast1 != null ? `, ${formatUsd(upgrade.usdPerMonthUsEast1)}/month on demand in us-east-1` : ''}).`
       : advice.message
     : null;
   const nvme = plan.cost.nvme
-    ? `The NVMe alternative costs ${fmtUsd(plan.cost.nvme.monthlyPremiumUsd)}/month more than the same instance without local storage.`
+    ? `The NVMe alternative costs ${formatUsd(plan.cost.nvme.monthlyPremiumUsd)}/month more than the same instance without local storage.`
     : premium
-      ? `The NVMe alternative, ${premium.dType}, costs ${fmtUsd(premium.usdPerMonth)}/month more than ${premium.baseType} (on demand, ${premium.region}).`
+      ? `The NVMe alternative, ${premium.dType}, costs ${formatUsd(premium.usdPerMonth)}/month more than ${premium.baseType} (on demand, ${premium.region}).`
       : null;
   return {
-    needs: `Needs ${fmtInt(t.iops)} IOPS and ${fmtNum(t.throughputMiBps, 0)} MiB/s: the peak plus ${fmtPct(t.headroom, 0)} headroom; ${capacityText(plan, datasetGiB)}.`,
+    needs: `Needs ${formatInt(t.iops)} IOPS and ${formatDecimal(t.throughputMiBps, 0)} MiB/s: the peak plus ${formatPercent(t.headroom, 0)} headroom; ${capacityText(plan, datasetGiB)}.`,
     ...bindsText(plan),
     provision: rec
       ? capacityUnknown
