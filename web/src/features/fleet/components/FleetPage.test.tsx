@@ -175,7 +175,13 @@ describe('Fleet page: drop the AWS CLI outputs → the plan', () => {
     await user.upload(screen.getByLabelText('Choose files'), files());
     await user.click(await screen.findByRole('button', { name: 'Save & share' }));
     const link = await screen.findByRole('link', { name: new RegExp(`/fleet/${ID}$`) });
-    expect(link.getAttribute('href')).toBe(`/fleet/${ID}`);
+    // One absolute URL: the href (what "Copy link address" copies), the text and the Copy link button.
+    const absolute = `${window.location.origin}/fleet/${ID}`;
+    expect(link.getAttribute('href')).toBe(absolute);
+    expect(link.textContent).toBe(absolute);
+    await user.click(screen.getByRole('button', { name: 'Copy link' }));
+    expect(await screen.findByText('Copied.', { exact: false })).toBeTruthy();
+    expect(await navigator.clipboard.readText()).toBe(absolute);
     expect(posted).toEqual([
       expect.objectContaining({
         headroom: 0.25,

@@ -237,11 +237,12 @@ export function FleetWorkbench({
   );
   const plan = result?.ok ? result.value : null;
   // The share link opens the table as shown here: its sort and filters ride along (the plan's
-  // options do not: the saved plan has them).
+  // options do not: the saved plan has them). One absolute URL for the link's href, its text and
+  // what Copy link copies, so a link copied from the context menu is the one the button copies.
   const shareLink = (url: string) => {
     const link = new URL(url, window.location.origin);
     link.search = fleetViewSearch(address.value);
-    return { path: `${link.pathname}${link.search}`, href: link.href };
+    return link.href;
   };
 
   return (
@@ -375,15 +376,15 @@ export function FleetWorkbench({
             {typeof save === 'object' && 'id' in save ? (
               <p className="banner banner--info" role="status">
                 Saved. Share link:{' '}
-                <a className="fleet-share-link" href={shareLink(save.url).path}>
-                  {shareLink(save.url).href}
+                <a className="fleet-share-link" href={shareLink(save.url)}>
+                  {shareLink(save.url)}
                 </a>{' '}
                 <button
                   type="button"
                   className="btn btn--small"
                   onClick={() => {
                     navigator.clipboard
-                      .writeText(shareLink(save.url).href)
+                      .writeText(shareLink(save.url))
                       .then(() => setCopied('copied'))
                       .catch(() => setCopied('failed'));
                   }}
