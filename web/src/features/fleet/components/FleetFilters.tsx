@@ -1,5 +1,5 @@
 import type { FleetVolumePlan } from '@blockwise/shared/fleet';
-import { useId, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { SelectField, TextField } from '../../../components/Field.tsx';
 import {
   activeFilters,
@@ -13,6 +13,12 @@ import {
 
 /** Where no filter applies: the select's value for "all". */
 const ALL = '';
+
+/**
+ * How long typing pauses before the text filter is applied (and written to the address): one
+ * write per pause, not one per keystroke. Leaving the field applies it at once.
+ */
+export const TEXT_IDLE_MS = 300;
 
 /**
  * The options of one filter: "all", what the plan has (with counts), and the value in use when
@@ -60,9 +66,41 @@ export function FleetFilters({
 }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
-  const choices = filterChoices(volumes);
+  // The counts per choice walk every volume: once per plan, not on each keystroke's render.
+  const choices = useMemo(() => filterChoices(volumes), [volumes]);
   const active = activeFilters(filter);
-  const set = (patch: Partial<FleetFilter>) => onFilter({ ...filter, ...patch });
+
+  // The text as typed, applied after a pause (see TEXT_IDLE_MS). It follows the applied text when
+  // that changes from outside (Clear filters, back/forward).
+  const [text, setText] = useState(filter.text);
+  const [appliedText, setAppliedText] = useState(filter.text);
+  if (filter.text !== appliedText) {
+    setAppliedText(filter.text);
+    setText(filter.text);
+  }
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const cancelPending = () => {
+    if (pending.current !== null) clearTimeout(pending.current);
+    pending.current = null;
+  };
+  useEffect(() => cancelPending, []);
+  // Any filter change carries the text as typed, and supersedes a pending one.
+  const set = (patch: Partial<FleetFilter>) => {
+    cancelPending();
+    onFilter({ ...filter, text, ...patch });
+  };
+  const typeText = (value: string) => {
+    setText(value);
+    cancelPending();
+    pending.current = setTimeout(() => {
+      pending.current = null;
+      onFilter({ ...filter, text: value });
+    }, TEXT_IDLE_MS);
+  };
+  const flushText = () => {
+    if (pending.current === null) return;
+    set({});
+  };
   return (
     <div className="fleet-filters">
       <div className="fleet-filters__bar">
@@ -77,7 +115,7 @@ export function FleetFilters({
           {active > 0 ? ` (${active} on)` : ''}
         </button>
         {active > 0 ? (
-          <button type="button" className="btn btn--small btn--ghost" onClick={() => onFilter(NO_FILTER)}>
+          <button type="button" className="btn btn--small btn--ghost" onClick={() => set(NO_FILTER)}>
             Clear filters
           </button>
         ) : null}
@@ -91,10 +129,11 @@ export function FleetFilters({
         <TextField
           label="Volume id or name"
           type="search"
-          value={filter.text}
+          value={text}
           maxLength={100}
           placeholder="vol-0… or a Name tag"
-          onChange={(e) => set({ text: e.target.value })}
+          onChange={(e) => typeText(e.target.value)}
+          onBlur={flushText}
         />
         <SelectField
           label="Status"

@@ -9,7 +9,7 @@ import {
   type FleetPlan,
 } from '@blockwise/shared/fleet';
 import type * as FleetModule from '@blockwise/shared/fleet';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 // The generated fleet with known peaks (fixtures/fleet/README.md), as the user drops it.
@@ -22,12 +22,15 @@ import nightlyMetricsText from '../../../../../fixtures/demand/gmd_nightly_batch
 import nightlyVolumesText from '../../../../../fixtures/demand/volumes_nightly.json?raw';
 import FleetPage from '../../../app/routes/FleetPage.tsx';
 import { fmtUsd } from '../../../lib/format.ts';
+import type * as FleetViewModule from '../fleet-view.ts';
+import { TEXT_IDLE_MS } from './FleetFilters.tsx';
 import { FleetPlanView } from './FleetPlanView.tsx';
 
 const ID = 'FFFFFFFFFFFFFFFFFFFFFF';
 
 // Counts how often the metric files are read (addMetricData), to prove an option change does not re-read them.
-const reads = vi.hoisted(() => ({ addMetricData: 0 }));
+// …and how often the filter choices are counted (filterChoices), to prove typing does not recount them.
+const reads = vi.hoisted(() => ({ addMetricData: 0, filterChoices: 0 }));
 vi.mock('@blockwise/shared/fleet', async (importOriginal) => {
   const actual = await importOriginal<typeof FleetModule>();
   return {
@@ -35,6 +38,17 @@ vi.mock('@blockwise/shared/fleet', async (importOriginal) => {
     addMetricData: (...args: Parameters<typeof actual.addMetricData>) => {
       reads.addMetricData++;
       return actual.addMetricData(...args);
+    },
+  };
+});
+
+vi.mock('../fleet-view.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof FleetViewModule>();
+  return {
+    ...actual,
+    filterChoices: (...args: Parameters<typeof actual.filterChoices>) => {
+      reads.filterChoices++;
+      return actual.filterChoices(...args);
     },
   };
 });
@@ -74,6 +88,7 @@ const rowOf = (table: HTMLElement, volumeId: string) =>
     .find((row) => row.getAttribute('data-volume-id') === volumeId) ?? expect.fail(`no row for ${volumeId}`);
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
@@ -426,15 +441,76 @@ describe('Fleet page: drop the AWS CLI outputs → the plan', () => {
     expect(rows().map((r) => r.getAttribute('data-volume-id'))).toEqual(gp2.map((v) => v.volumeId));
 
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    // The text applies after a pause in typing (TEXT_IDLE_MS).
     await user.type(screen.getByLabelText('Volume id or name'), 'VOL-0IO2');
-    expect(rows().map((r) => r.getAttribute('data-volume-id'))).toEqual(['vol-0io2']);
+    await waitFor(() => expect(rows().map((r) => r.getAttribute('data-volume-id'))).toEqual(['vol-0io2']));
     expect(window.location.search).toContain('q=VOL-0IO2');
     await user.type(screen.getByLabelText('Volume id or name'), 'x');
-    expect(shown()).toContain(`0 of ${all} volumes shown`);
+    await waitFor(() => expect(shown()).toContain(`0 of ${all} volumes shown`));
     expect(within(table).getByText(/No volume matches these filters/)).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
     expect(rows()).toHaveLength(all);
     expect(window.location.search).toBe('');
+  });
+  it('typing in the text filter writes the address once per pause, not once a keystroke, and does not recount the choices', async () => {
+    const plan = expectedPlan();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        Response.json({
+          id: ID,
+          url: `/fleet/${ID}`,
+          plan,
+          createdAt: '2026-11-24T12:00:00.000Z',
+          analysisVersion: 'test',
+        }),
+      ),
+    );
+    render(<FleetPage id={ID} />);
+    const field = await screen.findByLabelText<HTMLInputElement>('Volume id or name');
+    const table = screen.getByRole('table', { name: /Volumes of the fleet/ });
+    const ids = () =>
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => r.getAttribute('data-volume-id'));
+    const counted = reads.filterChoices;
+    const replace = vi.spyOn(window.history, 'replaceState');
+    const push = vi.spyOn(window.history, 'pushState');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    // One change event a character, as typing makes (userEvent waits on a real setTimeout between
+    // keys, which the fake timers hold).
+    const type = (text: string) => {
+      for (const ch of text) fireEvent.change(field, { target: { value: `${field.value}${ch}` } });
+    };
+
+    const typed = 'vol-0io2';
+    type(typed);
+    expect(field.value).toBe(typed);
+    // Typing: no address written yet, one history entry at most afterwards (never one per key).
+    expect(replace).not.toHaveBeenCalled();
+    expect(push).not.toHaveBeenCalled();
+    expect(ids()).toHaveLength(plan.volumes.length);
+
+    await act(async () => {
+      vi.advanceTimersByTime(TEXT_IDLE_MS);
+    });
+    expect(replace).toHaveBeenCalledTimes(1);
+    expect(push).not.toHaveBeenCalled();
+    expect(window.location.search).toBe(`?q=${typed}`);
+    expect(ids()).toEqual(['vol-0io2']);
+    // The plan's volumes did not change: their filter choices were not counted again.
+    expect(reads.filterChoices).toBe(counted);
+
+    // Leaving the field applies what was typed at once.
+    type('x');
+    expect(replace).toHaveBeenCalledTimes(1);
+    fireEvent.blur(field);
+    expect(replace).toHaveBeenCalledTimes(2);
+    expect(window.location.search).toBe(`?q=${typed}x`);
+    expect(screen.getByTestId('fleet-shown').textContent).toContain(
+      `0 of ${plan.volumes.length} volumes shown`,
+    );
   });
 });
