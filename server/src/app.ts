@@ -118,17 +118,16 @@ function limitersFor(
 /**
  * `req.ip` of a request Express has not seen: Express's own getter (its `trust proxy` setting and
  * X-Forwarded-For parsing), read through an object that sees the request's headers and socket and
- * the app. cached-run-reads.test.ts checks it against Express's limits behind a proxy.
+ * the app. The setting is read from the app on each request, as Express reads it, so an
+ * `app.set('trust proxy', …)` after creation changes both alike. cached-run-reads.test.ts checks
+ * it against Express's limits behind a proxy.
  */
-function expressClientAddress(
-  app: Express,
-  trustProxy: TrustProxy,
-): (req: IncomingMessage) => string | undefined {
-  // Trusting no proxy, Express's answer is the socket's address (proxy-addr with nothing
-  // trusted), without the getter's ~5–13 µs a request.
-  if (trustProxy === false) return (req) => req.socket.remoteAddress;
+function expressClientAddress(app: Express): (req: IncomingMessage) => string | undefined {
   const request = app.request as object;
   return (req) => {
+    // Trusting no proxy, Express's answer is the socket's address (proxy-addr with nothing
+    // trusted), without the getter's ~5–13 µs a request.
+    if (app.get('trust proxy') === false) return req.socket.remoteAddress;
     const view = Object.create(req, { app: { value: app } }) as object;
     return Reflect.get(request, 'ip', view) as string | undefined;
   };
@@ -193,7 +192,7 @@ export function createApp(options: CreateAppOptions): {
     answers,
     limiter: ctx.limiters.reads,
     logger,
-    clientAddress: expressClientAddress(app, options.trustProxy ?? false),
+    clientAddress: expressClientAddress(app),
     securityHeaders: securityHeaderSetter(),
     etag: runAnswerEtag,
     observe: metrics

@@ -139,6 +139,42 @@ describe('GET /api/runs/:id of an answer the app holds', () => {
     expect(sent).toHaveBeenCalledTimes(2);
   });
 
+  it('reads the client as Express does for the trust proxy setting in force, also one set after creation', async () => {
+    const { server, path, sent, app } = await start();
+    const { reads } = app.ctx.limiters;
+    const fastKeys = vi.spyOn(reads, 'hitNow');
+    const expressKeys = vi.spyOn(reads, 'hit');
+    const forwarded = { 'x-forwarded-for': '198.51.100.1, 203.0.113.7' };
+    /** The reads key of one request the fast path answers and of one Express answers. */
+    const keysOf = async () => {
+      fastKeys.mockClear();
+      expressKeys.mockClear();
+      expect((await rawRequest(server, path, forwarded)).status).toBe(200);
+      expect(sent).toHaveBeenCalledTimes(0);
+      // An ETag that does not match: Express's route answers it.
+      expect((await rawRequest(server, path, { ...forwarded, 'if-none-match': '"another"' })).status).toBe(
+        200,
+      );
+      expect(sent).toHaveBeenCalledTimes(1);
+      sent.mockClear();
+      return { fast: fastKeys.mock.calls.map((c) => c[0]), express: expressKeys.mock.calls.map((c) => c[0]) };
+    };
+    // Each value BLOCKWISE_TRUST_PROXY can take (config.ts parseTrustProxy), set after creation.
+    for (const [setting, client] of [
+      [false, '127.0.0.1'],
+      [1, '203.0.113.7'],
+      [2, '198.51.100.1'],
+      [['loopback'], '203.0.113.7'],
+      [false, '127.0.0.1'],
+    ] as const) {
+      app.app.set('trust proxy', setting);
+      expect(await keysOf(), `trust proxy ${JSON.stringify(setting)}`).toEqual({
+        fast: [`ip:${client}`],
+        express: [`ip:${client}`],
+      });
+    }
+  });
+
   it('leaves to Express what it does not take: HEAD, a query, a conditional request', async () => {
     const { server, path, sent } = await start();
     expect((await rawRequest(server, path, {}, 'HEAD')).status).toBe(200);
