@@ -43,12 +43,34 @@ async function readBytes(file: string, cwd: string): Promise<Buffer> {
 }
 
 /**
- * Read buffers kept for the next files. A new 3–4 MB Buffer per file (the bench's responses) made
+ * The read buffer kept for the next file. A new 3–4 MB Buffer per file (the bench's responses) made
  * V8 run a full mark-compact every ~5 files for the external memory alone: ~9 % of a worker's
- * time (docs/performance.md P15). A few, as a worker reads up to 4 files ahead.
+ * time (docs/performance.md P15). One is enough: a worker (and the main thread) reads one file at
+ * a time. None larger than MAX_SPARE_READ_BYTES is kept, so what a worker holds between files is
+ * bounded whatever it read: a larger file's buffer goes with it (its parse outweighs one more GC).
  */
-const spareReadBuffers: Buffer[] = [];
-const MAX_SPARE_READ_BUFFERS = 4;
+let spareReadBuffer: Buffer | null = null;
+/** 8× the bench's 3–4 MB responses (fixtures/fleet/generate.mjs: ≤ 100,800 points a file). */
+export const MAX_SPARE_READ_BYTES = 32 * 1024 * 1024;
+
+/** The spare if it holds `size` bytes (it is then in use), else null (it stays spare). */
+function takeSpare(size: number): Buffer | null {
+  const spare = spareReadBuffer;
+  if (spare === null || spare.length < size) return null;
+  spareReadBuffer = null;
+  return spare;
+}
+
+/** Keeps `buffer` for the next file when it is small enough; the larger of two is kept. */
+function giveBack(buffer: Buffer): void {
+  if (buffer.length > MAX_SPARE_READ_BYTES) return;
+  if (spareReadBuffer === null || spareReadBuffer.length < buffer.length) spareReadBuffer = buffer;
+}
+
+/** The bytes kept between reads (fleet-metrics.test.ts holds the bound). */
+export function spareReadBytes(): number {
+  return spareReadBuffer?.length ?? 0;
+}
 
 /**
  * A file's bytes in a reused buffer: `release()` gives the buffer back once nothing refers to
@@ -66,9 +88,8 @@ async function readReused(file: string, cwd: string): Promise<{ bytes: Buffer; r
     const info = await stat(path);
     if (!info.isFile()) throw new FleetInputError(file, { code: 'file_unreadable', message: 'not a file' });
     if (info.size > MAX_FILE_BYTES) throw tooLarge(info.size);
-    buffer = spareReadBuffers.pop();
     // One byte more than the size: a read that fills it means the file grew since stat.
-    if (buffer === undefined || buffer.length < info.size + 1) buffer = Buffer.allocUnsafeSlow(info.size + 1);
+    buffer = takeSpare(info.size + 1) ?? Buffer.allocUnsafeSlow(info.size + 1);
     const handle = await open(path, 'r');
     let n = 0;
     try {
@@ -89,9 +110,7 @@ async function readReused(file: string, cwd: string): Promise<{ bytes: Buffer; r
     const kept = buffer;
     return {
       bytes: kept.subarray(0, n),
-      release: () => {
-        if (spareReadBuffers.length < MAX_SPARE_READ_BUFFERS) spareReadBuffers.push(kept);
-      },
+      release: () => giveBack(kept),
     };
   } catch (error) {
     if (error instanceof FleetInputError) throw error;
