@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { expect, type APIRequestContext } from '@playwright/test';
+import type { PlanSession } from '../../../shared/src/records/session.ts';
+import { planSession } from '../../../shared/src/test-support/plan-session.ts';
 
 /**
  * Seeds the archive through the real HTTP API, the way CI does (`POST /api/runs` with labels as
@@ -12,41 +14,8 @@ import { expect, type APIRequestContext } from '@playwright/test';
 export type Labels = Record<string, string | number>;
 export type CreatedRun = { id: string; url: string };
 
-/** A planning session as the API stores it with a comparison (PlanSessionSchema). */
-export type PlanSession = {
-  version: 1;
-  observed: unknown[];
-  profileRef: string | null;
-  instanceType: string | null;
-  candidates: { type: string; sizeGiB: number; iops?: number; throughputMiBps?: number; count: number }[];
-  headroom: number;
-  region: string;
-  rateOverrides: string | null;
-  nodes: number;
-  gp3Generation: 'current' | 'before-2025';
-  syncCommits: boolean;
-  residency: 'unknown' | 'high' | 'low';
-  datasetGiB: number | null;
-};
-
-export function planSession(overrides: Partial<PlanSession> = {}): PlanSession {
-  return {
-    version: 1,
-    observed: [],
-    profileRef: null,
-    instanceType: null,
-    candidates: [],
-    headroom: 0.25,
-    region: 'us-east-1',
-    rateOverrides: null,
-    nodes: 1,
-    gp3Generation: 'current',
-    syncCommits: false,
-    residency: 'unknown',
-    datasetGiB: null,
-    ...overrides,
-  };
-}
+/** A planning session as the API stores it with a comparison (PlanSessionSchema): the tests' one builder. */
+export { planSession };
 
 const WRITES_PER_ADDRESS = 25;
 

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunLabels } from '../api/contract.ts';
-import type { PlanSession } from '../records/session.ts';
 import type * as FromFio from '../profile/from-fio.ts';
 import { buildComparison, type ComparisonRun } from './comparison.ts';
 import { summarizeRun } from './summarize-run.ts';
 import { MIX33_GROUPED, fixtureReport } from '../test-support/fio-fixtures.ts';
+import { planSession } from '../test-support/plan-session.ts';
 
 // Counts the reports profiled: the profile is the costly part of a comparison that a
 // session-less one (the regression gate's, after every CI upload) never reads.
@@ -41,21 +41,7 @@ describe('buildComparison: work done per comparison', () => {
   });
 
   it('profiles each run once for a session, whose plans are made from a profile', () => {
-    const session: PlanSession = {
-      version: 1,
-      observed: [],
-      profileRef: null,
-      instanceType: 'r5d.4xlarge',
-      candidates: [],
-      headroom: 0.2,
-      region: 'us-east-1',
-      rateOverrides: null,
-      nodes: 1,
-      gp3Generation: 'current',
-      syncCommits: false,
-      residency: 'unknown',
-      datasetGiB: null,
-    };
+    const session = planSession({ instanceType: 'r5d.4xlarge', headroom: 0.2 });
     expect(buildComparison(runs, session).ok).toBe(true);
     expect(profiled.count).toBe(2);
   });

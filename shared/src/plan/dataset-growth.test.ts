@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultRateCard } from '../aws/ebs-prices.ts';
 import { instanceStoreCapacity } from '../aws/instance-store.ts';
 import { PlanSessionSchema } from '../records/session.ts';
+import { planSession } from '../test-support/plan-session.ts';
 import { catalogInstance, publishedProfile } from '../test-support/profiles.ts';
 import {
   DatasetGrowthSchema,
@@ -169,21 +170,8 @@ describe('the plan sizes every capacity check for the grown dataset', () => {
 });
 
 describe('the session keeps the growth', () => {
-  const session = {
-    version: 1,
-    observed: [],
-    profileRef: null,
-    instanceType: 'r6id.8xlarge',
-    candidates: [],
-    headroom: 0.25,
-    region: 'us-east-1',
-    rateOverrides: null,
-    nodes: 1,
-    gp3Generation: 'current',
-    syncCommits: false,
-    residency: 'unknown',
-    datasetGiB: 1500,
-  };
+  // As saved before growth existed: no `datasetGrowth` field at all.
+  const session = planSession({ instanceType: 'r6id.8xlarge', datasetGiB: 1500 });
   it('a session saved before growth existed still parses (planned for today’s size)', () => {
     const r = PlanSessionSchema.safeParse(session);
     expect(r.success).toBe(true);

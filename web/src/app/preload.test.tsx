@@ -3,6 +3,7 @@ import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { buildComparison, summarizeRun } from '@blockwise/shared/analysis';
 import { render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { planSession } from '../../../shared/src/test-support/plan-session.ts';
 import { fixtureReport } from '../test/fixtures.ts';
 import { App, preloadPage } from './App.tsx';
 
@@ -12,21 +13,11 @@ const ID = 'DDDDDDDDDDDDDDDDDDDDDD';
 function stored(): Comparison {
   const report = fixtureReport('grouped');
   const labels = { name: 'gp3 run', kind: 'ebs' as const, instanceType: 'r6i.4xlarge' };
-  const plan = {
-    version: 1 as const,
-    observed: [],
+  const plan = planSession({
     profileRef: 'run:AAAAAAAAAAAAAAAAAAAAA1',
     instanceType: 'r6i.4xlarge',
-    candidates: [{ type: 'gp3' as const, sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000, count: 1 }],
-    headroom: 0.25,
-    region: 'us-east-1',
-    rateOverrides: null,
-    nodes: 1,
-    gp3Generation: 'current' as const,
-    syncCommits: false,
-    residency: 'unknown' as const,
-    datasetGiB: null,
-  };
+    candidates: [{ type: 'gp3', sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000, count: 1 }],
+  });
   const result = buildComparison(
     [{ id: 'AAAAAAAAAAAAAAAAAAAAA1', labels, report, summary: summarizeRun(report, labels) }],
     plan,

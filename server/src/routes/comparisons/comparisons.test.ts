@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ComparisonSchema, CreatedComparisonSchema } from '@blockwise/shared/api';
-import { type PlanSession } from '@blockwise/shared/records';
+import { CLOUDWATCH_PEAK, planSession } from '../../../../shared/src/test-support/plan-session.ts';
 import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
 
 let t: TestApp;
@@ -45,31 +45,16 @@ afterAll(async () => {
   await t.close();
 });
 
-const session: PlanSession = {
-  version: 1,
-  observed: [
-    {
-      id: 'cw',
-      label: 'prod peak',
-      read: { iops: 3043, throughput: 188, throughputUnit: 'MiB/s' },
-      write: { iops: 6018, throughput: 381, throughputUnit: 'MiB/s' },
-    },
-  ],
+const session = planSession({
+  observed: [CLOUDWATCH_PEAK],
   profileRef: 'observed:cw',
   instanceType: 'r5d.4xlarge',
   candidates: [
     { type: 'gp3', sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000 },
     { type: 'io2', sizeGiB: 1000, iops: 16_000 },
   ],
-  headroom: 0.25,
-  region: 'us-east-1',
-  rateOverrides: null,
   nodes: 4,
-  gp3Generation: 'current',
-  syncCommits: false,
-  residency: 'unknown',
-  datasetGiB: null,
-};
+});
 
 describe('POST /api/comparisons → GET: an immutable share link', () => {
   it('freezes runs, the NVMe-vs-EBS comparison (jobs_differ here) and the session plans with the price date', async () => {

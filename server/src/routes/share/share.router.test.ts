@@ -5,6 +5,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ComparisonSchema, type Comparison } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
+import { CLOUDWATCH_PEAK, planSession } from '../../../../shared/src/test-support/plan-session.ts';
 import { StoreUnavailableError } from '../../store/run-store.ts';
 import { escapeHtml } from './escape-html.ts';
 import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
@@ -74,28 +75,12 @@ describe('a share link starts fetching its comparison with the HTML', () => {
 describe('a share link paints the top of its page with the HTML (largest paint before any script)', () => {
   const HOSTILE_TITLE = `</title><script>alert("x")</script> 'gp3' & "io2"`;
   const asIs = (b: unknown) => b as string;
-  const plan = {
-    version: 1,
-    observed: [
-      {
-        id: 'cw',
-        label: 'prod peak',
-        read: { iops: 3043, throughput: 188, throughputUnit: 'MiB/s' },
-        write: { iops: 6018, throughput: 381, throughputUnit: 'MiB/s' },
-      },
-    ],
+  const plan = planSession({
+    observed: [CLOUDWATCH_PEAK],
     profileRef: 'observed:cw',
     instanceType: 'r5d.4xlarge',
     candidates: [{ type: 'gp3', sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000, count: 1 }],
-    headroom: 0.25,
-    region: 'us-east-1',
-    rateOverrides: null,
-    nodes: 1,
-    gp3Generation: 'current',
-    syncCommits: false,
-    residency: 'unknown',
-    datasetGiB: null,
-  };
+  });
 
   async function upload(query: string, file: string): Promise<string> {
     const res = await request(t.app)

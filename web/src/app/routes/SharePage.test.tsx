@@ -3,6 +3,7 @@ import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { buildComparison, summarizeRun } from '@blockwise/shared/analysis';
 import { render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { planSession } from '../../../../shared/src/test-support/plan-session.ts';
 import { fixtureReport } from '../../test/fixtures.ts';
 import { SessionProvider } from '../session/SessionProvider.tsx';
 import SharePage from './SharePage.tsx';
@@ -22,21 +23,14 @@ function stored(): Comparison {
     volumeThroughputMiBps: 1000,
   };
   const ln = { name: 'r6id nvme', kind: 'nvme' as const, instanceType: 'r6id.4xlarge' };
-  const plan = {
-    version: 1 as const,
-    observed: [],
+  const plan = planSession({
     profileRef: 'run:AAAAAAAAAAAAAAAAAAAAA1',
     instanceType: 'r6id.4xlarge',
-    candidates: [{ type: 'gp3' as const, sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000, count: 1 }],
-    headroom: 0.25,
+    candidates: [{ type: 'gp3', sizeGiB: 1000, iops: 16_000, throughputMiBps: 1000, count: 1 }],
     region: 'eu-central-1',
-    rateOverrides: null,
     nodes: 4,
-    gp3Generation: 'current' as const,
-    syncCommits: false,
-    residency: 'high' as const,
-    datasetGiB: null,
-  };
+    residency: 'high',
+  });
   const result = buildComparison(
     [
       { id: 'AAAAAAAAAAAAAAAAAAAAA1', labels: le, report: ebs, summary: summarizeRun(ebs, le) },
