@@ -441,12 +441,17 @@ describe('Fleet page: drop the AWS CLI outputs → the plan', () => {
     expect(rows().map((r) => r.getAttribute('data-volume-id'))).toEqual(gp2.map((v) => v.volumeId));
 
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
-    // The text applies after a pause in typing (TEXT_IDLE_MS).
+    // The text applies after a pause in typing (TEXT_IDLE_MS); a loaded machine may take longer
+    // than waitFor's default second to get there.
+    const applied = { timeout: 10_000 };
     await user.type(screen.getByLabelText('Volume id or name'), 'VOL-0IO2');
-    await waitFor(() => expect(rows().map((r) => r.getAttribute('data-volume-id'))).toEqual(['vol-0io2']));
+    await waitFor(
+      () => expect(rows().map((r) => r.getAttribute('data-volume-id'))).toEqual(['vol-0io2']),
+      applied,
+    );
     expect(window.location.search).toContain('q=VOL-0IO2');
     await user.type(screen.getByLabelText('Volume id or name'), 'x');
-    await waitFor(() => expect(shown()).toContain(`0 of ${all} volumes shown`));
+    await waitFor(() => expect(shown()).toContain(`0 of ${all} volumes shown`), applied);
     expect(within(table).getByText(/No volume matches these filters/)).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
