@@ -108,6 +108,11 @@ export default function LimitsChart({
                 y={bar.centerY}
                 dy="0.35em"
                 fill={COLORS.text}
+                // A white halo: the 100% line or a grid line under the label does not cross its digits.
+                stroke="#fff"
+                strokeWidth={3}
+                strokeLinejoin="round"
+                paintOrder="stroke"
               >
                 {row.utilizationText}
               </text>
