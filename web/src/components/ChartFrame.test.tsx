@@ -102,6 +102,16 @@ describe('ChartFrame: a chart mounts when it nears the viewport', () => {
     expect(load).toHaveBeenCalledTimes(1);
     expect(screen.getByRole('status').textContent).toBe('Loading chart: Latency');
   });
+
+  it('eager: a plain-SVG chart draws at once, far below the fold (and for print)', () => {
+    render(
+      <ChartFrame title="What binds" height={240} eager>
+        <svg data-testid="chart" />
+      </ChartFrame>,
+    );
+    expect(screen.getByTestId('chart')).toBeDefined();
+    expect(FakeIntersectionObserver.all).toHaveLength(0);
+  });
 });
 
 describe('ChartFrame: Download PNG', () => {

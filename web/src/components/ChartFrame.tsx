@@ -26,6 +26,11 @@ type Props = {
   /** The (lazy) chart. */
   children: ReactNode;
   /**
+   * Draw the chart at once, not when the frame nears the viewport: for a plain-SVG chart with
+   * no code to load, whose drawing costs less than the observer (and is there for print at once).
+   */
+  eager?: boolean;
+  /**
    * Legend entries drawn into the exported PNG when the page shows the legend outside the chart
    * (Recharts' own <Legend> inside the chart is read from the page and needs nothing here).
    */
@@ -62,8 +67,8 @@ const DRAW_TIMEOUT_MS = 15_000;
  * True once `el` has come within CHART_ROOT_MARGIN of the viewport (then stays true); at once
  * where IntersectionObserver is missing (old browsers, unit tests under happy-dom), and for print.
  */
-function useNearViewport(el: RefObject<HTMLElement | null>): [boolean, () => void] {
-  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+function useNearViewport(el: RefObject<HTMLElement | null>, eager: boolean): [boolean, () => void] {
+  const [near, setNear] = useState(() => eager || typeof IntersectionObserver === 'undefined');
   useEffect(() => {
     const target = el.current;
     if (near || !target) return;
@@ -144,13 +149,13 @@ function chartSvg(root: HTMLElement | null): SVGSVGElement | null {
  * lazily (Recharts stays out of the first paint), only once the frame nears the viewport, and
  * fails alone. Until then the plot keeps its height (no layout shift when it draws).
  */
-export function ChartFrame({ title, caption, height, table, children, legend = [] }: Props) {
+export function ChartFrame({ title, caption, height, table, children, legend = [], eager = false }: Props) {
   const ref = useRef<HTMLElement>(null);
   const plot = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [exportError, setExportError] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
-  const [near, mountNow] = useNearViewport(ref);
+  const [near, mountNow] = useNearViewport(ref, eager);
   useEffect(() => {
     const el = plot.current;
     if (!el || typeof ResizeObserver === 'undefined') return;

@@ -2,8 +2,8 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { barChartHeight } from './ChartFrame.tsx';
-import { layoutBarChart, niceTicks } from './bar-chart-layout.ts';
-import HorizontalBarChart, { labelLines, usdAxisTick, usdTick } from './HorizontalBarChart.tsx';
+import { labelLines, layoutBarChart, niceTicks } from './bar-chart-layout.ts';
+import HorizontalBarChart, { usdAxisTick, usdTick } from './HorizontalBarChart.tsx';
 import { RegionSelect } from './RegionSelect.tsx';
 
 describe('HorizontalBarChart: one chart for USD per category', () => {

@@ -1,6 +1,6 @@
 import { fmtUsdSigned } from '../lib/format.ts';
 import { COLORS } from '../lib/palette.ts';
-import { layoutBarChart, LEGEND_SWATCH } from './bar-chart-layout.ts';
+import { labelLines, layoutBarChart, LEGEND_SWATCH } from './bar-chart-layout.ts';
 import { barChartHeight, categoryAxisWidth, useChartWidth } from './ChartFrame.tsx';
 
 /**
@@ -50,25 +50,6 @@ export const usdAxisTick = (usd: number) => {
 const FONT_SIZE = 12;
 /** Before the first layout the frame's width is unknown: draw at a typical width, then redraw. */
 const FALLBACK_WIDTH = 640;
-
-/**
- * A category label in the lines that fit `px`: one line, else two broken at the last space that
- * fits, the second cut with "…" if it is still too long (the full text stays in its <title>).
- */
-export function labelLines(text: string, px: number, fontSize = FONT_SIZE): string[] {
-  const max = Math.max(4, Math.floor(px / (fontSize * 0.55)));
-  if (text.length <= max) return [text];
-  // Break after the last space or hyphen that fits (the space is dropped, the hyphen kept).
-  const space = text.lastIndexOf(' ', max);
-  const hyphen = text.lastIndexOf('-', max - 1);
-  const [first, rest] =
-    space >= hyphen && space > 0
-      ? [text.slice(0, space), text.slice(space + 1)]
-      : hyphen > 0
-        ? [text.slice(0, hyphen + 1), text.slice(hyphen + 1)]
-        : [text.slice(0, max), text.slice(max)];
-  return [first, rest.length <= max ? rest : `${rest.slice(0, max - 1)}…`];
-}
 
 export default function HorizontalBarChart<Row extends object>({
   rows,

@@ -186,3 +186,25 @@ export function layoutBarChart(input: LayoutInput): BarChartGeometry {
 }
 
 export const LEGEND_SWATCH = SWATCH;
+
+/** The category labels' font size in px (both horizontal bar charts draw them at 12). */
+const LABEL_FONT_SIZE = 12;
+
+/**
+ * A category label in the lines that fit `px`: one line, else two broken at the last space that
+ * fits, the second cut with "…" if it is still too long (the full text stays in its <title>).
+ */
+export function labelLines(text: string, px: number, fontSize = LABEL_FONT_SIZE): string[] {
+  const max = Math.max(4, Math.floor(px / (fontSize * 0.55)));
+  if (text.length <= max) return [text];
+  // Break after the last space or hyphen that fits (the space is dropped, the hyphen kept).
+  const space = text.lastIndexOf(' ', max);
+  const hyphen = text.lastIndexOf('-', max - 1);
+  const [first, rest] =
+    space >= hyphen && space > 0
+      ? [text.slice(0, space), text.slice(space + 1)]
+      : hyphen > 0
+        ? [text.slice(0, hyphen + 1), text.slice(hyphen + 1)]
+        : [text.slice(0, max), text.slice(max)];
+  return [first, rest.length <= max ? rest : `${rest.slice(0, max - 1)}…`];
+}

@@ -1,46 +1,33 @@
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Cell,
-  LabelList,
-  ReferenceLine,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { useId } from 'react';
 import { categoryAxisWidth, useChartWidth } from '../../../components/ChartFrame.tsx';
-import { fmtPct } from '../../../lib/format.ts';
 import { COLORS } from '../../../lib/palette.ts';
+import { FONT_SIZE, SMALL_FONT_SIZE, layoutLimitsChart, limitsChartSummary } from '../limits-chart-layout.ts';
 import { HUNDRED_PERCENT_DASH, limitBarStyle } from '../limits-legend.ts';
 import type { LimitRow } from '../limits-rows.ts';
 
 /**
  * Horizontal bars: utilization of each ceiling (demand ÷ capacity, from the domain), a line at
- * 100%, the bottleneck in red. Loaded lazily (Recharts stays out of the first paint).
+ * 100%, the bottleneck in red.
+ *
+ * Plain SVG, not Recharts: a what-if drag brought this chart's first Recharts mount into the drag
+ * (its chunk parsed, its store set up: one 70–140 ms long task, bench P16), and print needs it
+ * drawn without waiting for a chunk. Geometry comes from `layoutLimitsChart`; each row's <title>
+ * is its tooltip, the <desc> says the numbers in words, and the table beside the chart
+ * (LimitsPanel) holds every figure.
  */
 
-type TooltipProps = { active?: boolean; payload?: readonly { payload?: LimitRow }[] };
+/** Before the first layout the frame's width is unknown: draw at a typical width, then redraw. */
+const FALLBACK_WIDTH = 640;
 
-function LimitTooltip({ active, payload }: TooltipProps) {
-  const row = active ? payload?.[0]?.payload : undefined;
-  if (!row) return null;
-  return (
-    <div className="chart-tooltip">
-      <p className="chart-tooltip__title">
-        {row.label}
-        {row.bottleneckBadge ? ` — ${row.bottleneckBadge}` : ''}
-        {row.isSustainedFallback ? ' — sustained fallback' : ''}
-        {row.sustained ? '' : ' (burst: temporary)'}
-      </p>
-      <p>
-        Demand {row.demandText} of {row.capacityText}
-        {row.native ? ` (AWS quotes ${row.native.value} ${row.native.unit})` : ''}:{' '}
-        <strong>{row.utilizationText}</strong>
-      </p>
-      <p className="chart-tooltip__note">{row.explanation}</p>
-    </div>
-  );
+/** A row's tooltip: what the Recharts tooltip said, as the native one. */
+function rowTitle(row: LimitRow): string {
+  const head = `${row.label}${row.bottleneckBadge ? ` — ${row.bottleneckBadge}` : ''}${
+    row.isSustainedFallback ? ' — sustained fallback' : ''
+  }${row.sustained ? '' : ' (burst: temporary)'}`;
+  const demand = `Demand ${row.demandText} of ${row.capacityText}${
+    row.native ? ` (AWS quotes ${row.native.value} ${row.native.unit})` : ''
+  }: ${row.utilizationText}${row.offScale ? ' (off the scale)' : ''}`;
+  return `${head}\n${demand}\n${row.explanation}`;
 }
 
 export default function LimitsChart({
@@ -52,72 +39,127 @@ export default function LimitsChart({
   axisMax: number;
   title: string;
 }) {
-  const height = 58 + rows.length * 38;
-  const axisWidth = categoryAxisWidth(useChartWidth(), 190);
-  const ticks = Array.from({ length: Math.round(axisMax / 0.5) + 1 }, (_, i) => i * 0.5);
+  const measured = useChartWidth();
+  const width = measured > 0 ? measured : FALLBACK_WIDTH;
+  const g = layoutLimitsChart({ rows, axisMax, width, categoryAxisWidth: categoryAxisWidth(measured, 190) });
+  const id = useId();
   return (
-    <BarChart
-      data={rows}
-      layout="vertical"
-      style={{ width: '100%', height }}
-      responsive
-      margin={{ top: 22, right: 56, bottom: 8, left: 4 }}
-      title={title}
-      accessibilityLayer
+    <svg
+      className="limits-chart"
+      role="img"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-desc`}
+      width={g.width}
+      height={g.height}
+      viewBox={`0 0 ${g.width} ${g.height}`}
+      // Scaled down, never overflowing (a printed page is narrower than the screen it was laid out on).
+      style={{ display: 'block', maxWidth: '100%', height: 'auto' }}
+      fontSize={FONT_SIZE}
     >
-      <CartesianGrid horizontal={false} stroke={COLORS.grid} />
-      <XAxis
-        type="number"
-        domain={[0, axisMax]}
-        ticks={ticks}
-        tickFormatter={(v: number) => fmtPct(v, 0)}
-        stroke={COLORS.axis}
-        tick={{ fill: COLORS.axisText, fontSize: 12 }}
-        label={{
-          value: 'utilization = demand ÷ ceiling',
-          position: 'insideBottomRight',
-          offset: -4,
-          fill: COLORS.axisText,
-          fontSize: 11,
-        }}
-        height={36}
-      />
-      <YAxis
-        type="category"
-        dataKey="label"
-        width={axisWidth}
-        stroke={COLORS.axis}
-        tick={{ fill: COLORS.text, fontSize: 12 }}
-        interval={0}
-      />
-      <Tooltip content={LimitTooltip} cursor={{ fill: COLORS.cursor }} />
-      <ReferenceLine
-        x={1}
-        stroke={COLORS.text}
-        strokeDasharray={HUNDRED_PERCENT_DASH}
-        label={{ value: '100%', position: 'top', fill: COLORS.text, fontSize: 11 }}
-      />
-      <Bar dataKey="plotted" name="utilization" isAnimationActive={false} barSize={18}>
-        {rows.map((r) => {
-          const style = limitBarStyle(r);
+      <title id={`${id}-title`}>{title}</title>
+      <desc id={`${id}-desc`}>{limitsChartSummary(rows)}</desc>
+      <g className="limits-chart__grid">
+        {g.ticks.map((t) => (
+          <line key={t.value} x1={t.x} x2={t.x} y1={g.plot.top} y2={g.plot.bottom} stroke={COLORS.grid} />
+        ))}
+      </g>
+      <g className="limits-chart__rows">
+        {rows.map((row, i) => {
+          const bar = g.bars[i]!;
+          const style = limitBarStyle(row);
+          const labelX = g.plot.left - 8;
           return (
-            <Cell
-              key={r.id}
-              fill={style.fill}
-              fillOpacity={style.opacity}
-              stroke={style.outline ?? 'none'}
-              strokeWidth={style.outline ? 1.5 : 0}
-            />
+            <g key={row.id} className="limits-chart__row">
+              <title>{rowTitle(row)}</title>
+              <rect
+                className="limits-chart__band"
+                x={0}
+                y={bar.bandTop}
+                width={g.plot.right}
+                height={bar.bandHeight}
+                fill="transparent"
+              />
+              <text x={labelX} y={bar.centerY} textAnchor="end" fill={COLORS.text}>
+                {bar.labelLines.map((line, n) => (
+                  // Two lines sit either side of the bar's centre line.
+                  <tspan
+                    key={n}
+                    x={labelX}
+                    dy={n === 0 ? `${0.35 - (bar.labelLines.length - 1) * 0.6}em` : '1.2em'}
+                  >
+                    {line}
+                  </tspan>
+                ))}
+              </text>
+              <rect
+                className="limits-chart__bar"
+                x={bar.x}
+                y={bar.y}
+                width={Math.max(bar.width, 0.5)}
+                height={bar.height}
+                fill={style.fill}
+                fillOpacity={style.opacity}
+                stroke={style.outline ?? 'none'}
+                strokeWidth={style.outline ? 1.5 : 0}
+              />
+              <text
+                className="limits-chart__value"
+                x={bar.valueX}
+                y={bar.centerY}
+                dy="0.35em"
+                fill={COLORS.text}
+                // A white halo: the 100% line or a grid line under the label does not cross its digits.
+                stroke="#fff"
+                strokeWidth={3}
+                strokeLinejoin="round"
+                paintOrder="stroke"
+              >
+                {row.utilizationText}
+              </text>
+            </g>
           );
         })}
-        <LabelList
-          dataKey="utilizationText"
-          position="right"
-          fill={COLORS.text}
-          fontSize={12}
-          formatter={(v: unknown) => String(v)}
+      </g>
+      <g className="limits-chart__axis">
+        <line x1={g.plot.left} x2={g.plot.left} y1={g.plot.top} y2={g.plot.bottom} stroke={COLORS.axis} />
+        <line x1={g.plot.left} x2={g.plot.right} y1={g.plot.bottom} y2={g.plot.bottom} stroke={COLORS.axis} />
+        {g.ticks.map((t) => (
+          <g key={t.value}>
+            <line x1={t.x} x2={t.x} y1={g.plot.bottom} y2={g.plot.bottom + 6} stroke={COLORS.axis} />
+            <text x={t.x} y={g.plot.bottom + 18} textAnchor="middle" fill={COLORS.axisText}>
+              {t.text}
+            </text>
+          </g>
+        ))}
+        <text
+          x={g.plot.right}
+          y={g.height - 4}
+          textAnchor="end"
+          fill={COLORS.axisText}
+          fontSize={SMALL_FONT_SIZE}
+        >
+          utilization = demand ÷ ceiling
+        </text>
+      </g>
+      <g className="limits-chart__hundred">
+        <line
+          x1={g.hundredX}
+          x2={g.hundredX}
+          y1={g.plot.top}
+          y2={g.plot.bottom}
+          stroke={COLORS.text}
+          strokeDasharray={HUNDRED_PERCENT_DASH}
         />
-      </Bar>
-    </BarChart>
+        <text
+          x={g.hundredX}
+          y={g.plot.top - 6}
+          textAnchor="middle"
+          fill={COLORS.text}
+          fontSize={SMALL_FONT_SIZE}
+        >
+          100%
+        </text>
+      </g>
+    </svg>
   );
 }

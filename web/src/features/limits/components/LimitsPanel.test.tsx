@@ -5,7 +5,7 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { typedProfile } from '../../../test/fixtures.ts';
 import { LimitsPanel } from './LimitsPanel.tsx';
 
-/** Each title the chart was drawn with, in order: a Recharts redraw is what a what-if step must avoid. */
+/** Each title the chart was drawn with, in order: the chart redraws once a drag rests, not every step. */
 const drawnTitles = vi.hoisted(() => [] as string[]);
 vi.mock('./LimitsChart.tsx', () => ({
   default: ({ title }: { title: string }) => {

@@ -1,18 +1,20 @@
 import type { PlanResult } from '@blockwise/shared/plan';
 import { memo, useMemo } from 'react';
-import { lazyChart } from '../../../components/lazy-chart.ts';
 import { ChartFrame } from '../../../components/ChartFrame.tsx';
 import { LegendList } from '../../../components/LegendList.tsx';
 import { EmptyState } from '../../../components/States.tsx';
 import { Unit } from '../../../components/Unit.tsx';
 import { Warnings } from '../../../components/Warnings.tsx';
-import { samePropsBesidesWhatIf } from '../../../lib/same-data.ts';
+import { sameData, samePropsBesidesWhatIf } from '../../../lib/same-data.ts';
 import { CHART_SETTLE_MS, useSettledValue } from '../../../lib/use-settled-value.ts';
+import { limitsChartHeight } from '../limits-chart-layout.ts';
 import { limitsLegend } from '../limits-legend.ts';
 import { bottleneckCallout, limitRows, type LimitRow } from '../limits-rows.ts';
 import { TableScroll } from '../../../components/TableScroll.tsx';
+import LimitsChartView from './LimitsChart.tsx';
 
-const LimitsChart = lazyChart(() => import('./LimitsChart.tsx'));
+/** Draws again only when its data changes (a what-if step re-derives equal rows as new arrays). */
+const LimitsChart = memo(LimitsChartView, sameData);
 
 const STATUS_TEXT = {
   over: 'over the ceiling',
@@ -86,8 +88,8 @@ function LimitsPanelView({ plan, title }: { plan: PlanResult; title: string }) {
   const current = useMemo(() => limitRows(plan), [plan]);
   const { rows } = current;
   const chartTitle = `What binds: ${title}`;
-  // The chart draws the rows once a drag rests (bench P16): a Recharts redraw is longer than a
-  // frame. Its title rests with them: a candidate's title names its size, IOPS and throughput, so
+  // The chart draws the rows once a drag rests (bench P16), as every chart of a what-if drag
+  // does (the table beside it follows each step). Its title rests with them: a candidate's title names its size, IOPS and throughput, so
   // a new title every step redrew the chart every step (the frame's heading follows at once).
   const drawn = useSettledValue(
     useMemo(() => ({ ...current, title: chartTitle }), [current, chartTitle]),
@@ -137,8 +139,10 @@ function LimitsPanelView({ plan, title }: { plan: PlanResult; title: string }) {
             ). Faded bars are burst ceilings.
           </>
         }
-        height={58 + rows.length * 38}
+        height={limitsChartHeight(rows.length)}
         legend={legend}
+        // Plain SVG, drawn with the panel: no chunk to load mid-drag, nothing to wait for in print.
+        eager
       >
         <LimitsChart rows={drawn.rows} axisMax={drawn.axisMax} title={drawn.title} />
       </ChartFrame>
