@@ -5,3 +5,11 @@ export { answerOf, describeRecommendation } from './answer.ts';
 export type { Answer } from './answer.ts';
 export { storedAnswerPlan, storedRunAnswerOf } from './stored-answer.ts';
 export type { StoredAnswer } from './stored-answer.ts';
+export {
+  CAPACITY_LEAD,
+  deliveredComparison,
+  deliveredText,
+  fioKindLabel,
+  storedCapacityAnswer,
+} from './capacity-answer.ts';
+export type { StoredCapacityAnswer } from './capacity-answer.ts';

@@ -1,4 +1,9 @@
-import type { Answer, StoredAnswer } from '@blockwise/shared/answer';
+import {
+  CAPACITY_LEAD,
+  type Answer,
+  type StoredAnswer,
+  type StoredCapacityAnswer,
+} from '@blockwise/shared/answer';
 import { escapeHtml } from './escape-html.ts';
 
 /**
@@ -52,5 +57,18 @@ export function shareAnswerHtml(stored: StoredAnswer, withPlans: boolean): strin
     '<section class="answer" aria-labelledby="answer-title" id="answer"><div class="answer__head">' +
     `<h2 class="answer__title" id="answer-title">The answer</h2>${note}</div>` +
     `${linesHtml(stored.answer, withPlans ? WITH_PLANS : RUNS_ONLY)}</section>`
+  );
+}
+
+/** A session saved without demand: web's StoredCapacity, element for element (no plan, nothing sized). */
+export function shareCapacityHtml(a: StoredCapacityAnswer): string {
+  const e = escapeHtml;
+  const note = '<span class="answer__note">No demand: what each storage delivered</span>';
+  return (
+    '<section class="answer" aria-labelledby="answer-title" id="answer"><div class="answer__head">' +
+    `<h2 class="answer__title" id="answer-title">The answer</h2>${note}</div>` +
+    `<div class="answer__capacity"><p><strong>No demand yet.</strong> ${e(CAPACITY_LEAD)}</p>` +
+    `<ul class="answer__lines">${a.lines.map((l) => `<li>${e(l)}</li>`).join('')}</ul>` +
+    `${a.comparison ? `<p>${e(a.comparison)}</p>` : ''}<p>${e(a.ask)}</p></div></section>`
   );
 }
