@@ -84,6 +84,10 @@ test('the colleague’s share link on a phone: the answer first, the decisive co
     const { answer, binds, buy, cost } = answerLines(phone);
     await expect(answer).toBeVisible();
     await expect(buy).toContainText(/^Provision gp3 .* for \$[\d,.]+\/month/);
+    // Sized on the workload's peaks saved with the runs, never on a run at saturation (issue 27).
+    await expect(
+      answer.getByText(/^Needs 11,327 IOPS and 712 MiB\/s: the peak plus 25% headroom/),
+    ).toBeVisible();
     await expect(binds).toContainText(/on r5d\.4xlarge/);
     // The answer comes right under the heading, in the head the server paints before React
     // (share-static-head.spec.ts holds it still), before the banner and every section: in the
@@ -186,6 +190,49 @@ test('a share link made through the API from runs alone: the unpaced benchmark d
     });
     await context.close();
   }
+});
+
+test('a share link saved from a session with capacity evidence only: what each storage delivered, peaks asked, never “Needs”', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  // The journeys' NVMe-vs-EBS pair, both at saturation, saved without the workload's peaks.
+  const { comparison } = await seedNvmeVsEbs(new Seeder(request), 'Capacity only', { peaks: false });
+  for (const viewport of [PHONE, DESKTOP])
+    for (const javaScriptEnabled of [false, true]) {
+      const context = await browser.newContext({ viewport, javaScriptEnabled });
+      const page = await context.newPage();
+      await page.goto(`/c/${comparison.id}`);
+      if (javaScriptEnabled)
+        await expect(page.getByRole('region', { name: 'Runs', exact: true })).toHaveCount(1, {
+          timeout: 20_000,
+        });
+      const answer = page.getByRole('region', { name: 'The answer' });
+      await expect(answer.getByText('No demand yet.')).toBeVisible();
+      await expect(answer.getByText(/Needs/)).toHaveCount(0);
+      await expect(answer.getByText(/^Provision /)).toHaveCount(0);
+      const nvme = answer.getByText(
+        / \(fio · NVMe\) delivered [\d,]+ IOPS and [\d,]+ MiB\/s \(read \+ write\)/,
+      );
+      const ebs = answer.getByText(
+        / \(fio · EBS\) delivered [\d,]+ IOPS and [\d,]+ MiB\/s \(read \+ write\)/,
+      );
+      await expect(nvme).toBeVisible();
+      await expect(ebs).toBeVisible();
+      await expect(answer.getByText(/delivered [\d.]+× the IOPS of/)).toBeVisible();
+      const ask = answer.getByText(/^What does the workload ask at its peak\?/);
+      await expect(ask).toBeVisible();
+      const where = `capacity only at ${viewport.width} px (scripts ${javaScriptEnabled ? 'on' : 'off'})`;
+      await expectInFirstViewport(page, `${where}: what the NVMe run delivered`, nvme);
+      await expectInFirstViewport(page, `${where}: what the EBS run delivered`, ebs);
+      await page.screenshot({
+        path: artifactPath(
+          `answer-share-capacity-${viewport.width}-${javaScriptEnabled ? 'react' : 'static'}.png`,
+        ),
+      });
+      await context.close();
+    }
 });
 
 test('a saved fleet plan on a phone: the answer first, Recommended and Saving on screen', async ({

@@ -51,6 +51,9 @@ for (const viewport of [
       await expect(answer.getByText(/delivered [\d.]+× the IOPS of/)).toBeVisible();
       const peaks = answer.getByRole('form', { name: 'The workload’s peaks' });
       await expect(peaks).toBeVisible();
+      // The dataset is asked with its growth, as beside "Needs …" once there is demand.
+      await expect(peaks.getByLabel('Dataset growth (compounded yearly)')).toBeVisible();
+      await expect(peaks.getByLabel('Planning horizon')).toBeVisible();
       await answer.scrollIntoViewIfNeeded();
       await page.screenshot({ path: artifactPath(`demand-capacity-only-${w}.png`) });
 

@@ -15,6 +15,7 @@ import { expect, Guard, test } from './support/test.ts';
 
 /**
  * Journey: upload an NVMe and an EBS fio file → see which limit binds and the latency verdict →
+ * type the workload's peaks (both runs are capacity evidence, issue 27: the plan sizes on demand) →
  * Save & share → open the link in a new browser context → the same numbers, read-only, with the
  * price date and the analysis version → "Open as a new planning session".
  *
@@ -105,6 +106,18 @@ test('NVMe and EBS fio files → bottleneck and latency verdict → Save & share
     `write: ${int(nvme.write.iops)} IOPS`,
   );
 
+  // Both runs went at saturation: what each storage delivered, not the workload's need (issue 27).
+  // The workload's peaks, typed into the answer, are what the plan sizes on — and what the link keeps.
+  const answer = page.getByRole('region', { name: 'The answer', exact: true });
+  await expect(answer.getByText('No demand yet.')).toBeVisible();
+  const peaks = answer.getByRole('form', { name: 'The workload’s peaks' });
+  await peaks.getByLabel('Workload read IOPS').fill('3043');
+  await peaks.getByLabel('Workload write IOPS').fill('6018');
+  await peaks.getByLabel('Workload read throughput').fill('188');
+  await peaks.getByLabel('Workload write throughput').fill('381');
+  await peaks.getByRole('button', { name: 'Plan for these peaks' }).click();
+  await expect(answer.getByText(/^Needs 11,327 IOPS and 712 MiB\/s/)).toBeVisible();
+
   const planned = await keyNumbers(page);
   // Latency verdicts per run at p99, from the oracles (per-job upper bounds for the EBS file).
   expect(planned.verdictTable).toContain(`${ms(ebs.read.clatMs['99']!)} ok`);
@@ -163,7 +176,9 @@ test('NVMe and EBS fio files → bottleneck and latency verdict → Save & share
     await expect(reviewer.getByRole('heading', { level: 1, name: 'Planning session' })).toBeVisible();
     await expect(reviewer.getByText(`Started from the shared comparison “${TITLE}”`)).toBeVisible();
     const reviewerInputs = reviewer.getByRole('list', { name: /^In this session/ });
-    await expect(reviewerInputs.getByRole('listitem')).toHaveCount(2);
+    // The two runs and the workload's peaks the plan sized on.
+    await expect(reviewerInputs.getByRole('listitem')).toHaveCount(3);
+    await expect(reviewerInputs.getByRole('listitem').filter({ hasText: 'Workload peaks' })).toHaveCount(1);
     await expect(reviewerInputs).toContainText('from the archive');
     const reopened = await keyNumbers(reviewer);
     expect(reopened.bottleneck).toBe(planned.bottleneck);

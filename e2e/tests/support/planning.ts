@@ -100,13 +100,24 @@ export async function chartsDrawn(page: Page): Promise<void> {
 }
 
 /**
+ * A workload's peaks as typed in from a dashboard (demand-capacity.spec.ts types the same):
+ * (3,043 + 6,018) × 1.25 headroom = 11,327 IOPS needed, (188 + 381) × 1.25 = 711 MiB/s.
+ */
+export const WORKLOAD_PEAKS = {
+  id: 'peaks',
+  label: 'Workload peaks',
+  read: { iops: 3043, throughput: 188, throughputUnit: 'MiB/s' },
+  write: { iops: 6018, throughput: 381, throughputUnit: 'MiB/s' },
+} as const;
+
+/**
  * The pair uploaded through the API with the same labels, and a comparison of it (what a saved
  * session holds). Other fio files may stand in for either run (e.g. two different jobs).
  */
 export async function seedNvmeVsEbs(
   seeder: Seeder,
   title: string,
-  fixtures: { nvme?: string; ebs?: string } = {},
+  fixtures: { nvme?: string; ebs?: string; peaks?: boolean } = {},
 ): Promise<{ nvme: CreatedRun; ebs: CreatedRun; comparison: CreatedRun }> {
   const nvmeFixture = fixtures.nvme ?? NVME_FIXTURE;
   const ebsFixture = fixtures.ebs ?? EBS_FIXTURE;
@@ -133,6 +144,9 @@ export async function seedNvmeVsEbs(
     plan: planSession({
       instanceType: INSTANCE,
       candidates: [{ type: 'gp3', ...GP3, count: 1 }],
+      // Both runs went at saturation: capacity evidence, never sized on (issue 27). The plan sizes
+      // on the workload's peaks typed in beside them; without them the link has no plan.
+      observed: fixtures.peaks === false ? [] : [WORKLOAD_PEAKS],
     }),
   });
   return { nvme, ebs, comparison };

@@ -15,6 +15,7 @@ import { fail, ok } from '../problem.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { profileFromObserved } from '../profile/observed.ts';
 import { profileFromFio } from '../profile/from-fio.ts';
+import { roleOfFioRun, type EvidenceRole } from '../demand/evidence-role.ts';
 import { resolveInstance, resolveRateCard } from './summarize-run.ts';
 
 /**
@@ -25,15 +26,26 @@ import { resolveInstance, resolveRateCard } from './summarize-run.ts';
 
 export type ComparisonRun = { id: string; labels: RunLabels; report: FioReport; summary: RunSummary };
 
-/** Profiles a session can refer to: `run:<id>` for archived runs, `observed:<id>` for typed-in numbers. */
-export function sessionProfiles(
+/** A profile a session can plan on, with its role: only demand is sized on unless the user chose. */
+type SessionProfile = { profile: IoProfile; role: EvidenceRole };
+
+/**
+ * Profiles a session can refer to: `run:<id>` for archived runs, `observed:<id>` for typed-in
+ * numbers. A run is demand when its jobs are rate-capped (it replays a load), else capacity (issue
+ * 27); a typed-in entry is demand unless the session marks it capacity (a sysbench run's numbers).
+ */
+function sessionProfiles(
   session: PlanSession | null,
   runs: readonly ComparisonRun[],
-): Result<Map<string, IoProfile>> {
-  const profiles = new Map<string, IoProfile>();
+): Result<Map<string, SessionProfile>> {
+  const profiles = new Map<string, SessionProfile>();
   for (const run of runs) {
     const p = profileFromFio(run.report, { label: run.labels.name ?? null });
-    if (p.ok) profiles.set(`run:${run.id}`, p.value);
+    if (p.ok)
+      profiles.set(`run:${run.id}`, {
+        profile: p.value,
+        role: roleOfFioRun(run.report, { replaysLoad: false }).role,
+      });
   }
   for (const [i, observed] of (session?.observed ?? []).entries()) {
     const p = profileFromObserved(observed);
@@ -43,7 +55,7 @@ export function sessionProfiles(
         `plan.observed.${i}: ${p.error.message}`,
         `plan.observed.${i}.${p.error.path ?? ''}`,
       );
-    profiles.set(`observed:${observed.id}`, p.value);
+    profiles.set(`observed:${observed.id}`, { profile: p.value, role: observed.role ?? 'demand' });
   }
   return ok(profiles);
 }
@@ -59,20 +71,31 @@ export function sessionRateCard(session: PlanSession): Result<RateCard> {
 
 const describe = (v: VolumeConfig) => describeVolume(v, { performance: true });
 
-/** One plan per candidate configuration of the session (plus local NVMe when the instance has a store). */
-export function planFromSession(
+/**
+ * One plan per candidate configuration of the session (plus local NVMe when the instance has a
+ * store). The profile planned on: the one the session names (`profileRef`, the user's choice),
+ * else its first demand source. A session with capacity evidence only (fio runs at saturation,
+ * sysbench) has no demand to size on: no plan (an empty list, not an error) — its answer says
+ * what each storage delivered and asks for the workload's peaks (storedCapacityAnswer).
+ */
+function planFromSession(
   session: PlanSession,
-  profiles: ReadonlyMap<string, IoProfile>,
-  audience: Audience = 'cli',
+  profiles: ReadonlyMap<string, SessionProfile>,
+  audience: Audience,
 ): Result<{ title: string; plan: PlanResult }[]> {
-  const ref = session.profileRef ?? profiles.keys().next().value;
-  const profile = ref !== undefined ? profiles.get(ref) : undefined;
+  if (profiles.size === 0)
+    return fail(
+      'body_invalid',
+      'plan: the session has no profile (no run and no typed-in numbers)',
+      'plan.profileRef',
+    );
+  const ref = session.profileRef ?? [...profiles].find(([, p]) => p.role === 'demand')?.[0];
+  if (ref === undefined) return ok([]);
+  const profile = profiles.get(ref)?.profile;
   if (!profile) {
     return fail(
       'body_invalid',
-      ref
-        ? `plan.profileRef: "${ref}" is neither an uploaded run of this comparison nor a typed-in profile`
-        : 'plan: the session has no profile (no run and no typed-in numbers)',
+      `plan.profileRef: "${ref}" is neither an uploaded run of this comparison nor a typed-in profile`,
       'plan.profileRef',
     );
   }

@@ -7,3 +7,11 @@ export { sectionsOf } from './sections.ts';
 export type { AnswerSection } from './sections.ts';
 export { storedAnswerPlan, storedRunAnswerOf } from './stored-answer.ts';
 export type { StoredAnswer } from './stored-answer.ts';
+export {
+  CAPACITY_LEAD,
+  deliveredComparison,
+  deliveredText,
+  fioKindLabel,
+  storedCapacityAnswer,
+} from './capacity-answer.ts';
+export type { StoredCapacityAnswer } from './capacity-answer.ts';

@@ -38,13 +38,16 @@ export type StoredAnswer = { plan: PlanResult; title: string; answer: Answer };
  * first plan (a share link reads like the session it was saved from). Made from runs alone (no
  * session): the first run that was planned, answered as its run page answers — an unpaced fio
  * benchmark is capacity evidence ("Delivered …"), a rate-limited one replays a load (demand), read
- * from the rate caps kept with the run. null: nothing in it was planned.
+ * from the rate caps kept with the run. null: nothing in it was planned (a session with capacity
+ * evidence only: see storedCapacityAnswer).
  */
 export function storedAnswerPlan(comparison: Pick<Comparison, 'plan' | 'result'>): StoredAnswer | null {
   const { result } = comparison;
   const first = result.plans[0];
-  if (comparison.plan !== null && first)
-    return { plan: first.plan, title: first.title, answer: storedAnswerOf(first.plan) };
+  // Saved from a session without demand (capacity evidence only): no plan, and no run's plan is
+  // its answer either — storedCapacityAnswer says what each storage delivered.
+  if (comparison.plan !== null)
+    return first ? { plan: first.plan, title: first.title, answer: storedAnswerOf(first.plan) } : null;
   const run = result.runs.find((r) => r.summary.plan);
   if (!run?.summary.plan) return null;
   const plan = run.summary.plan;

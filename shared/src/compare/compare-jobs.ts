@@ -61,10 +61,30 @@ const OPTION_SETTINGS = [
 ] as const satisfies readonly ComparedSetting[];
 type OptionSetting = (typeof OPTION_SETTINGS)[number];
 
+/** A rate cap per direction: null, that direction is not capped (fio: 0 or absent). */
+const DirectionCapSchema = z.object({
+  read: z.number().positive().nullable(),
+  write: z.number().positive().nullable(),
+  trim: z.number().positive().nullable(),
+});
+type DirectionCap = z.infer<typeof DirectionCapSchema>;
+
 /**
- * One job's settings as a comparison reads them: the typed facts of its fio options, and the
- * option settings as text (`optionSettings`; absent in comparisons stored before they were
- * compared, whose runs then cannot be shown to differ in them).
+ * A job's fio rate caps as numbers (HOWTO `rate`: bytes/s per direction; `rate_iops`: I/O per
+ * second per direction): null, no direction capped (absent, 0, or a value fio would not take).
+ * What says whether a run replays a load (demand) or ran at saturation (capacity), issue 27.
+ */
+const RateCapsSchema = z.object({
+  bytesPerSec: DirectionCapSchema.nullable(),
+  iops: DirectionCapSchema.nullable(),
+});
+export type RateCaps = z.infer<typeof RateCapsSchema>;
+
+/**
+ * One job's settings as a comparison reads them: the typed facts of its fio options, the option
+ * settings as text (`optionSettings`; absent in comparisons stored before they were compared,
+ * whose runs then cannot be shown to differ in them) and its rate caps as numbers (`rateCaps`;
+ * absent in comparisons stored before they were kept: withRateCaps derives them on reading).
  */
 export const ComparedJobSettingsSchema = JobSettingsSchema.pick({
   rw: true,
@@ -80,6 +100,7 @@ export const ComparedJobSettingsSchema = JobSettingsSchema.pick({
   runtimeSec: true,
 }).extend({
   optionSettings: z.record(z.enum(OPTION_SETTINGS), z.string()).optional(),
+  rateCaps: RateCapsSchema.optional(),
 });
 export type ComparedJobSettings = z.infer<typeof ComparedJobSettingsSchema>;
 
@@ -133,6 +154,7 @@ function readJobSettings(report: FioReport): RunJobSettings {
       ioengine: j.ioengine,
       runtimeSec: j.runtimeSec,
       optionSettings: readOptionSettings(options, j.kbBase),
+      rateCaps: rateCapsOfOptions(options, j.kbBase),
     };
     const key = JSON.stringify(s);
     if (seen.has(key)) continue;
@@ -209,9 +231,69 @@ function rateText(
   if (text === undefined) return none;
   const values = perDirection(text, (v) => parseFioSize(v, kbBase));
   if (values === null) return notUnderstood(text);
-  return perDirectionText(values, (v) =>
-    v === null || v === 0 ? none : unit === 'iops' ? `${countText(v)} IOPS` : `${formatExactSize(v)}/s`,
-  );
+  return perDirectionText(values, (v) => rateValueText(v, unit, none));
+}
+
+const rateValueText = (v: number | null, unit: 'bytes' | 'iops', none: string) =>
+  v === null || v === 0 ? none : unit === 'iops' ? `${countText(v)} IOPS` : `${formatExactSize(v)}/s`;
+
+/** A cap as the job settings show it: "500 IOPS", "read 2 MiB/s, write no cap". */
+export function rateCapText(cap: DirectionCap, unit: 'bytes' | 'iops'): string {
+  return perDirectionText(cap, (v) => rateValueText(v, unit, 'no cap'));
+}
+
+/** One option's cap per direction, or null when it caps nothing (absent, 0, not a value fio takes). */
+function capOf(text: string | undefined, kbBase: 1000 | 1024): DirectionCap | null {
+  const values = perDirection(text, (v) => parseFioSize(v, kbBase));
+  if (!values) return null;
+  const cap = (v: number | null) => (v !== null && v > 0 ? v : null);
+  const c = { read: cap(values.read), write: cap(values.write), trim: cap(values.trim) };
+  return c.read === null && c.write === null && c.trim === null ? null : c;
+}
+
+/** The `rate` and `rate_iops` caps of one job's merged fio options (`rate_min` is a floor, not a cap). */
+export function rateCapsOfOptions(options: Readonly<Record<string, string>>, kbBase: 1000 | 1024): RateCaps {
+  return {
+    bytesPerSec: capOf(optionValue(options, 'rate'), kbBase),
+    iops: capOf(optionValue(options, 'rate_iops'), kbBase),
+  };
+}
+
+const TEXT_UNITS: Record<string, number> = { B: 1, ...Object.fromEntries(SIZE_UNITS) };
+
+/**
+ * The caps a comparison frozen before `rateCaps` were kept ran with, read back from the text
+ * rateText wrote for them ("500 IOPS", "2 MiB/s", "read 1 MiB/s, write no cap"): that text is all
+ * such a comparison holds of its fio options. A value written "as written" (fio would not take
+ * it) caps nothing, as when it is read from the options.
+ */
+function capFromText(text: string | undefined, unit: 'bytes' | 'iops'): DirectionCap | null {
+  if (text === undefined) return null;
+  const value = (t: string): number | null => {
+    const m =
+      unit === 'iops' ? /^([\d,]+) IOPS$/.exec(t.trim()) : /^(\d+) (B|KiB|MiB|GiB)\/s$/.exec(t.trim());
+    if (!m) return null;
+    const n = Number(m[1]!.replaceAll(',', ''));
+    return unit === 'iops' ? n : n * TEXT_UNITS[m[2]!]!;
+  };
+  const parts = /^read (.+), write (.+?)(?:, trim (.+))?$/.exec(text);
+  const c = parts
+    ? { read: value(parts[1]!), write: value(parts[2]!), trim: value(parts[3] ?? parts[2]!) }
+    : { read: value(text), write: value(text), trim: value(text) };
+  return c.read === null && c.write === null && c.trim === null ? null : c;
+}
+
+/**
+ * Job settings with their rate caps as numbers: a comparison frozen before they were kept
+ * derives them from its option settings' text (none kept: none derived, the caps stay unknown).
+ */
+export function withRateCaps(job: ComparedJobSettings): ComparedJobSettings {
+  if (job.rateCaps !== undefined || job.optionSettings === undefined) return job;
+  const o = job.optionSettings;
+  return {
+    ...job,
+    rateCaps: { bytesPerSec: capFromText(o.rate, 'bytes'), iops: capFromText(o.rate_iops, 'iops') },
+  };
 }
 
 /** `fsync=N` / `fdatasync=N`: a sync call after every N writes; 0 (fio's default): never. */

@@ -53,7 +53,9 @@ describe('roleOfFioRun: a rate-limited run replays demand, a saturated run measu
 
   it('a stored run without its fio options (an older link) is not taken as a workload’s need', () => {
     expect(roleOfJobSettings(undefined).role).toBe('capacity');
-    const settings = jobSettingsOf(fixtureReport(RATE_IOPS_500)).map(({ optionSettings: _, ...j }) => j);
+    const settings = jobSettingsOf(fixtureReport(RATE_IOPS_500)).map(
+      ({ optionSettings: _, rateCaps: __, ...j }) => j,
+    );
     expect(roleOfJobSettings(settings)).toEqual({
       role: 'capacity',
       why: expect.stringMatching(/^its fio options were not kept with this link/),
@@ -61,6 +63,24 @@ describe('roleOfFioRun: a rate-limited run replays demand, a saturated run measu
     expect(roleOfJobSettings(jobSettingsOf(fixtureReport(RATE_IOPS_500))).why).toBe(
       'rate-limited (rate_iops=500 IOPS): it replays a load',
     );
+  });
+
+  it('a stored run’s role is read from its rate caps as numbers, never from the settings’ display text', () => {
+    const [job] = jobSettingsOf(fixtureReport(RATE_IOPS_500));
+    expect(job!.rateCaps).toEqual({ bytesPerSec: null, iops: { read: 500, write: 500, trim: 500 } });
+    // The text alone says nothing: a job whose caps are none is capacity, whatever its text reads.
+    const uncapped = { ...job!, rateCaps: { bytesPerSec: null, iops: null } };
+    expect(roleOfJobSettings([uncapped]).role).toBe('capacity');
+    // And a cap is a cap however the text was written (here: a text that reads "no cap").
+    const capped = {
+      ...job!,
+      optionSettings: { ...job!.optionSettings!, rate_iops: 'no cap' },
+      rateCaps: { bytesPerSec: { read: null, write: 1_048_576, trim: 1_048_576 }, iops: null },
+    };
+    expect(roleOfJobSettings([capped])).toEqual({
+      role: 'demand',
+      why: 'rate-limited (rate=read no cap, write 1 MiB/s): it replays a load',
+    });
   });
 
   it('the user can say a saturated-looking run replays their load', () => {

@@ -1,6 +1,5 @@
-import type { RunJobSettings } from '../compare/compare-jobs.ts';
+import { rateCapsOfOptions, rateCapText, type RunJobSettings } from '../compare/compare-jobs.ts';
 import type { FioReport } from '../fio/fio-report.schema.ts';
-import { parseFioSize, perDirection } from '../fio/job-settings.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { stepText } from './format.ts';
 
@@ -31,14 +30,15 @@ export function fioRateCaps(report: FioReport): FioRateCap[] {
   const caps: FioRateCap[] = [];
   const seen = new Set<string>();
   for (const job of report.jobs) {
+    // The same numbers a comparison keeps with the run (rateCapsOfOptions), so both agree.
+    const numbers = rateCapsOfOptions(job.options, job.settings.kbBase);
     for (const setting of ['rate', 'rate_iops'] as const) {
-      const text = Object.hasOwn(job.options, setting) ? job.options[setting] : undefined;
-      const values = perDirection(text, (v) => parseFioSize(v, job.settings.kbBase));
-      if (!values || ![values.read, values.write, values.trim].some((v) => v !== null && v > 0)) continue;
+      if ((setting === 'rate' ? numbers.bytesPerSec : numbers.iops) === null) continue;
+      const text = job.options[setting]!;
       const key = `${setting}=${text}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      caps.push({ setting, text: text! });
+      caps.push({ setting, text });
     }
   }
   return caps;
@@ -62,24 +62,23 @@ function roleOfRateCaps(caps: readonly string[]): RoleVerdict {
   };
 }
 
-/** What compare-jobs.ts writes for a `rate` / `rate_iops` that caps nothing, or that fio would not take. */
-const isNoCap = (text: string) => text === 'no cap' || text.endsWith('(as written)');
-
 /**
- * The role of a stored run (a share link's) from the settings kept with it: the `rate` /
- * `rate_iops` caps its jobs ran with, as compare-jobs.ts read them from the same fio options
- * fioRateCaps reads. A run stored without them (a comparison older than rate caps) has no known
- * cap: a fio benchmark runs at saturation unless told otherwise, so it is capacity evidence —
- * never sized on as a workload's need.
+ * The role of a stored run (a share link's) from the rate caps kept with its job settings, as
+ * numbers (`rateCaps`: read from the same fio options fioRateCaps reads; a comparison frozen before
+ * they were kept has them derived on reading, withRateCaps). A run stored without them (a
+ * comparison older than rate caps) has no known cap: a fio benchmark runs at saturation unless
+ * told otherwise, so it is capacity evidence — never sized on as a workload's need.
  */
 export function roleOfJobSettings(settings: RunJobSettings | undefined): RoleVerdict {
   const caps = new Set<string>();
-  for (const job of settings ?? [])
-    for (const setting of ['rate', 'rate_iops'] as const) {
-      const text = job.optionSettings?.[setting];
-      if (text !== undefined && !isNoCap(text)) caps.add(`${setting}=${text}`);
-    }
-  const known = (settings ?? []).some((j) => j.optionSettings !== undefined);
+  let known = false;
+  for (const job of settings ?? []) {
+    if (!job.rateCaps) continue;
+    known = true;
+    const { bytesPerSec, iops } = job.rateCaps;
+    if (bytesPerSec) caps.add(`rate=${rateCapText(bytesPerSec, 'bytes')}`);
+    if (iops) caps.add(`rate_iops=${rateCapText(iops, 'iops')}`);
+  }
   if (!known)
     return {
       role: 'capacity',

@@ -5,8 +5,17 @@ import { ResidencySchema } from '../plan/viability.ts';
 import { VolumeConfigSchema } from '../plan/volume.ts';
 import { ObservedMetricsSchema } from '../profile/observed.ts';
 
-/** A typed-in profile of a planning session (numbers from CloudWatch/Grafana/Datadog). */
-export const SessionObservedSchema = ObservedMetricsSchema.extend({ id: z.string().max(40) });
+/**
+ * A typed-in profile of a planning session (numbers from CloudWatch/Grafana/Datadog, a metrics
+ * export's peaks), or an imported benchmark's numbers (sysbench). `role`: what the numbers are
+ * (issue 27) — absent or `demand`, what the workload asks (sized on); `capacity`, what a storage
+ * delivered (compared, never sized on unless the session names it as its profileRef). Optional:
+ * sessions saved before roles were kept held typed-in numbers only.
+ */
+export const SessionObservedSchema = ObservedMetricsSchema.extend({
+  id: z.string().max(40),
+  role: z.enum(['demand', 'capacity']).optional(),
+});
 
 /**
  * The inputs of a planning session: what "Save & share" stores (with the run ids) and what an
@@ -16,7 +25,10 @@ export const SessionObservedSchema = ObservedMetricsSchema.extend({ id: z.string
 export const PlanSessionSchema = z.object({
   version: z.literal(1),
   observed: z.array(SessionObservedSchema).max(20),
-  /** Which profile the plan is for: `run:<id>` or `observed:<id>`; null = the first available. */
+  /**
+   * Which profile the plan is for: `run:<id>` or `observed:<id>`; null = the first demand source
+   * (a rate-capped run, a typed-in entry), and none: the comparison holds no plan (issue 27).
+   */
   profileRef: z.string().max(60).nullable(),
   instanceType: z.string().max(64).nullable(),
   /** Candidate EBS configurations to compare (gp3 vs io2 vs gp2 …). */

@@ -4,6 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { summarizeRun } from '../analysis/summarize-run.ts';
 import { jobSettingsOf } from '../compare/compare-jobs.ts';
 import { parseFio } from '../fio/parse-fio.ts';
+import {
+  fixtureReport,
+  RATE_2M,
+  RATE_IOPS_500,
+  RATE_MIN_256K,
+  UNPACED_4K,
+} from '../test-support/fio-fixtures.ts';
 import { bottleneckStateOf } from '../plan/limits.ts';
 import { ANALYSIS_VERSION } from '../plan/plan.ts';
 import type { ComparisonResult } from './comparison.ts';
@@ -242,5 +249,73 @@ describe('readStoredComparisonResult: a comparison frozen under 2026.11.2', () =
     expect(read.value).toEqual(result);
     expect(read.value.runs[0]?.jobSettings?.[0]?.optionSettings).toBeUndefined();
     expect(read.value.plans[0]?.plan.warnings).toEqual([{ code: 'coarse_period', message: 'hourly points' }]);
+  });
+});
+
+describe('readStoredComparisonResult: a comparison frozen under 2026.11.3, before rate caps were kept as numbers', () => {
+  it.each([
+    // fixture, the caps today's reading keeps
+    [RATE_IOPS_500, { bytesPerSec: null, iops: { read: 500, write: 500, trim: 500 } }],
+    [RATE_2M, { bytesPerSec: { read: 2_097_152, write: 2_097_152, trim: 2_097_152 }, iops: null }],
+    [UNPACED_4K, { bytesPerSec: null, iops: null }],
+    // rate_min is a floor, not a cap.
+    [RATE_MIN_256K, { bytesPerSec: null, iops: null }],
+  ] as const)(
+    '%s: its caps are derived from the option settings it kept, as today’s reading finds them',
+    (file, caps) => {
+      const today = jobSettingsOf(fixtureReport(file));
+      expect(today[0]!.rateCaps).toEqual(caps);
+      // What 2026.11.3 froze: the option settings' text, no caps.
+      const frozen = today.map(({ rateCaps: _, ...j }) => j);
+      const result = {
+        runs: [
+          {
+            id: 'AAAAAAAAAAAAAAAAAAAAAA',
+            labels: stored2.labels,
+            fioVersion: stored2.summary.fioVersion,
+            summary: stored2.summary,
+            jobSettings: frozen,
+          },
+        ],
+        plans: [],
+        latency: null,
+        nvmeVsEbs: null,
+        warnings: [],
+        rates: { region: 'us-east-1', source: 'AWS Price List', date: '2022-02-10' },
+      };
+      const read = readStoredComparisonResult(JSON.stringify(result));
+      if (!read.ok) throw new Error(read.error.message);
+      expect(read.value.runs[0]!.jobSettings).toEqual(today);
+    },
+  );
+
+  it.each([
+    // option values written into a real report: per direction, kb_base sizes, values fio would not take
+    [{ rate: ',1m' }, { bytesPerSec: { read: null, write: 1_048_576, trim: 1_048_576 }, iops: null }],
+    [{ rate: '1m,500k,0' }, { bytesPerSec: { read: 1_048_576, write: 512_000, trim: null }, iops: null }],
+    [{ rate_iops: '12000,3000' }, { bytesPerSec: null, iops: { read: 12_000, write: 3000, trim: 3000 } }],
+    [{ rate_iops: 'fast' }, { bytesPerSec: null, iops: null }],
+  ] as const)('%j: read back from its text as from the options', (options, caps) => {
+    const report = fixtureReport(UNPACED_4K);
+    const written = {
+      ...report,
+      jobs: report.jobs.map((j) => ({ ...j, options: { ...j.options, ...options } })),
+    };
+    const today = jobSettingsOf(written);
+    expect(today[0]!.rateCaps).toEqual(caps);
+    const frozen = today.map(({ rateCaps: _, ...j }) => j);
+    const run = {
+      id: 'AAAAAAAAAAAAAAAAAAAAAA',
+      labels: stored2.labels,
+      fioVersion: stored2.summary.fioVersion,
+      summary: stored2.summary,
+      jobSettings: frozen,
+    };
+    const rates = { region: 'us-east-1', source: 'AWS Price List', date: '2022-02-10' };
+    const read = readStoredComparisonResult(
+      JSON.stringify({ runs: [run], plans: [], latency: null, nvmeVsEbs: null, warnings: [], rates }),
+    );
+    if (!read.ok) throw new Error(read.error.message);
+    expect(read.value.runs[0]!.jobSettings).toEqual(today);
   });
 });

@@ -6,6 +6,7 @@ import { provisionedFieldsOf } from '../plan/volume.ts';
 import { fail, ok, type Result } from '../problem.ts';
 import { ASSUMED_RANDOM } from '../profile/io-profile.schema.ts';
 import { HOURS_PER_MONTH, roundCents } from '../units.ts';
+import { withRateCaps } from '../compare/compare-jobs.ts';
 import { ComparisonResultSchema, type ComparisonResult } from './comparison.ts';
 import { RunSummarySchema, type RunSummary } from './run.ts';
 
@@ -166,7 +167,14 @@ export function readStoredComparisonResult(json: unknown): Result<ComparisonResu
     ...result,
     runs: result.runs.map((run) => {
       const upcaster = UPCASTERS[run.summary.analysisVersion];
-      return upcaster ? { ...run, summary: upcaster.summary(run.summary) } : run;
+      // Rate caps as numbers, from the option settings' text of a comparison frozen before they
+      // were kept (whether a run replays a load is read from them, never from the text).
+      const jobs = run.jobSettings?.map(withRateCaps);
+      return {
+        ...run,
+        ...(jobs ? { jobSettings: jobs } : {}),
+        ...(upcaster ? { summary: upcaster.summary(run.summary) } : {}),
+      };
     }),
     plans: result.plans.map((p) => {
       const upcaster = UPCASTERS[p.plan.analysisVersion];

@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ComparisonSchema, CreatedComparisonSchema } from '@blockwise/shared/api';
+import { storedAnswerPlan, storedCapacityAnswer } from '@blockwise/shared/answer';
+import { ComparisonSchema, CreatedComparisonSchema, type Comparison } from '@blockwise/shared/api';
+import { type PlanSession } from '@blockwise/shared/records';
 import { CLOUDWATCH_PEAK, planSession } from '../../../../shared/src/test-support/plan-session.ts';
 import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -131,6 +133,87 @@ describe('POST /api/comparisons → GET: an immutable share link', () => {
     const first = got.result.plans[0]!.plan;
     expect(first.dataset).toEqual({ todayGiB: 1500, growth, provisionGiB: 1800 });
     expect(first.rightSizing.target.minSizeGiB).toBe(1800);
+  });
+
+  describe('issue 27: a session sizes on demand only', () => {
+    // Two fio runs at saturation (no rate set): what an NVMe store and a gp3 volume delivered.
+    const capacityOnly: PlanSession = {
+      ...session,
+      observed: [],
+      profileRef: null,
+      candidates: [session.candidates[0]!],
+      nodes: 1,
+    };
+    /** The words of a stored comparison's answer, as its share page and HTML say them. */
+    const answerText = (c: Comparison) => {
+      const planned = storedAnswerPlan(c);
+      if (planned) return Object.values(planned.answer).join(' ');
+      const capacity = storedCapacityAnswer(c);
+      return capacity ? [...capacity.lines, capacity.comparison, capacity.ask].join(' ') : '';
+    };
+    const save = async (plan: PlanSession) => {
+      const created = await request(t.app)
+        .post('/api/comparisons')
+        .send({ title: 'saturation runs', runIds: [ids.nvmeMix, ids.ebsMix], plan });
+      expect(created.status).toBe(201);
+      const { id } = CreatedComparisonSchema.parse(created.body);
+      const res = await request(t.app).get(`/api/comparisons/${id}`);
+      return { id, text: res.text, got: ComparisonSchema.parse(res.body) };
+    };
+
+    it('capacity evidence only: stored without a plan; its JSON and HTML say what each delivered and ask for peaks, never “Needs”', async () => {
+      const { id, text, got } = await save(capacityOnly);
+      expect(got.result.plans).toEqual([]);
+      expect(text).not.toMatch(/Needs/);
+      expect(got.result.runs.map((r) => r.labels.name)).toEqual(['nvmeMix', 'ebsMix']);
+      // The answer the share page and its server-painted head word, and the script-free page.
+      expect(storedAnswerPlan(got)).toBeNull();
+      const minimal = (await request(t.app).get(`/c/${id}`)).text;
+      expect(minimal).toContain('<strong>No demand yet.</strong>');
+      for (const html of [answerText(got), minimal]) {
+        expect(html).not.toMatch(/Needs|Provision /);
+        expect(html).toMatch(
+          /nvmeMix \(fio · NVMe\) delivered [\d,]+ IOPS and [\d,]+ MiB\/s \(read \+ write\)/,
+        );
+        expect(html).toMatch(
+          /ebsMix \(fio · EBS\) delivered [\d,]+ IOPS and [\d,]+ MiB\/s \(read \+ write\)/,
+        );
+        expect(html).toMatch(/delivered [\d.]+× the IOPS of/);
+        expect(html).toMatch(/What does the workload ask at its peak\?/);
+      }
+    });
+
+    it('the same runs with the workload’s peaks typed in: planned on the peaks', async () => {
+      const { got } = await save({ ...capacityOnly, observed: session.observed });
+      expect(got.result.plans.map((p) => p.title)).toEqual([
+        'gp3 1000 GiB, 16,000 IOPS, 1000 MiB/s',
+        'local NVMe (r5d.4xlarge instance store)',
+      ]);
+      const target = got.result.plans[0]!.plan.rightSizing.target;
+      // (3,043 + 6,018) × 1.25 = 11,326.25 IOPS; (188 + 381) MiB/s × 1.25 = 711.25 MiB/s: both
+      // rounded up to what can be provisioned.
+      expect(target.iops).toBe(11_327);
+      expect(target.throughputMiBps).toBe(712);
+      expect(answerText(got)).toMatch(/Needs 11,327 IOPS and 712 MiB\/s: the peak plus 25% headroom/);
+    });
+
+    it('a run the session names (profileRef) is planned on, as the user chose it', async () => {
+      const { got } = await save({ ...capacityOnly, profileRef: `run:${ids.ebsMix}` });
+      expect(got.result.plans).toHaveLength(2);
+      expect(answerText(got)).toMatch(/Needs [\d,]+ IOPS/);
+    });
+
+    it('a benchmark’s numbers kept as capacity (sysbench) are not sized on by default', async () => {
+      const sysbench = {
+        ...session.observed[0]!,
+        id: 'sb',
+        label: 'sysbench fileio',
+        role: 'capacity' as const,
+      };
+      const { got } = await save({ ...capacityOnly, observed: [sysbench] });
+      expect(got.result.plans).toEqual([]);
+      expect(answerText(got)).toMatch(/sysbench fileio \(benchmark\) delivered 9,061 IOPS and 569 MiB\/s/);
+    });
   });
 
   it('a session with typed-in numbers only (no runs) is a valid comparison', async () => {

@@ -1,4 +1,11 @@
-import { sectionsOf, type Answer, type AnswerSection, type StoredAnswer } from '@blockwise/shared/answer';
+import {
+  CAPACITY_LEAD,
+  sectionsOf,
+  type Answer,
+  type AnswerSection,
+  type StoredAnswer,
+  type StoredCapacityAnswer,
+} from '@blockwise/shared/answer';
 import { escapeHtml } from './escape-html.ts';
 
 /**
@@ -54,5 +61,18 @@ export function shareAnswerHtml(stored: StoredAnswer, plans: number): string {
     '<section class="answer" aria-labelledby="answer-title" id="answer"><div class="answer__head">' +
     `<h2 class="answer__title" id="answer-title">The answer</h2>${note}</div>` +
     `${linesHtml(stored.answer, sectionsOf({ kind: 'share', plans }))}</section>`
+  );
+}
+
+/** A session saved without demand: web's StoredCapacity, element for element (no plan, nothing sized). */
+export function shareCapacityHtml(a: StoredCapacityAnswer): string {
+  const e = escapeHtml;
+  const note = '<span class="answer__note">No demand: what each storage delivered</span>';
+  return (
+    '<section class="answer" aria-labelledby="answer-title" id="answer"><div class="answer__head">' +
+    `<h2 class="answer__title" id="answer-title">The answer</h2>${note}</div>` +
+    `<div class="answer__capacity"><p><strong>No demand yet.</strong> ${e(CAPACITY_LEAD)}</p>` +
+    `<ul class="answer__lines">${a.lines.map((l) => `<li>${e(l)}</li>`).join('')}</ul>` +
+    `${a.comparison ? `<p>${e(a.comparison)}</p>` : ''}<p>${e(a.ask)}</p></div></section>`
   );
 }

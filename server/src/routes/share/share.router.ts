@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { Router } from 'express';
-import { storedAnswerPlan } from '@blockwise/shared/answer';
+import { CAPACITY_LEAD, storedAnswerPlan, storedCapacityAnswer } from '@blockwise/shared/answer';
+import type { PlanSession } from '@blockwise/shared/records';
 import type { Comparison } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import type { ComparisonResult } from '@blockwise/shared/records';
@@ -11,12 +12,13 @@ import { isValidId } from '../../store/ids.ts';
 import { comparisonRecordOf } from '../../store/records.ts';
 import { storeCall } from '../../http/route-helpers.ts';
 import { toComparison } from '../../presenters/comparison.ts';
-import { shareAnswerHtml } from './answer-html.ts';
+import { shareAnswerHtml, shareCapacityHtml } from './answer-html.ts';
 import { escapeHtml } from './escape-html.ts';
 
 /** Without the built web app: a plain, script-free HTML summary of a comparison. */
 function minimalShareHtml(
   title: string | null,
+  session: PlanSession | null,
   result: ComparisonResult,
   priceDate: string,
   version: string,
@@ -33,13 +35,17 @@ function minimalShareHtml(
         `<li>${escapeHtml(p.title)}: ${escapeHtml(p.plan.bottleneck?.explanation ?? 'no configuration')}</li>`,
     )
     .join('');
+  const capacity = storedCapacityAnswer({ plan: session, result });
+  const noDemand = capacity
+    ? `<p><strong>No demand yet.</strong> ${escapeHtml(CAPACITY_LEAD)}</p><ul>${capacity.lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>${capacity.comparison ? `<p>${escapeHtml(capacity.comparison)}</p>` : ''}<p>${escapeHtml(capacity.ask)}</p>`
+    : '';
   // Comparison warnings (jobs_differ) first: they say whether the numbers below may be compared at all.
   const warnings = (result.warnings ?? [])
     .map(
       (w) => `<p role="alert"><strong>Warning [${escapeHtml(w.code)}]:</strong> ${escapeHtml(w.message)}</p>`,
     )
     .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title ?? 'Blockwise comparison')}</title></head><body><h1>${escapeHtml(title ?? 'Blockwise comparison')}</h1>${warnings}<table><thead><tr><th>Run</th><th>Kind</th><th>Instance</th><th>Read IOPS</th><th>Write IOPS</th><th>Read MiB/s</th><th>Write MiB/s</th><th>Bottleneck</th></tr></thead><tbody>${rows}</tbody></table><ul>${plans}</ul><p>Prices as of ${escapeHtml(priceDate)} (${escapeHtml(result.rates.source)}); analysis ${escapeHtml(version)}.</p></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title ?? 'Blockwise comparison')}</title></head><body><h1>${escapeHtml(title ?? 'Blockwise comparison')}</h1>${warnings}<table><thead><tr><th>Run</th><th>Kind</th><th>Instance</th><th>Read IOPS</th><th>Write IOPS</th><th>Read MiB/s</th><th>Write MiB/s</th><th>Bottleneck</th></tr></thead><tbody>${rows}</tbody></table>${noDemand}<ul>${plans}</ul><p>Prices as of ${escapeHtml(priceDate)} (${escapeHtml(result.rates.source)}); analysis ${escapeHtml(version)}.</p></body></html>`;
 }
 
 /** Routes the single-page app owns (deep links must load index.html). */
@@ -118,7 +124,12 @@ export function shareHeadHtml(comparison: Comparison): string {
           .join('')}</ul></div>`
       : '';
   const stored = storedAnswerPlan(comparison);
-  const answer = stored ? shareAnswerHtml(stored, result.plans.length) : '';
+  const capacity = stored ? null : storedCapacityAnswer(comparison);
+  const answer = stored
+    ? shareAnswerHtml(stored, result.plans.length)
+    : capacity
+      ? shareCapacityHtml(capacity)
+      : '';
   return (
     '<div class="page"><header class="page-head"><div><p class="page-head__kicker">Shared comparison · read-only</p>' +
     `<h1 tabindex="-1" id="page-title">${title}</h1><dl class="facts facts--inline">${dl}</dl></div>${actions}</header>` +
@@ -236,9 +247,10 @@ export function webRouter(ctx: RouteContext<ComparisonRecords>): Router {
         );
       return;
     }
+    const record = comparisonRecordOf(c);
     res
       .type('html')
-      .send(minimalShareHtml(c.title, comparisonRecordOf(c).result, c.priceTableDate, c.analysisVersion));
+      .send(minimalShareHtml(c.title, record.plan, record.result, c.priceTableDate, c.analysisVersion));
   });
   router.get('/', (_req, res) => {
     res

@@ -1,4 +1,10 @@
-import { sectionsOf, storedAnswerPlan } from '@blockwise/shared/answer';
+import {
+  CAPACITY_LEAD,
+  sectionsOf,
+  storedAnswerPlan,
+  storedCapacityAnswer,
+  type StoredCapacityAnswer,
+} from '@blockwise/shared/answer';
 import { type Comparison } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { useDeferredValue, useState } from 'react';
@@ -6,6 +12,7 @@ import { Region } from '../../components/Region.tsx';
 import { ErrorState, LoadingState } from '../../components/States.tsx';
 import { Warnings } from '../../components/Warnings.tsx';
 import { ExportMenu } from '../../features/export/components/ExportMenu.tsx';
+import type { AnswerExport } from '../../features/export/export-rows.ts';
 import { RunsTable } from '../../features/archive/components/RunsTable.tsx';
 import { RateMeta } from '../../features/right-size/components/RateCardPanel.tsx';
 import { storedWaste } from '../../features/right-size/right-size-view.ts';
@@ -14,8 +21,21 @@ import { describeApiError } from '../../lib/api-client.ts';
 import { ComparisonView } from '../ComparisonView.tsx';
 import { navigate, paths } from '../router.tsx';
 import { useSession } from '../session/SessionProvider.tsx';
-import { StoredAnswer } from './plan/StoredAnswer.tsx';
+import { StoredAnswer, StoredCapacity } from './plan/StoredAnswer.tsx';
 import { usePageTitle } from './use-page-title.ts';
+
+/** A capacity answer as the CSV's first rows: what was delivered in place of "needs", nothing sized. */
+function capacityExport(a: StoredCapacityAnswer, rates: Comparison['result']['rates']): AnswerExport {
+  return {
+    for: 'no demand: what each storage delivered',
+    needs: [`No demand yet. ${CAPACITY_LEAD}`, ...a.lines, a.comparison, a.ask].filter(Boolean).join(' '),
+    binds: null,
+    instance: null,
+    provision: null,
+    nvme: null,
+    prices: `${rates.region ?? 'custom rates'} prices of ${rates.date}`,
+  };
+}
 
 /** Everything under the banner: runs, then the stored plans in the shared comparison view. */
 function SharedBody({ comparison }: { comparison: Comparison }) {
@@ -48,7 +68,11 @@ function SharedBody({ comparison }: { comparison: Comparison }) {
         />
       ) : (
         <Region title="Plans" id="plans">
-          <p>This comparison holds runs without a configuration to plan for.</p>
+          <p>
+            {comparison.plan
+              ? 'No plan: the session held no demand (the workload’s peaks) to size on, only what each storage delivered.'
+              : 'This comparison holds runs without a configuration to plan for.'}
+          </p>
           <RateMeta rates={result.rates} />
         </Region>
       )}
@@ -66,6 +90,7 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
   // table and panel neither delays that paint nor blocks the main thread in one long task.
   const showBody = useDeferredValue(true, false);
   const answerPlan = storedAnswerPlan(comparison);
+  const capacity = answerPlan ? null : storedCapacityAnswer(comparison);
   const answerSections = sectionsOf({ kind: 'share', plans: result.plans.length });
 
   const open = async () => {
@@ -116,7 +141,13 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
             session={comparison.plan}
             analysisVersion={comparison.analysisVersion}
             title={title}
-            answer={answerPlan ? { for: answerPlan.title, ...answerPlan.answer } : undefined}
+            answer={
+              answerPlan
+                ? { for: answerPlan.title, ...answerPlan.answer }
+                : capacity
+                  ? capacityExport(capacity, result.rates)
+                  : undefined
+            }
           />
         </div>
       </header>
@@ -124,6 +155,8 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
           server paints before any script (share.router.ts, answer-html.ts: no layout shift). */}
       {answerPlan ? (
         <StoredAnswer answer={answerPlan.answer} title={answerPlan.title} sections={answerSections} />
+      ) : capacity ? (
+        <StoredCapacity answer={capacity} />
       ) : null}
       {typeof opening === 'object' ? (
         <p className="banner banner--error" role="alert">

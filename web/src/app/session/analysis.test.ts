@@ -5,7 +5,7 @@ import { joinCatalog } from '../../lib/catalog.ts';
 import { fixtureReport } from '../../test/fixtures.ts';
 import { analyzeSession } from './analysis.ts';
 import { remapSession, saveBlockers, saveSession } from './save-session.ts';
-import { initialSession, type SessionState } from './session-state.ts';
+import { fromPlanSession, initialSession, toPlanSession, type SessionState } from './session-state.ts';
 
 const ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const catalog = joinCatalog(catalogModule, analysisModule);
@@ -138,6 +138,71 @@ describe('saveSession', () => {
     });
     expect(body.plan.observed).toHaveLength(1);
     expect(steps).toEqual(['Uploading r6id-gp3.json (1 of 1)…', 'Creating the share link…']);
+  });
+
+  it('capacity evidence only: the link names no profile, so it stores no plan (never the first run as “Needs”)', async () => {
+    const base = state();
+    const s = { ...base, inputs: base.inputs.filter((i) => i.kind === 'fio') };
+    const a = analyzeSession(s, catalog);
+    // The page's sections still plan on the run as a what-if; the answer has no demand.
+    expect(a.effective.profileRef).toBe('run:local-run');
+    expect(a.demand.ref).toBeNull();
+    const bodies: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (url.startsWith('/api/runs'))
+          return new Response(
+            JSON.stringify({
+              runs: [
+                {
+                  id: ID,
+                  url: `/runs/${ID}`,
+                  created: true,
+                  summary: catalog.summarizeRun(fixtureReport('grouped'), {}),
+                },
+              ],
+            }),
+            { status: 201 },
+          );
+        bodies.push(init!.body as string);
+        return new Response(
+          JSON.stringify({ id: 'CCCCCCCCCCCCCCCCCCCCCC', url: '/c/CCCCCCCCCCCCCCCCCCCCCC' }),
+          {
+            status: 201,
+          },
+        );
+      }),
+    );
+    await saveSession(s, a, vi.fn(), '', () => {});
+    vi.unstubAllGlobals();
+    expect(JSON.parse(bodies[0]!)).toMatchObject({ runIds: [ID], plan: { profileRef: null, observed: [] } });
+  });
+
+  it('a sysbench run travels as a benchmark’s numbers (role capacity), typed-in peaks as demand', () => {
+    const session = toPlanSession({
+      ...initialSession,
+      inputs: [
+        state().inputs[1]!,
+        {
+          kind: 'observed',
+          id: 'sb',
+          metrics: {
+            read: { iops: 100, throughput: 1, throughputUnit: 'MiB/s' },
+            write: { iops: 0, throughput: 0, throughputUnit: 'MiB/s' },
+          },
+          capacity: true,
+        },
+      ],
+    });
+    expect(session.observed.map((o) => [o.id, o.role])).toEqual([
+      ['o1', undefined],
+      ['sb', 'capacity'],
+    ]);
+    // Read back (a saved session opened again): still a benchmark's numbers, not sized on.
+    const back = fromPlanSession(session, { kind: 'new' });
+    expect(back.inputs.map((i) => i.kind === 'observed' && i.capacity === true)).toEqual([false, true]);
+    expect(analyzeSession(back, catalog).demand.ref).toBe('observed:o1');
   });
 
   it('a failed upload names the file', async () => {

@@ -86,7 +86,7 @@ function roleOf(input: SessionInput): { role: EvidenceRole; why: string } | null
         ? roleOfEvidence({ kind: 'fio', report: input.report, replaysLoad: input.replaysLoad === true })
         : null;
     case 'observed':
-      return roleOfEvidence({ kind: 'typed' });
+      return roleOfEvidence({ kind: input.capacity ? 'sysbench' : 'typed' });
     case 'series':
       return roleOfEvidence({ kind: 'metrics' });
     case 'sysbench':

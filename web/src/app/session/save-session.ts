@@ -80,7 +80,10 @@ export async function saveSession(
     return await createComparison({
       ...(title ? { title } : {}),
       runIds: [...ids.values()],
-      plan: remapSession(analysis.effective, ids),
+      // The profile planned on is the answer's demand source, never the run the sections fall back
+      // to as a what-if when the session holds capacity evidence only: that link has no plan and
+      // answers, as the planning page does, with what each storage delivered (issue 27).
+      plan: remapSession({ ...analysis.effective, profileRef: analysis.demand.ref }, ids),
     });
   } catch (error) {
     throw new SaveError(`the comparison could not be stored: ${describeApiError(error)}`);

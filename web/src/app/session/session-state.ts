@@ -49,6 +49,11 @@ export type ObservedInput = {
   /** ≤ 40 characters (PlanSession observed ids). */
   id: string;
   metrics: ObservedMetrics;
+  /**
+   * A benchmark's numbers (a sysbench run's, read back from a saved session): what a storage
+   * delivered, never sized on by default. Absent: typed-in peaks, demand.
+   */
+  capacity?: true;
 };
 
 /** A production metrics export (CloudWatch console CSV, get-metric-data JSON, Grafana CSV). */
@@ -427,10 +432,13 @@ export function toPlanSession(state: SessionState, settings: Settings = state.se
   return {
     version: 1,
     observed: state.inputs.flatMap((i) => {
-      if (i.kind === 'observed') return [{ ...i.metrics, id: i.id }];
+      if (i.kind === 'observed')
+        return [{ ...i.metrics, id: i.id, ...(i.capacity ? { role: 'capacity' as const } : {}) }];
       if (i.kind === 'fio') return [];
       const metrics = observedOf(i);
-      return metrics?.ok ? [{ ...metrics.value, id: i.id }] : [];
+      // A sysbench run is capacity evidence: the server sizes on demand only (issue 27).
+      const role = i.kind === 'sysbench' ? { role: 'capacity' as const } : {};
+      return metrics?.ok ? [{ ...metrics.value, id: i.id, ...role }] : [];
     }),
     ...settings,
   };
@@ -469,7 +477,12 @@ export function fromPlanSession(session: PlanSession, origin: SessionState['orig
     ...initialSession,
     origin,
     settings,
-    inputs: observed.map(({ id, ...metrics }) => ({ kind: 'observed', id, metrics })),
+    inputs: observed.map(({ id, role, ...metrics }) => ({
+      kind: 'observed',
+      id,
+      metrics,
+      ...(role === 'capacity' ? { capacity: true as const } : {}),
+    })),
   };
 }
 

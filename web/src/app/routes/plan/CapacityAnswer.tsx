@@ -1,3 +1,4 @@
+import { CAPACITY_LEAD } from '@blockwise/shared/answer';
 import type { DeliveredRow } from './demand-view.ts';
 import { PeaksForm } from './PeaksForm.tsx';
 import type { PlanSessionView } from './use-plan-session.ts';
@@ -22,8 +23,7 @@ export function CapacityAnswer({
   return (
     <div className="answer__capacity">
       <p>
-        <strong>No demand yet.</strong> These runs went as fast as the storage allowed: they say what each
-        storage delivered, not what your workload needs.
+        <strong>No demand yet.</strong> {CAPACITY_LEAD}
       </p>
       <ul className="answer__lines">
         {rows.map((r) => (

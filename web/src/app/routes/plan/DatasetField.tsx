@@ -18,6 +18,23 @@ export function DatasetField({
 }) {
   const [text, setText] = useState(() => numberText(datasetGiB));
   const [error, setError] = useState<string | null>(null);
+  // The session's size is the source: changed from elsewhere (the peaks form, a session loaded or
+  // restored), the field shows it; its echo of what this field sent keeps the text as typed.
+  const [seen, setSeen] = useState(datasetGiB);
+  const [sent, setSent] = useState<number | null | undefined>(undefined);
+  if (datasetGiB !== seen) {
+    setSeen(datasetGiB);
+    if (datasetGiB !== sent) {
+      setText(numberText(datasetGiB));
+      setError(null);
+      setSent(undefined);
+    }
+  }
+  const send = (gib: number | null) => {
+    setError(null);
+    setSent(gib);
+    dispatch({ type: 'settings-changed', settings: { datasetGiB: gib } });
+  };
   return (
     <TextField
       id={id}
@@ -31,13 +48,9 @@ export function DatasetField({
         const value = e.target.value;
         setText(value);
         const n = parseNumberText(value);
-        if (value.trim() === '') {
-          setError(null);
-          dispatch({ type: 'settings-changed', settings: { datasetGiB: null } });
-        } else if (n !== null && n > 0) {
-          setError(null);
-          dispatch({ type: 'settings-changed', settings: { datasetGiB: n } });
-        } else setError('Enter the dataset size in GiB (a number above 0), or leave it empty.');
+        if (value.trim() === '') send(null);
+        else if (n !== null && n > 0) send(n);
+        else setError('Enter the dataset size in GiB (a number above 0), or leave it empty.');
       }}
     />
   );

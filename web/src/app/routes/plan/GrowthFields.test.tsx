@@ -68,4 +68,31 @@ describe('GrowthFields: how fast the dataset grows, over how many months', () =>
     expect(lastGrowth(f.dispatch)).toBeNull();
     expect(f.percent.getAttribute('aria-invalid')).toBeNull();
   });
+
+  it('follows the session’s growth when it changes elsewhere (another form, a session loaded), keeping what was typed otherwise', () => {
+    const dispatch = vi.fn();
+    const view = (growth: { percentPerYear: number; horizonMonths: number } | null) => (
+      <GrowthFields id="g" growth={growth} dispatch={dispatch} />
+    );
+    const { rerender } = render(view(null));
+    const percent = screen.getByLabelText<HTMLInputElement>('Dataset growth (compounded yearly)');
+    const months = screen.getByLabelText<HTMLInputElement>('Planning horizon');
+    // Typed here: the session holds it, and the empty horizon stays empty (12 months is the placeholder).
+    fireEvent.change(percent, { target: { value: '20' } });
+    expect(lastGrowth(dispatch)).toEqual({ percentPerYear: 20, horizonMonths: 12 });
+    rerender(view({ percentPerYear: 20, horizonMonths: 12 }));
+    expect([percent.value, months.value]).toEqual(['20', '']);
+    // Changed elsewhere: the fields show the session's growth, the error of a refused text cleared.
+    fireEvent.change(percent, { target: { value: '5000' } });
+    expect(percent.getAttribute('aria-invalid')).toBe('true');
+    rerender(view({ percentPerYear: 35, horizonMonths: 24 }));
+    expect([percent.value, months.value]).toEqual(['35', '24']);
+    expect(percent.getAttribute('aria-invalid')).toBeNull();
+    // Back to what was typed here before, from elsewhere (a session reloaded): shown as the session holds it.
+    rerender(view({ percentPerYear: 20, horizonMonths: 12 }));
+    expect([percent.value, months.value]).toEqual(['20', '12']);
+    // A session without growth (a new one, a link without it): empty fields.
+    rerender(view(null));
+    expect([percent.value, months.value]).toEqual(['', '']);
+  });
 });

@@ -7,6 +7,9 @@ import type { PlanSessionView } from './use-plan-session.ts';
 /** The horizon when only a growth is typed: a year, the period a growth rate is quoted for. */
 const DEFAULT_HORIZON_MONTHS = 12;
 
+const sameGrowth = (a: DatasetGrowth | null, b: DatasetGrowth | null) =>
+  a?.percentPerYear === b?.percentPerYear && a?.horizonMonths === b?.horizonMonths;
+
 /**
  * How fast the dataset grows and over how many months to plan, beside the dataset size: every
  * capacity check (EBS sizes, the NVMe alternative's store) then holds the grown size, and the
@@ -24,12 +27,30 @@ export function GrowthFields({
   const [percentText, setPercentText] = useState(() => numberText(growth?.percentPerYear ?? null));
   const [monthsText, setMonthsText] = useState(() => numberText(growth?.horizonMonths ?? null));
   const [errors, setErrors] = useState<{ percent?: string; months?: string }>({});
+  // The session's growth is the source: when it changes from elsewhere (the other growth fields, a
+  // session loaded or restored), the fields show it. Its echo of what these fields sent keeps the
+  // text as typed (an empty horizon stays empty while the session holds 12 months).
+  const [seen, setSeen] = useState(growth);
+  const [sent, setSent] = useState<DatasetGrowth | null | undefined>(undefined);
+  if (!sameGrowth(growth, seen)) {
+    setSeen(growth);
+    if (sent === undefined || !sameGrowth(growth, sent)) {
+      setPercentText(numberText(growth?.percentPerYear ?? null));
+      setMonthsText(numberText(growth?.horizonMonths ?? null));
+      setErrors({});
+      setSent(undefined);
+    }
+  }
+  const send = (datasetGrowth: DatasetGrowth | null) => {
+    setErrors({});
+    setSent(datasetGrowth);
+    dispatch({ type: 'settings-changed', settings: { datasetGrowth } });
+  };
 
   const apply = (percent: string, months: string) => {
     if (percent.trim() === '') {
       // No growth: planned for today's size; a horizon alone changes nothing, so it is not judged.
-      setErrors({});
-      dispatch({ type: 'settings-changed', settings: { datasetGrowth: null } });
+      send(null);
       return;
     }
     const percentPerYear = parseNumberText(percent);
@@ -39,8 +60,7 @@ export function GrowthFields({
       horizonMonths: horizonMonths ?? Number.NaN,
     });
     if (r.success) {
-      setErrors({});
-      dispatch({ type: 'settings-changed', settings: { datasetGrowth: r.data } });
+      send(r.data);
       return;
     }
     const fields = new Set(r.error.issues.map((i) => i.path[0]));

@@ -3,6 +3,7 @@ import { TextField } from '../../../components/Field.tsx';
 import { readDraft } from '../../../features/ingest/components/ObservedForm.tsx';
 import { parseNumberText } from '../../../lib/parse-number.ts';
 import { newObservedId, type ObservedInput } from '../../session/session-state.ts';
+import { GrowthFields } from './GrowthFields.tsx';
 import type { PlanSessionView } from './use-plan-session.ts';
 
 const FIELDS = [
@@ -14,7 +15,7 @@ const FIELDS = [
 type Key = (typeof FIELDS)[number][0];
 
 /**
- * The workload's peaks and dataset size, asked right in the answer box when the session holds
+ * The workload's peaks, dataset size and its growth, asked right in the answer box when the session holds
  * capacity evidence only: submitted, they become a typed-in demand source and the answer plans on
  * it at once (chooseDemandSource: the newest demand source). Checked by the typed-in form's rules.
  */
@@ -81,6 +82,13 @@ export function PeaksForm({
           onChange={(e) => setValues({ ...values, dataset: e.target.value })}
         />
       </div>
+      {/* How the dataset grows, as the answer asks it beside the dataset size once there is demand:
+          the session's setting, the same fields (kept in step with the answer's). */}
+      <GrowthFields
+        id={`${id}-growth`}
+        growth={session.state.settings.datasetGrowth ?? null}
+        dispatch={session.dispatch}
+      />
       <button type="submit" className="btn btn--primary">
         Plan for these peaks
       </button>

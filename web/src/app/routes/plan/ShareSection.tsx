@@ -37,9 +37,8 @@ export function ShareSection({ session }: { session: PlanSessionView }) {
           (analysis.effective.observed.length > 0
             ? {
                 ...analysis.effective,
-                profileRef: analysis.effective.profileRef?.startsWith('run:')
-                  ? null
-                  : analysis.effective.profileRef,
+                // The answer's demand source (never a what-if run: a link carries no fio file).
+                profileRef: analysis.demand.ref?.startsWith('run:') ? null : analysis.demand.ref,
               }
             : null)
         }

@@ -1,4 +1,9 @@
-import type { Answer, AnswerSection } from '@blockwise/shared/answer';
+import {
+  CAPACITY_LEAD,
+  type Answer,
+  type AnswerSection,
+  type StoredCapacityAnswer,
+} from '@blockwise/shared/answer';
 import { AnswerBox } from './AnswerBox.tsx';
 import { AnswerLines } from './AnswerLines.tsx';
 
@@ -21,6 +26,30 @@ export function StoredAnswer({
   return (
     <AnswerBox note={title ? <>For {title}</> : undefined}>
       <AnswerLines answer={answer} sections={sections} />
+    </AnswerBox>
+  );
+}
+
+/**
+ * A share link saved from a session with capacity evidence only: no plan was stored, so the answer
+ * says what each storage delivered, compares them and asks for the workload's peaks, as the
+ * planning page's answer did (CapacityAnswer). The server paints the same markup (answer-html.ts).
+ */
+export function StoredCapacity({ answer }: { answer: StoredCapacityAnswer }) {
+  return (
+    <AnswerBox note={<>No demand: what each storage delivered</>}>
+      <div className="answer__capacity">
+        <p>
+          <strong>No demand yet.</strong> {CAPACITY_LEAD}
+        </p>
+        <ul className="answer__lines">
+          {answer.lines.map((line, i) => (
+            <li key={i}>{line}</li>
+          ))}
+        </ul>
+        {answer.comparison ? <p>{answer.comparison}</p> : null}
+        <p>{answer.ask}</p>
+      </div>
     </AnswerBox>
   );
 }

@@ -1,12 +1,8 @@
 import { instanceStoreCapacity, type InstanceSpec } from '@blockwise/shared/aws';
-import {
-  deliveredOf,
-  deliveredRatio,
-  describeDemandSource,
-  type DemandSourceFacts,
-} from '@blockwise/shared/demand';
+import { deliveredComparison, deliveredText } from '@blockwise/shared/answer';
+import { deliveredOf, describeDemandSource, type DemandSourceFacts } from '@blockwise/shared/demand';
 import { datasetCapacityOf, datasetFitText, type DatasetGrowth } from '@blockwise/shared/plan';
-import { fmtInt, fmtNum, fmtPct, fmtRate } from '../../../lib/format.ts';
+import { fmtInt, fmtPct } from '../../../lib/format.ts';
 import type { SessionAnalysis } from '../../session/analysis.ts';
 import { refOf, type SessionInput } from '../../session/session-state.ts';
 import { inputTitle, kindLabelOf } from './input-text.ts';
@@ -58,34 +54,23 @@ export function deliveredOfSession(
   const measured = inputs.flatMap((i) => {
     const p = analysis.inputs.get(i.id)?.profile;
     if (analysis.roles.get(i.id)?.role !== 'capacity' || !p?.ok) return [];
-    const d = deliveredOf(p.value);
-    const p99 = p.value.write.latency?.percentiles['99'] ?? p.value.read.latency?.percentiles['99'] ?? null;
-    return [
-      {
-        input: i,
-        delivered: d,
-        row: {
-          id: i.id,
-          title: inputTitle(i),
-          kindLabel: kindLabelOf(i),
-          text: `${fmtInt(d.iops)} IOPS and ${fmtRate(d.bytesPerSec, 'MiB/s', 0)} (read + write)${p99 !== null ? `, p99 latency ${fmtNum(p99, 2)} ms` : ''}`,
-        },
-      },
-    ];
+    const evidence = {
+      title: inputTitle(i),
+      kindLabel: kindLabelOf(i),
+      delivered: deliveredOf(p.value),
+      p99Ms: p.value.write.latency?.percentiles['99'] ?? p.value.read.latency?.percentiles['99'] ?? null,
+    };
+    return [{ id: i.id, evidence }];
   });
-  let comparison: string | null = null;
-  if (measured.length >= 2) {
-    const best = measured.reduce((a, b) => (b.delivered.iops > a.delivered.iops ? b : a));
-    const others = measured.filter((m) => m !== best);
-    comparison = others
-      .map((m) => {
-        const r = deliveredRatio(m.delivered, best.delivered);
-        return `${best.row.title} delivered ${r.iops === null ? 'IOPS where' : `${fmtNum(r.iops, 1)}× the IOPS of`} ${m.row.title}${r.bytesPerSec === null ? '' : ` and ${fmtNum(r.bytesPerSec, 1)}× its throughput`}`;
-      })
-      .join('; ');
-    comparison = `${comparison}. What each delivered is what that storage can do under that job, not what your workload needs.`;
-  }
-  return { rows: measured.map((m) => m.row), comparison };
+  return {
+    rows: measured.map(({ id, evidence: e }) => ({
+      id,
+      title: e.title,
+      kindLabel: e.kindLabel,
+      text: deliveredText(e),
+    })),
+    comparison: deliveredComparison(measured.map((m) => m.evidence)),
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { fioKindLabel } from '@blockwise/shared/answer';
 import type { SeriesInput, SessionInput, SysbenchInput } from '../../session/session-state.ts';
 
 /** How an input is named on its card, in the plan's headings and in the fio job panel. */
@@ -10,8 +11,10 @@ export function inputTitle(input: SessionInput): string {
 const KIND_LABEL = { series: 'metrics', sysbench: 'sysbench', observed: 'typed in' } as const;
 
 export function kindLabelOf(input: SessionInput): string {
+  // A benchmark's numbers read back from a saved session (sysbench): as a share link names them.
+  if (input.kind === 'observed' && input.capacity) return 'benchmark';
   if (input.kind !== 'fio') return KIND_LABEL[input.kind];
-  return input.labels.kind === 'nvme' ? 'fio · NVMe' : input.labels.kind === 'ebs' ? 'fio · EBS' : 'fio';
+  return fioKindLabel(input.labels.kind);
 }
 
 /** A metrics export or sysbench run's card status in the shared card's terms. */

@@ -1,0 +1,106 @@
+import type { Comparison } from '../api/contract.ts';
+import { deliveredOf, deliveredRatio, type Delivered } from '../demand/evidence-role.ts';
+import { profileFromObserved } from '../profile/observed.ts';
+import { formatDecimal, formatInt, MiB } from '../units.ts';
+
+/**
+ * The answer when there is no demand, only capacity evidence (issue 27): what each storage
+ * delivered and how they compare, and the workload's peaks asked for — never "Needs …", since a
+ * benchmark at saturation says what the storage can do, not what the workload asks. The planning
+ * page (web CapacityAnswer) and a share link saved from such a session (its page and its HTML)
+ * say it in these words.
+ */
+
+/** One storage configuration's measured delivery: read + write, and its p99 latency when measured. */
+export type CapacityEvidence = {
+  title: string;
+  /** What measured it: "fio · EBS", "sysbench". */
+  kindLabel: string;
+  delivered: Delivered;
+  p99Ms: number | null;
+};
+
+export const CAPACITY_LEAD =
+  'These runs went as fast as the storage allowed: they say what each storage delivered, not what your workload needs.';
+
+/** "fio · EBS" for a run labelled EBS, "fio" for one without a kind. */
+export function fioKindLabel(kind: 'ebs' | 'nvme' | null | undefined): string {
+  return kind === 'nvme' ? 'fio · NVMe' : kind === 'ebs' ? 'fio · EBS' : 'fio';
+}
+
+/** "22,130 IOPS and 86 MiB/s (read + write), p99 latency 1.20 ms". */
+export function deliveredText(e: Pick<CapacityEvidence, 'delivered' | 'p99Ms'>): string {
+  const { iops, bytesPerSec } = e.delivered;
+  const p99 = e.p99Ms !== null ? `, p99 latency ${formatDecimal(e.p99Ms, 2)} ms` : '';
+  return `${formatInt(iops)} IOPS and ${formatDecimal(bytesPerSec / MiB, 0)} MiB/s (read + write)${p99}`;
+}
+
+/**
+ * With two or more, the best (by IOPS) against each other: "b delivered 2.1× the IOPS of a and
+ * 1.9× its throughput. What each delivered is …". null with fewer than two.
+ */
+export function deliveredComparison(evidence: readonly CapacityEvidence[]): string | null {
+  if (evidence.length < 2) return null;
+  const best = evidence.reduce((a, b) => (b.delivered.iops > a.delivered.iops ? b : a));
+  const text = evidence
+    .filter((m) => m !== best)
+    .map((m) => {
+      const r = deliveredRatio(m.delivered, best.delivered);
+      return `${best.title} delivered ${r.iops === null ? 'IOPS where' : `${formatDecimal(r.iops, 1)}× the IOPS of`} ${m.title}${r.bytesPerSec === null ? '' : ` and ${formatDecimal(r.bytesPerSec, 1)}× its throughput`}`;
+    })
+    .join('; ');
+  return `${text}. What each delivered is what that storage can do under that job, not what your workload needs.`;
+}
+
+/** A share link's capacity answer: the lines the page and its HTML show, and the export's text. */
+export type StoredCapacityAnswer = {
+  /** One line per storage: "EBS a (fio · EBS) delivered 22,130 IOPS and 86 MiB/s (read + write)." */
+  lines: string[];
+  comparison: string | null;
+  /** What the reader does next: the workload's peaks, in a planning session. */
+  ask: string;
+};
+
+const STORED_ASK =
+  'What does the workload ask at its peak? Open this as a new planning session and enter its peaks from a dashboard and the data it holds, or import its production metrics: the answer then sizes on them.';
+
+/**
+ * The answer of a comparison saved from a planning session that held capacity evidence only (no
+ * plan was stored, planFromSession): the runs' stored headlines (read + write, as the planning
+ * page's profiles measured them) and the session's benchmark entries. null when the comparison
+ * holds a plan, or was made from runs alone (storedAnswerPlan answers those).
+ */
+export function storedCapacityAnswer(
+  comparison: Pick<Comparison, 'plan' | 'result'>,
+): StoredCapacityAnswer | null {
+  const { plan, result } = comparison;
+  if (plan === null || result.plans.length > 0) return null;
+  const evidence: CapacityEvidence[] = result.runs.map((r) => {
+    const h = r.summary.headline;
+    return {
+      title: r.labels.name ?? r.id,
+      kindLabel: fioKindLabel(r.labels.kind),
+      delivered: {
+        iops: h.readIops + h.writeIops,
+        bytesPerSec: h.readBytesPerSec + h.writeBytesPerSec,
+      },
+      p99Ms: h.writeClatMs?.['99'] ?? h.readClatMs?.['99'] ?? null,
+    };
+  });
+  for (const o of plan.observed) {
+    if (o.role !== 'capacity') continue;
+    const p = profileFromObserved(o);
+    if (!p.ok) continue;
+    evidence.push({
+      title: o.label ?? o.id,
+      kindLabel: 'benchmark',
+      delivered: deliveredOf(p.value),
+      p99Ms: p.value.write.latency?.percentiles['99'] ?? p.value.read.latency?.percentiles['99'] ?? null,
+    });
+  }
+  return {
+    lines: evidence.map((e) => `${e.title} (${e.kindLabel}) delivered ${deliveredText(e)}.`),
+    comparison: deliveredComparison(evidence),
+    ask: STORED_ASK,
+  };
+}
