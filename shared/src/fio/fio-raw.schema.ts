@@ -26,9 +26,17 @@ const count = z.number();
 /** A float printed with `%f`: null only after a bare `nan`/`inf` was read as null (docs/fio-format.md §8.5). */
 const float = count.nullable();
 
-/** A Problem when a number fio wrote is negative or beyond 64 bits; null when it is fine or absent. */
-export function checkFioNumber(value: number | null | undefined, path: string): Problem | null {
+/**
+ * A Problem when a number fio wrote is negative or beyond 64 bits; null when it is fine or absent.
+ * The path is `parent.key`, joined only for a Problem (the checks run on every number of every job).
+ */
+export function checkFioNumber(
+  value: number | null | undefined,
+  parent: string,
+  key: string,
+): Problem | null {
   if (value === null || value === undefined || (value >= 0 && value <= MAX_FIO_NUMBER)) return null;
+  const path = `${parent}.${key}`;
   return {
     code: 'fio_invalid',
     message: `${path}: expected a number from 0 to 2^64 (fio writes 64-bit counts), got number ${value}`,
