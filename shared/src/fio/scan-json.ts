@@ -85,7 +85,8 @@ export function scanObject(text: string, start: number, maxDepth: number): Objec
  * guess can be wrong either way, so a caller may use a `complete` result only once `JSON.parse`
  * has accepted that slice (then the slice is valid JSON, the guess held, and the result is
  * `scanObject`'s), and must ask `scanObject` in every other case. Linear like `scanObject`:
- * every cursor only moves forward, and each look back stops at a line start not read before.
+ * every cursor only moves forward, and a look back that finds no new line start is not repeated
+ * before the end of that line.
  */
 export function scanValidObject(text: string, start: number, maxDepth: number): ObjectScan {
   const n = text.length;
@@ -95,7 +96,8 @@ export function scanValidObject(text: string, start: number, maxDepth: number): 
   // Everything before `known` is read, and `known` is outside any string.
   let known = start;
   let quote = nextOf(text, '"', start);
-  let newline = nextOf(text, '\n', start);
+  // When at or past the bracket: no newline between `known` and here, so no look back.
+  let lineEnd = -1;
   let openBrace = nextOf(text, '{', start);
   let closeBrace = nextOf(text, '}', start);
   let openBracket = nextOf(text, '[', start);
@@ -105,10 +107,11 @@ export function scanValidObject(text: string, start: number, maxDepth: number): 
     if (openBracket < i) i = openBracket;
     if (closeBracket < i) i = closeBracket;
     if (i >= n) return { kind: 'truncated', at: n };
-    if (newline < i) {
+    if (lineEnd < i) {
       const lineStart = text.lastIndexOf('\n', i) + 1;
       if (lineStart > known) known = lineStart;
-      newline = nextOf(text, '\n', i);
+      // Several brackets on one line (or none but this one): find where it ends, once.
+      else lineEnd = nextOf(text, '\n', i);
     }
     if (quote < known) quote = nextOf(text, '"', known);
     // The strings between `known` and the bracket: the bracket may be inside the last one.
