@@ -117,18 +117,19 @@ export function normalizeJob(raw: FioRawJob, context: JobContext): Normalized<No
   for (const w of settingWarnings) warnings.push(w);
 
   const totalLatency = reportsTotalLatency(options, context.version, raw);
-  const directions: Record<'read' | 'write' | 'trim', NormalizedDirection> = {
-    read: emptyDirection(),
-    write: emptyDirection(),
-    trim: emptyDirection(),
-  };
-  for (const name of ['read', 'write', 'trim'] as const) {
+  // In this order, so that their warnings come in it.
+  const direction = (name: 'read' | 'write' | 'trim'): Normalized<NormalizedDirection> => {
     const rawDirection = raw[name];
-    if (rawDirection === undefined) continue;
-    const d = normalizeDirection(rawDirection, `${path}.${name}`, totalLatency, warnings);
-    if (!d.ok) return d;
-    directions[name] = d.value;
-  }
+    if (rawDirection === undefined) return { ok: true, value: emptyDirection() };
+    return normalizeDirection(rawDirection, `${path}.${name}`, totalLatency, warnings);
+  };
+  const readResult = direction('read');
+  if (!readResult.ok) return readResult;
+  const writeResult = direction('write');
+  if (!writeResult.ok) return writeResult;
+  const trimResult = direction('trim');
+  if (!trimResult.ok) return trimResult;
+  const [read, write, trim] = [readResult.value, writeResult.value, trimResult.value];
   let mixed: NormalizedDirection | null = null;
   if (raw.mixed !== undefined) {
     const d = normalizeDirection(raw.mixed, `${path}.mixed`, totalLatency, warnings);
@@ -136,9 +137,9 @@ export function normalizeJob(raw: FioRawJob, context: JobContext): Normalized<No
     mixed = d.value;
   }
   const totalWarning = totalLatencyWarning(raw.jobname, path, [
-    ['read', directions.read],
-    ['write', directions.write],
-    ['trim', directions.trim],
+    ['read', read],
+    ['write', write],
+    ['trim', trim],
     ['mixed', mixed],
   ]);
   if (totalWarning) warnings.push(totalWarning);
@@ -202,13 +203,13 @@ export function normalizeJob(raw: FioRawJob, context: JobContext): Normalized<No
     hostname: raw.hostname ?? null,
     options,
     settings,
-    read: directions.read.stats,
-    write: directions.write.stats,
-    trim: directions.trim.stats,
+    read: read.stats,
+    write: write.stats,
+    trim: trim.stats,
     mixed: mixed?.stats ?? null,
     sync,
   };
-  return { ok: true, value: { job, ...directions, mixed, warnings } };
+  return { ok: true, value: { job, read, write, trim, mixed, warnings } };
 }
 
 function settingsFor(
