@@ -118,16 +118,11 @@ export function normalizeJob(raw: FioRawJob, context: JobContext): Normalized<No
 
   const totalLatency = reportsTotalLatency(options, context.version, raw);
   // In this order, so that their warnings come in it.
-  const direction = (name: 'read' | 'write' | 'trim'): Normalized<NormalizedDirection> => {
-    const rawDirection = raw[name];
-    if (rawDirection === undefined) return { ok: true, value: emptyDirection() };
-    return normalizeDirection(rawDirection, `${path}.${name}`, totalLatency, warnings);
-  };
-  const readResult = direction('read');
+  const readResult = directionOf(raw, 'read', path, totalLatency, warnings);
   if (!readResult.ok) return readResult;
-  const writeResult = direction('write');
+  const writeResult = directionOf(raw, 'write', path, totalLatency, warnings);
   if (!writeResult.ok) return writeResult;
-  const trimResult = direction('trim');
+  const trimResult = directionOf(raw, 'trim', path, totalLatency, warnings);
   if (!trimResult.ok) return trimResult;
   const [read, write, trim] = [readResult.value, writeResult.value, trimResult.value];
   let mixed: NormalizedDirection | null = null;
@@ -210,6 +205,19 @@ export function normalizeJob(raw: FioRawJob, context: JobContext): Normalized<No
     sync,
   };
   return { ok: true, value: { job, read, write, trim, mixed, warnings } };
+}
+
+/** A direction the job has, normalized; one it does not have, empty. */
+function directionOf(
+  raw: FioRawJob,
+  name: 'read' | 'write' | 'trim',
+  path: string,
+  totalLatency: boolean,
+  warnings: Warning[],
+): Normalized<NormalizedDirection> {
+  const rawDirection = raw[name];
+  if (rawDirection === undefined) return { ok: true, value: emptyDirection() };
+  return normalizeDirection(rawDirection, `${path}.${name}`, totalLatency, warnings);
 }
 
 function settingsFor(
