@@ -1,8 +1,14 @@
 import type { Warning } from '../problem.ts';
 import { averageBlockSize, bytesPerSec, iops } from '../units.ts';
-import type { DirectionStats, DirectionTotals, FioReport, LatencyMs } from './fio-report.schema.ts';
+import type {
+  DirectionStats,
+  DirectionTotals,
+  FioReport,
+  LatencyMs,
+  PercentileRangeMs,
+} from './fio-report.schema.ts';
 import { noLatency, type NormalizedDirection, type NormalizedJob } from './normalize-job.ts';
-import { mergeBins, percentileRange, percentilesFromBins } from './percentiles.ts';
+import { mergeBins, percentileKey, percentileRange, percentilesFromBins } from './percentiles.ts';
 
 /**
  * Totals over jobs (docs/fio-format.md §4): rates add within a run, percentiles do not. Per direction:
@@ -84,7 +90,7 @@ function aggregateLatency(
       samples,
     };
   }
-  const range = percentileRange(withPercentiles);
+  const range = rangeOverOneList(active) ?? percentileRange(withPercentiles);
   const divisor = active[0]!.divisor;
   const mergeable = active.every(
     (e) => e.bins !== null && e.divisor === divisor && e.percentileList.length > 0,
@@ -110,6 +116,37 @@ function aggregateLatency(
     isTotalLatency,
     samples,
   };
+}
+
+/**
+ * `percentileRange` of the entries' percentiles when all of them were read with one key list
+ * (percentiles.ts hands jobs with the same percentile keys the same list): the list is the union
+ * of their keys, already in ascending order, so no map of keys is built and sorted. Undefined
+ * when the lists differ (or none has percentiles), for `percentileRange` to do it.
+ */
+function rangeOverOneList(active: readonly NormalizedDirection[]): PercentileRangeMs | undefined {
+  let list: readonly number[] | null = null;
+  for (const e of active) {
+    if (e.stats.clatMs.percentiles === null) continue;
+    if (list === null) list = e.percentileList;
+    else if (e.percentileList !== list) return undefined;
+  }
+  if (list === null || list.length === 0) return undefined;
+  const range: PercentileRangeMs = {};
+  for (const p of list) {
+    const key = percentileKey(p);
+    let min = Infinity;
+    let max = -Infinity;
+    for (const e of active) {
+      const percentiles = e.stats.clatMs.percentiles;
+      if (percentiles === null) continue;
+      const value = percentiles[key]!;
+      if (value < min) min = value;
+      if (value > max) max = value;
+    }
+    range[key] = { min, max };
+  }
+  return range;
 }
 
 /** Mean weighted by sample count; null when a job's count or mean is unknown. */

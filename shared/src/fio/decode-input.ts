@@ -35,6 +35,8 @@ const MAX_INVALID_SHARE = 0.01;
 const MAX_CONTROL_SHARE = 0.01;
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL_CHARACTERS = /[\x01-\x08\x0e-\x1a\x1c-\x1f\x7f]/g;
+// eslint-disable-next-line no-control-regex -- the same class, without `g`, to test for one
+const CONTROL_CHARACTER = /[\x01-\x08\x0e-\x1a\x1c-\x1f\x7f]/;
 
 type Decoded = { ok: true; value: DecodedInput } | { ok: false; error: Problem };
 
@@ -125,12 +127,18 @@ function swapBytePairs(bytes: Uint8Array): Uint8Array {
   return out;
 }
 
+/**
+ * A NUL byte is the one byte that decodes to U+0000 (with or without `fatal`), so the decoded text
+ * is searched for it: a string search is vectorized, `Uint8Array.prototype.indexOf` is not (27 µs
+ * against 1 µs for 104 KB).
+ */
+const nulBytes = () =>
+  failure('binary_input', 'the input contains NUL bytes: it is a binary file, not fio output');
+
 function decodeUtf8(bytes: Uint8Array): Decoded {
-  if (bytes.indexOf(0) !== -1) {
-    return failure('binary_input', 'the input contains NUL bytes: it is a binary file, not fio output');
-  }
   try {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    if (text.indexOf('\u0000') !== -1) return nulBytes();
     const binary = describeBinaryText(text);
     if (binary) return failure('binary_input', binary);
     return { ok: true, value: { text, encoding: 'utf-8', warnings: [] } };
@@ -139,6 +147,7 @@ function decodeUtf8(bytes: Uint8Array): Decoded {
     // path can make an otherwise fine result invalid UTF-8: tolerate a few bad bytes, not many.
   }
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  if (text.indexOf('\u0000') !== -1) return nulBytes();
   let replaced = 0;
   for (let i = text.indexOf('\ufffd'); i !== -1; i = text.indexOf('\ufffd', i + 1)) replaced += 1;
   if (replaced > Math.max(8, bytes.length * MAX_INVALID_SHARE)) {
@@ -168,7 +177,8 @@ function describeBinaryText(text: string): string | null {
   }
   const head = text.length > SNIFF_BYTES ? text.slice(0, SNIFF_BYTES) : text;
   // Tab, LF, VT, FF, CR and ESC (terminal colours in captured output) are normal in text files.
-  const control = head.match(CONTROL_CHARACTERS)?.length ?? 0;
+  // Counted only when there is one: `test` stops at the first, `match` builds an array of all.
+  const control = CONTROL_CHARACTER.test(head) ? (head.match(CONTROL_CHARACTERS)?.length ?? 0) : 0;
   const n = head.length;
   if (control > Math.max(4, n * MAX_CONTROL_SHARE)) {
     return `the input is not text: ${control} control characters in its first ${n} characters`;

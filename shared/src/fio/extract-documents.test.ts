@@ -1,8 +1,15 @@
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractFioDocument } from './extract-documents.ts';
-import { findNextObjectStart, lineAndColumn, repairFioJson, scanObject } from './scan-json.ts';
+import {
+  findNextObjectStart,
+  lineAndColumn,
+  repairFioJson,
+  scanObject,
+  scanValidObject,
+} from './scan-json.ts';
 
 const FIXTURES = resolve(import.meta.dirname, '../../../fixtures/fio');
 const textOf = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -199,5 +206,51 @@ describe('scanObject', () => {
     expect(scanObject(textOf('generated/g_randrw_4k_mix70_jsonplus.json'), 0, 64)).toMatchObject({
       maxDepth: 6,
     });
+  });
+});
+
+describe('scanValidObject: scanObject for valid JSON, read line by line', () => {
+  it.each([
+    'generated/c_randread_4k_libaio_qd32_timebased5s.json',
+    'generated/g_randrw_4k_mix70_jsonplus.json',
+    'generated/o_client_server_loopback_randread_nj2.json',
+    'public/samyaple_fio-3.33_randwrite_nj16_perjob.json',
+    'public/pkb_fio-2.1.4_four_stonewall_groups.json',
+  ])('%s: the same result as scanObject', (name) => {
+    const text = textOf(name);
+    const start = text.indexOf('{');
+    expect(scanValidObject(text, start, 64)).toEqual(scanObject(text, start, 64));
+  });
+
+  it('equals scanObject whenever JSON.parse accepts the slice it found (any JSON, pretty or not)', () => {
+    // Strings full of brackets, quotes, backslashes and newlines (escaped, as JSON writes them).
+    const tricky = fc.stringMatching(/^[[\]{}"\\\n a]{0,8}$/);
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        tricky,
+        fc.integer(),
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(tricky, tie('node'), { maxKeys: 4 }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(value, fc.constantFrom(0, 1, 2), fc.integer({ min: 1, max: 8 }), (v, indent, maxDepth) => {
+        const text = `${JSON.stringify({ v }, null, indent)}\ntext after`;
+        const quick = scanValidObject(text, 0, maxDepth);
+        if (quick.kind === 'complete') JSON.parse(text.slice(0, quick.end));
+        expect(quick).toEqual(scanObject(text, 0, maxDepth));
+      }),
+      { seed: 20261129, numRuns: 400 },
+    );
+  });
+
+  it('a string that spans lines (not JSON) can fool it, and extractFioDocument then asks scanObject', () => {
+    // Line 2 starts inside the string, so the quick scan reads `" [[[…` as a string and the deep
+    // arrays as text inside it; JSON.parse refuses the raw newline, and the full scan finds them.
+    const text = `{"jobs":"a\n" ${'['.repeat(70)}${']'.repeat(70)} "}\n`;
+    expect(scanValidObject(text, 0, 64).kind).toBe('complete');
+    expect(scanObject(text, 0, 64).kind).toBe('too_deep');
+    expect(extractFioDocument(text)).toMatchObject({ ok: false, error: { code: 'too_deep' } });
   });
 });

@@ -1,5 +1,11 @@
 import type { Problem, Warning } from '../problem.ts';
-import { findNextObjectStart, lineAndColumn, repairFioJson, scanObject } from './scan-json.ts';
+import {
+  findNextObjectStart,
+  lineAndColumn,
+  repairFioJson,
+  scanObject,
+  scanValidObject,
+} from './scan-json.ts';
 
 /**
  * Finds fio's JSON document in a text stream (docs/fio-format.md §8 and §9 step 2). The "JSON file"
@@ -37,19 +43,27 @@ export function extractFioDocument(text: string, options: ExtractOptions = {}): 
   // too; after that, only `{` at line starts (inner, indented objects only when an outer one failed).
   let start = text.indexOf('{');
   while (start !== -1) {
-    const scan = scanObject(text, start, maxDepth);
-    if (scan.kind === 'complete') {
-      const parsed = parseJson(text.slice(start, scan.end));
-      if (parsed.ok) {
-        if (isFioDocument(parsed.value)) found.push({ value: parsed.value, start, end: scan.end });
-        else otherJson.push(parsed.value as Record<string, unknown>);
-        // A complete object is skipped whole: fio never nests a result inside another object.
-        start = findNextObjectStart(text, scan.end);
-        continue;
-      }
-      failures.push({ kind: 'invalid', start, end: scan.end, detail: parsed.detail, at: parsed.at });
-    } else {
+    // The quick scan first (fio's output is valid JSON); its result holds only once JSON.parse has
+    // accepted its slice. Otherwise the full scan decides, exactly as it always did.
+    const quick = scanValidObject(text, start, maxDepth);
+    let parsed = quick.kind === 'complete' ? parseJson(text.slice(start, quick.end)) : null;
+    let scan = quick;
+    if (parsed === null || !parsed.ok) {
+      scan = scanObject(text, start, maxDepth);
+      if (scan.kind !== 'complete') parsed = null;
+      else if (quick.kind !== 'complete' || quick.end !== scan.end)
+        parsed = parseJson(text.slice(start, scan.end));
+    }
+    if (scan.kind !== 'complete') {
       failures.push({ kind: scan.kind, start, at: scan.at });
+    } else if (parsed?.ok) {
+      if (isFioDocument(parsed.value)) found.push({ value: parsed.value, start, end: scan.end });
+      else otherJson.push(parsed.value as Record<string, unknown>);
+      // A complete object is skipped whole: fio never nests a result inside another object.
+      start = findNextObjectStart(text, scan.end);
+      continue;
+    } else if (parsed) {
+      failures.push({ kind: 'invalid', start, end: scan.end, detail: parsed.detail, at: parsed.at });
     }
     // The object at `start` failed: an object inside it (or after it) may still be whole.
     start = findNextObjectStart(text, start + 1);

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { MAX_BINS, readBins, validateFioDocument } from './fio-raw.schema.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { FioRawDocumentSchema, MAX_BINS, readBins, validateFioDocument } from './fio-raw.schema.ts';
 import { parseFio } from './parse-fio.ts';
 
 const FIXTURES = resolve(import.meta.dirname, '../../../fixtures/fio');
@@ -19,6 +19,96 @@ describe('validateFioDocument: every fixture version validates', () => {
   ])('%s', (name) => {
     expect(validateFioDocument(docOf(name)).ok).toBe(true);
   });
+});
+
+describe('validateFioDocument checks without Zod only what FioRawDocumentSchema accepts', () => {
+  const names = ['generated', 'public', 'derived', 'settings'].flatMap((dir) =>
+    readdirSync(join(FIXTURES, dir))
+      .filter((f) => f.endsWith('.json') && !f.endsWith('.oracle.json'))
+      .map((f) => `${dir}/${f}`)
+      .filter((name) => {
+        try {
+          docOf(name);
+          return true;
+        } catch {
+          return false;
+        }
+      }),
+  );
+
+  it('every fixture that is one JSON document passes without the schema being asked', () => {
+    const safeParse = vi.spyOn(FioRawDocumentSchema, 'safeParse');
+    try {
+      for (const name of names) expect(validateFioDocument(docOf(name)).ok, name).toBe(true);
+      expect(safeParse).not.toHaveBeenCalled();
+    } finally {
+      safeParse.mockRestore();
+    }
+  });
+
+  /* eslint-disable @typescript-eslint/no-explicit-any */
+  /** Every object the schema describes in a document, with the keys it names there. */
+  function described(doc: any): [any, string[]][] {
+    const latency = ['mean', 'N', 'percentile', 'bins'];
+    const direction = [
+      ...['io_bytes', 'io_kbytes', 'bw_bytes', 'bw', 'iops', 'runtime', 'total_ios'],
+      ...['clat_ns', 'lat_ns', 'clat', 'lat'],
+    ];
+    const job = [
+      'jobname',
+      'groupid',
+      'error',
+      'hostname',
+      'job options',
+      'read',
+      'write',
+      'trim',
+      'mixed',
+      'sync',
+    ];
+    const out: [any, string[]][] = [
+      [doc, ['fio version', 'timestamp', 'global options', 'jobs', 'client_stats']],
+    ];
+    const globals = doc['global options'];
+    for (const g of Array.isArray(globals) ? globals : globals ? [globals] : [])
+      out.push([g, Object.keys(g).slice(0, 2)]);
+    for (const j of [...(doc.jobs ?? []), ...(doc.client_stats ?? [])].slice(0, 2)) {
+      out.push([j, job]);
+      if (j['job options']) out.push([j['job options'], Object.keys(j['job options']).slice(0, 2)]);
+      if (j.sync) out.push([j.sync, ['total_ios', 'lat_ns']]);
+      for (const d of ['read', 'write', 'trim', 'mixed'].filter((k) => j[k])) {
+        out.push([j[d], direction]);
+        for (const l of ['clat_ns', 'lat_ns', 'clat', 'lat'].filter((k) => j[d][k]))
+          out.push([j[d][l], latency]);
+      }
+    }
+    return out;
+  }
+  const BAD = [undefined, '5', null, [], {}, [{}], -1, -0, 1.5, 2 ** 60, Infinity, -Infinity, true];
+
+  it('on every value at every key it names, in every fixture, it agrees with the schema', () => {
+    let refused = 0;
+    for (const name of names) {
+      const doc = docOf(name);
+      for (const [object, keys] of described(doc)) {
+        for (const key of keys) {
+          const had = Object.hasOwn(object, key);
+          const kept = object[key];
+          for (const bad of BAD) {
+            if (bad === undefined) delete object[key];
+            else object[key] = bad;
+            const expected = FioRawDocumentSchema.safeParse(doc).success;
+            expect(validateFioDocument(doc).ok, `${name} ${key}=${JSON.stringify(bad)}`).toBe(expected);
+            if (!expected) refused += 1;
+          }
+          if (had) object[key] = kept;
+          else delete object[key];
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(1000);
+  });
+  /* eslint-enable @typescript-eslint/no-explicit-any */
 });
 
 describe('wrong types become fio_invalid with the JSON path and what was expected', () => {

@@ -64,7 +64,19 @@ export type JobContext = {
    * Settings already read in this parse, by option contents: numjobs clones without
    * group_reporting repeat the same options in every entry (16 in public/samyaple_*nj16*).
    */
-  settingsCache?: Map<string, ReturnType<typeof readJobSettings>>;
+  settingsCache?: SettingsCache;
+};
+
+type ReadSettings = ReturnType<typeof readJobSettings>;
+
+/**
+ * Settings read in one parse, by option contents. The entries of a file with numjobs clones
+ * follow one another, so the options of the previous lookup are compared first, name by name,
+ * before a key of all of them is built and hashed.
+ */
+type SettingsCache = {
+  byKey: Map<string, ReadSettings>;
+  last: { names: string[]; values: string[]; read: ReadSettings } | null;
 };
 
 type Normalized<T> = { ok: true; value: T } | { ok: false; error: Problem };
@@ -105,18 +117,14 @@ export function normalizeJob(raw: FioRawJob, context: JobContext): Normalized<No
   for (const w of settingWarnings) warnings.push(w);
 
   const totalLatency = reportsTotalLatency(options, context.version, raw);
-  const directions: Record<'read' | 'write' | 'trim', NormalizedDirection> = {
-    read: emptyDirection(),
-    write: emptyDirection(),
-    trim: emptyDirection(),
-  };
-  for (const name of ['read', 'write', 'trim'] as const) {
-    const rawDirection = raw[name];
-    if (rawDirection === undefined) continue;
-    const d = normalizeDirection(rawDirection, `${path}.${name}`, totalLatency, warnings);
-    if (!d.ok) return d;
-    directions[name] = d.value;
-  }
+  // In this order, so that their warnings come in it.
+  const readResult = directionOf(raw, 'read', path, totalLatency, warnings);
+  if (!readResult.ok) return readResult;
+  const writeResult = directionOf(raw, 'write', path, totalLatency, warnings);
+  if (!writeResult.ok) return writeResult;
+  const trimResult = directionOf(raw, 'trim', path, totalLatency, warnings);
+  if (!trimResult.ok) return trimResult;
+  const [read, write, trim] = [readResult.value, writeResult.value, trimResult.value];
   let mixed: NormalizedDirection | null = null;
   if (raw.mixed !== undefined) {
     const d = normalizeDirection(raw.mixed, `${path}.mixed`, totalLatency, warnings);
@@ -124,9 +132,9 @@ export function normalizeJob(raw: FioRawJob, context: JobContext): Normalized<No
     mixed = d.value;
   }
   const totalWarning = totalLatencyWarning(raw.jobname, path, [
-    ['read', directions.read],
-    ['write', directions.write],
-    ['trim', directions.trim],
+    ['read', read],
+    ['write', write],
+    ['trim', trim],
     ['mixed', mixed],
   ]);
   if (totalWarning) warnings.push(totalWarning);
@@ -152,7 +160,7 @@ export function normalizeJob(raw: FioRawJob, context: JobContext): Normalized<No
 
   let sync: FioJob['sync'] = null;
   const rawSync = raw.sync;
-  const syncProblem = checkFioNumber(rawSync?.total_ios, `${path}.sync.total_ios`);
+  const syncProblem = checkFioNumber(rawSync?.total_ios, path, 'sync.total_ios');
   if (syncProblem) return { ok: false, error: syncProblem };
   if (rawSync !== undefined && (rawSync.total_ios ?? 0) > 0) {
     const syncPath = `${path}.sync.lat_ns`;
@@ -190,33 +198,66 @@ export function normalizeJob(raw: FioRawJob, context: JobContext): Normalized<No
     hostname: raw.hostname ?? null,
     options,
     settings,
-    read: directions.read.stats,
-    write: directions.write.stats,
-    trim: directions.trim.stats,
+    read: read.stats,
+    write: write.stats,
+    trim: trim.stats,
     mixed: mixed?.stats ?? null,
     sync,
   };
-  return { ok: true, value: { job, ...directions, mixed, warnings } };
+  return { ok: true, value: { job, read, write, trim, mixed, warnings } };
+}
+
+/** A direction the job has, normalized; one it does not have, empty. */
+function directionOf(
+  raw: FioRawJob,
+  name: 'read' | 'write' | 'trim',
+  path: string,
+  totalLatency: boolean,
+  warnings: Warning[],
+): Normalized<NormalizedDirection> {
+  const rawDirection = raw[name];
+  if (rawDirection === undefined) return { ok: true, value: emptyDirection() };
+  return normalizeDirection(rawDirection, `${path}.${name}`, totalLatency, warnings);
 }
 
 function settingsFor(
   options: Readonly<Record<string, string>>,
   path: string,
   cache: JobContext['settingsCache'],
-): ReturnType<typeof readJobSettings> {
+): ReadSettings {
   if (cache === undefined) return readJobSettings(options, path);
-  let key = '';
-  // Length-prefixed, so no choice of names and values can make two different option sets collide.
-  for (const name of Object.keys(options)) {
-    const value = options[name]!;
-    key += `${name.length}:${name}${value.length}:${value}`;
-  }
-  let read = cache.get(key);
+  const names = Object.keys(options);
+  const last = cache.last;
+  let read = last !== null && sameOptions(options, names, last) ? last.read : undefined;
   if (read === undefined) {
-    read = readJobSettings(options, path);
-    cache.set(key, read);
+    let key = '';
+    // Length-prefixed, so no choice of names and values can make two different option sets collide.
+    for (const name of names) {
+      const value = options[name]!;
+      key += `${name.length}:${name}${value.length}:${value}`;
+    }
+    read = cache.byKey.get(key);
+    if (read === undefined) {
+      read = readJobSettings(options, path);
+      cache.byKey.set(key, read);
+    }
+    cache.last = { names, values: names.map((name) => options[name]!), read };
   }
   return { settings: copySettings(read.settings), warnings: read.warnings };
+}
+
+/** The same names in the same order with the same values: the same key in `byKey`. */
+function sameOptions(
+  options: Readonly<Record<string, string>>,
+  names: readonly string[],
+  last: NonNullable<SettingsCache['last']>,
+): boolean {
+  if (names.length !== last.names.length) return false;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (name !== last.names[i] || options[name] !== last.values[i]) return false;
+  }
+  return true;
 }
 
 /** Each job gets its own settings object (no aliasing between jobs of one report). */
@@ -323,7 +364,7 @@ function normalizeDirection(
   warnings: Warning[],
 ): Normalized<NormalizedDirection> {
   for (const key of DIRECTION_NUMBERS) {
-    const problem = checkFioNumber(raw[key], `${path}.${key}`);
+    const problem = checkFioNumber(raw[key], path, key);
     if (problem) return { ok: false, error: problem };
   }
   // docs/fio-format.md §3.1: io_bytes was KiB before fio 2.21; `io_kbytes` appeared with the fix.
@@ -460,9 +501,9 @@ function normalizeLatency(
     return { ok: true, value: { latency: noLatency(samples ?? null), bins: null, list: [] } };
   const { mainPath, percentilesPath } = source;
   const problem =
-    checkFioNumber(raw?.mean, `${mainPath}.mean`) ??
-    checkFioNumber(raw?.N, `${mainPath}.N`) ??
-    checkFioNumber(pct?.N, `${percentilesPath}.N`);
+    checkFioNumber(raw?.mean, mainPath, 'mean') ??
+    checkFioNumber(raw?.N, mainPath, 'N') ??
+    checkFioNumber(pct?.N, percentilesPath, 'N');
   if (problem) return { ok: false, error: problem };
   const read = readPercentiles(pct?.percentile, divisor, `${percentilesPath}.percentile`);
   if (!read.ok) return read;

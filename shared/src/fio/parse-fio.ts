@@ -145,7 +145,7 @@ function buildReport(doc: FioRawDocument, envelope: Envelope): ParseFioResult {
     };
   }
 
-  const settingsCache: NonNullable<JobContext['settingsCache']> = new Map();
+  const settingsCache: NonNullable<JobContext['settingsCache']> = { byKey: new Map(), last: null };
   const normalize = (raw: FioRawJob, path: string) =>
     normalizeJob(raw, { path, globalOptions, version, settingsCache });
   const jobs: NormalizedJob[] = [];

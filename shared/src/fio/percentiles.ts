@@ -25,7 +25,14 @@ const invalid = (path: string, message: string): Invalid => ({
  * same 17 (or `percentile_list`) keys repeat in every direction of every job, so the last shape
  * is remembered and a later object with the very same keys skips the parsing.
  */
-type KeyShape = { rawKeys: string[]; order: number[]; keys: string[]; list: number[] };
+type KeyShape = {
+  rawKeys: string[];
+  order: number[];
+  keys: string[];
+  list: number[];
+  /** The short keys in order, each 0: copied and filled in, so every object of a shape shares one layout. */
+  template: PercentilesMs;
+};
 let lastShape: KeyShape | null = null;
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
@@ -50,12 +57,10 @@ function readKeyShape(rawKeys: string[], path: string): KeyShape | Invalid {
     if (p !== 0) parsed.push({ index: i, p });
   }
   parsed.sort((a, b) => a.p - b.p);
-  lastShape = {
-    rawKeys,
-    order: parsed.map((e) => e.index),
-    keys: parsed.map((e) => percentileKey(e.p)),
-    list: parsed.map((e) => e.p),
-  };
+  const keys = parsed.map((e) => percentileKey(e.p));
+  const template: PercentilesMs = {};
+  for (const key of keys) template[key] = 0;
+  lastShape = { rawKeys, order: parsed.map((e) => e.index), keys, list: parsed.map((e) => e.p), template };
   return lastShape;
 }
 
@@ -83,7 +88,7 @@ export function readPercentiles(
   const shape = readKeyShape(rawKeys, path);
   if ('ok' in shape) return shape;
   if (shape.order.length === 0) return { ok: true, value: { percentiles: null, list: [] } };
-  const percentiles: PercentilesMs = {};
+  const percentiles: PercentilesMs = { ...shape.template };
   for (let i = 0; i < shape.order.length; i++) {
     const rawKey = shape.rawKeys[shape.order[i]!]!;
     const value = map[rawKey];

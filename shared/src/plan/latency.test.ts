@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareLatency, detectCliffs, judgeLatency } from './latency.ts';
+import { compareLatency, detectCliffs, judgeLatency, sortedPercentiles } from './latency.ts';
 
 const summary = (percentiles: Record<string, number>) => ({ percentiles, approximate: false, meanMs: null });
 
@@ -59,5 +59,24 @@ describe('compareLatency: EBS vs NVMe', () => {
   it('only compares percentiles both runs have', () => {
     const c = compareLatency(summary({ '50': 1, '95': 2 }), summary({ '50': 1, '99': 2 }));
     expect(c.rows.map((r) => r.percentile)).toEqual(['50']);
+  });
+});
+
+describe('sortedPercentiles', () => {
+  it('orders keys by their number, as a stable sort does, whether or not they come in order', () => {
+    // Integer-like keys enumerate first, so "100" comes before "99.5" in the object.
+    expect(sortedPercentiles({ '99.5': 2, '100': 3, '50': 1 }).map(([k]) => k)).toEqual([
+      '50',
+      '99.5',
+      '100',
+    ]);
+    // Equal numbers keep their order; in order already, the entries are as they are.
+    expect(sortedPercentiles({ '99.90': 1, '99.9': 2, '5': 0 })).toEqual([
+      ['5', 0],
+      ['99.90', 1],
+      ['99.9', 2],
+    ]);
+    const fio = { '1': 0.1, '50': 0.2, '99': 0.3, '99.5': 0.4, '99.99': 0.5 };
+    expect(sortedPercentiles(fio)).toEqual(Object.entries(fio));
   });
 });

@@ -27,9 +27,19 @@ export type LatencyVerdict = z.infer<typeof LatencyVerdictSchema>;
 
 export type LoadLevel = 'saturated' | 'light';
 
-/** Percentile keys in numeric order ("50" < "99" < "99.9" < "99.99"). */
+/**
+ * Percentile keys in numeric order ("50" < "99" < "99.9" < "99.99"). Each key is read as a number
+ * once, and entries already in order (fio's, and every object percentiles.ts builds) are not
+ * sorted: the result is that of a stable sort by `Number(a) - Number(b)`.
+ */
 export function sortedPercentiles(p: PercentilesMs): [string, number][] {
-  return Object.entries(p).sort(([a], [b]) => Number(a) - Number(b));
+  const entries = Object.entries(p);
+  const numbers = entries.map(([key]) => Number(key));
+  let ordered = true;
+  for (let i = 1; i < numbers.length && ordered; i++) ordered = numbers[i - 1]! <= numbers[i]!;
+  if (ordered) return entries;
+  const order = entries.map((_, i) => i).sort((a, b) => numbers[a]! - numbers[b]!);
+  return order.map((i) => entries[i]!);
 }
 
 /** Judges each percentile the guide has a threshold for. */

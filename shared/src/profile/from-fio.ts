@@ -17,13 +17,19 @@ import type {
  */
 export type FromFioOptions = { group?: number; label?: string | null };
 
+/** `Object.keys(o).length > 0` without building the array of keys. */
+function hasKeys(o: object): boolean {
+  for (const key in o) if (Object.hasOwn(o, key)) return true;
+  return false;
+}
+
 function latencyOf(d: DirectionStats): LatencySummary | null {
   if (d.iops <= 0) return null;
   const c = d.clatMs;
-  if (c.percentiles && Object.keys(c.percentiles).length > 0) {
+  if (c.percentiles && hasKeys(c.percentiles)) {
     return { percentiles: c.percentiles, approximate: c.approximate, meanMs: c.mean };
   }
-  if (c.range && Object.keys(c.range).length > 0) {
+  if (c.range && hasKeys(c.range)) {
     // Percentiles of several jobs cannot be added; the combined value lies inside the per-job
     // range. For verdicts the upper bound is the honest choice (never flatter EBS or NVMe).
     const upper: Record<string, number> = {};
