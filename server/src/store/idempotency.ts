@@ -30,11 +30,15 @@ export function sha256Hex(bytes: Uint8Array | string): string {
 
 /**
  * From this size an upload's SHA-256 is computed in libuv's thread pool (WebCrypto's digest), not
- * on the event loop: ~3–4 ms per MB on the project's machine kind, which with the report's UTF-8
- * copy made the longest task of a 1 MB upload on the SQLite store (bench P13). Below it, the hop
- * to the pool and back costs more than hashing in place.
+ * on the event loop: a 1 MB upload hashed in place held the loop ~3–4 ms on a CPU without SHA
+ * instructions (bench P13 sends 1,000,000-byte files: they stay above this). Below it, hashing in
+ * place costs less CPU than the hop to the pool and back (the job's copy of the bytes, a promise,
+ * the thread hand-off), and P2 counts every thread: measured 2026-11-29 on the bench machine
+ * (SHA-NI), 104 KB in place 0.054 ms of CPU, through WebCrypto 0.073–0.124 ms; server CPU per CI
+ * upload of that file −7 % (docs/performance.md §4, issue 24 item 4, fourth pass). Without SHA
+ * instructions 256 KiB in place is ~1 ms, what an inline analysis of a 128 KiB body holds anyway.
  */
-export const OFF_LOOP_SHA256_MIN_BYTES = 64 * 1024;
+export const OFF_LOOP_SHA256_MIN_BYTES = 256 * 1024;
 
 /** sha256Hex of `bytes`, hashed off the event loop from OFF_LOOP_SHA256_MIN_BYTES (the pool gets a copy). */
 export async function sha256HexOffLoop(bytes: Uint8Array): Promise<string> {
