@@ -43,9 +43,17 @@ export function movableReportBuffers(runs: readonly StoredRunText[]): ArrayBuffe
 export type BuiltComparison =
   { ok: true; resultJson: string; priceTableDate: string } | { ok: false; error: Problem };
 
-/** Bytes of stored JSON a comparison of these runs parses (chars of a string): what decides inline or in the pool. */
+/** UTF-8 bytes of a JSON document, whether held as text or as the bytes the store gave. */
+export const utf8Bytes = (json: string | Uint8Array): number =>
+  typeof json === 'string' ? Buffer.byteLength(json, 'utf8') : json.byteLength;
+
+/**
+ * UTF-8 bytes of stored JSON a comparison of these runs parses: what decides inline or in the pool
+ * and what RecentRuns charges. Bytes, whichever form a report came in — a string's `length` counts
+ * UTF-16 units, a third of the bytes of text in CJK job names, so one limit meant two sizes.
+ */
 export const storedRunBytes = (runs: readonly StoredRunText[]): number =>
-  runs.reduce((sum, run) => sum + run.reportJson.length + run.summaryJson.length, 0);
+  runs.reduce((sum, run) => sum + utf8Bytes(run.reportJson) + utf8Bytes(run.summaryJson), 0);
 
 function parseStored<S extends z.ZodType>(
   schema: S,

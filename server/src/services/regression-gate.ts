@@ -13,6 +13,7 @@ import {
   comparePair,
   parseStoredRun,
   storedRunBytes,
+  utf8Bytes,
   type BuiltComparison,
   type SerializedRun,
   type StoredRunText,
@@ -210,7 +211,7 @@ export async function freezeBaselineComparison(
   if (current && justStored?.documents)
     recent.remember(
       current,
-      storedRunBytes([justStored.text]) + justStored.documents.summaryText.plan.length,
+      storedRunBytes([justStored.text]) + utf8Bytes(justStored.documents.summaryText.plan),
     );
   const gate = await readGate(ctx, run, labels.series, 1, labels);
   const latest = gate.baseline[0];
