@@ -98,6 +98,18 @@ describe('POST /api/comparisons → GET: an immutable share link', () => {
       .serialize(asIs)
       .send(fixture('fio/generated/d_randwrite_16k_psync_timebased5s.json'));
     const again = await request(t.app).get(`/api/comparisons/${id}`);
+    // Frozen, but read as this release reads it (fields derived on reading): caches revalidate
+    // against an ETag of the version and the bytes, never keep a year-old body.
+    expect(again.headers['cache-control']).toBe('public, no-cache');
+    expect(again.headers.etag).toMatch(/^"analysis-\d{4}\.\d+\.\d+-[\w-]{27}"$/);
+    const revalidated = await request(t.app)
+      .get(`/api/comparisons/${id}`)
+      .set('If-None-Match', String(again.headers.etag));
+    expect(revalidated.status).toBe(304);
+    const otherTag = String(again.headers.etag).replace(/-[\w-]{27}"$/, `-${'x'.repeat(27)}"`);
+    expect((await request(t.app).get(`/api/comparisons/${id}`).set('If-None-Match', otherTag)).status).toBe(
+      200,
+    );
     expect({ ...again.body, url: null }).toEqual({ ...got, url: null }); // the test server's port differs per request
     for (const method of ['put', 'patch', 'delete'] as const) {
       expect((await request(t.app)[method](`/api/comparisons/${id}`).send({})).status).toBe(405);
