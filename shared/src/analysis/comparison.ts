@@ -31,20 +31,22 @@ type SessionProfile = { profile: IoProfile; role: EvidenceRole };
 
 /**
  * Profiles a session can refer to: `run:<id>` for archived runs, `observed:<id>` for typed-in
- * numbers. A run is demand when its jobs are rate-capped (it replays a load), else capacity (issue
- * 27); a typed-in entry is demand unless the session marks it capacity (a sysbench run's numbers).
+ * numbers. A run is demand when its jobs are rate-capped or the user marked it as replaying the
+ * load (`replaysLoad`), else capacity (issue 27); a typed-in entry is demand unless the session marks it capacity (a sysbench run's numbers).
  */
 function sessionProfiles(
   session: PlanSession | null,
   runs: readonly ComparisonRun[],
 ): Result<Map<string, SessionProfile>> {
   const profiles = new Map<string, SessionProfile>();
+  const replays = new Set(session?.replaysLoad ?? []);
   for (const run of runs) {
     const p = profileFromFio(run.report, { label: run.labels.name ?? null });
+    const ref = `run:${run.id}`;
     if (p.ok)
-      profiles.set(`run:${run.id}`, {
+      profiles.set(ref, {
         profile: p.value,
-        role: roleOfFioRun(run.report, { replaysLoad: false }).role,
+        role: roleOfFioRun(run.report, { replaysLoad: replays.has(ref) }).role,
       });
   }
   for (const [i, observed] of (session?.observed ?? []).entries()) {

@@ -1,5 +1,5 @@
 import type { Comparison } from '../api/contract.ts';
-import { deliveredOf, deliveredRatio, type Delivered } from '../demand/evidence-role.ts';
+import { deliveredOf, deliveredRatio, roleOfJobSettings, type Delivered } from '../demand/evidence-role.ts';
 import { profileFromObserved } from '../profile/observed.ts';
 import { formatDecimal, formatInt, MiB } from '../units.ts';
 
@@ -64,9 +64,39 @@ export type StoredCapacityAnswer = {
 const STORED_ASK =
   'What does the workload ask at its peak? Open this as a new planning session and enter its peaks from a dashboard and the data it holds, or import its production metrics: the answer then sizes on them.';
 
+/** A link saved before replay marks were kept: a run that replayed the load can still be marked. */
+const LEGACY_ASK = `${STORED_ASK} If one of these runs replays the workload’s load, mark it there (“This run replays our load”) to size on it.`;
+
+/**
+ * Whether a stored comparison answers with what each storage delivered instead of a plan. Saved
+ * from a session without demand: no plan was stored. Or saved by the web before the user's replay
+ * marks were kept (no `replaysLoad`): it named the first run as the profile whatever its role, so
+ * a profileRef naming a run at saturation (roleOfJobSettings) is no demand source, and the plans
+ * stored on it size on what a storage delivered, not on what a workload asks.
+ */
+function answersWithCapacity({ plan, result }: Pick<Comparison, 'plan' | 'result'>): boolean {
+  if (plan === null) return false;
+  if (result.plans.length === 0) return true;
+  return savedBeforeReplayMarks({ plan, result });
+}
+
+/** A session stored without replay marks whose profileRef names a run at saturation (see above). */
+function savedBeforeReplayMarks({ plan, result }: Pick<Comparison, 'plan' | 'result'>): boolean {
+  const ref = plan?.profileRef;
+  if (!plan || plan.replaysLoad !== undefined || !ref?.startsWith('run:')) return false;
+  const run = result.runs.find((r) => `run:${r.id}` === ref);
+  return run !== undefined && roleOfJobSettings(run.jobSettings).role === 'capacity';
+}
+
+/** Whether a stored comparison's plans are its answer (see answersWithCapacity). */
+export function answersWithPlans(comparison: Pick<Comparison, 'plan' | 'result'>): boolean {
+  return comparison.plan !== null && !answersWithCapacity(comparison);
+}
+
 /**
  * The answer of a comparison saved from a planning session that held capacity evidence only (no
- * plan was stored, planFromSession): the runs' stored headlines (read + write, as the planning
+ * plan was stored, planFromSession; or a link saved before replay marks were kept whose plans are
+ * on a run at saturation, answersWithCapacity): the runs' stored headlines (read + write, as the planning
  * page's profiles measured them) and the session's benchmark entries. null when the comparison
  * holds a plan, or was made from runs alone (storedAnswerPlan answers those).
  */
@@ -74,7 +104,7 @@ export function storedCapacityAnswer(
   comparison: Pick<Comparison, 'plan' | 'result'>,
 ): StoredCapacityAnswer | null {
   const { plan, result } = comparison;
-  if (plan === null || result.plans.length > 0) return null;
+  if (plan === null || !answersWithCapacity(comparison)) return null;
   const evidence: CapacityEvidence[] = result.runs.map((r) => {
     const h = r.summary.headline;
     return {
@@ -101,6 +131,6 @@ export function storedCapacityAnswer(
   return {
     lines: evidence.map((e) => `${e.title} (${e.kindLabel}) delivered ${deliveredText(e)}.`),
     comparison: deliveredComparison(evidence),
-    ask: STORED_ASK,
+    ask: savedBeforeReplayMarks(comparison) ? LEGACY_ASK : STORED_ASK,
   };
 }

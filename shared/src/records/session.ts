@@ -47,5 +47,12 @@ export const PlanSessionSchema = z.object({
    * Optional: sessions saved and links shared before growth existed still parse.
    */
   datasetGrowth: DatasetGrowthSchema.nullable().optional(),
+  /**
+   * The runs (`run:<id>`) the user marked "this run replays our load": demand, though no rate is
+   * set in them (issue 27). Optional: sessions saved before the marks were kept lack it, and a
+   * stored one that names a run at saturation as its profileRef then answers with what each
+   * storage delivered (answersWithCapacity), since that web named the first run whatever its role.
+   */
+  replaysLoad: z.array(z.string().max(60)).max(100).optional(),
 });
 export type PlanSession = z.infer<typeof PlanSessionSchema>;

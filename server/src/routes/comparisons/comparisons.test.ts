@@ -210,9 +210,21 @@ describe('POST /api/comparisons → GET: an immutable share link', () => {
     });
 
     it('a run the session names (profileRef) is planned on, as the user chose it', async () => {
-      const { got } = await save({ ...capacityOnly, profileRef: `run:${ids.ebsMix}` });
+      // Today's web sends its replay marks (none here): the profileRef is the user's choice.
+      const { got } = await save({ ...capacityOnly, profileRef: `run:${ids.ebsMix}`, replaysLoad: [] });
       expect(got.result.plans).toHaveLength(2);
       expect(answerText(got)).toMatch(/Needs [\d,]+ IOPS/);
+    });
+
+    it('a link the web saved before replay marks were kept (profileRef: the first run at saturation) says what each delivered', async () => {
+      const { id, got } = await save({ ...capacityOnly, profileRef: `run:${ids.nvmeMix}` });
+      expect(got.plan?.replaysLoad).toBeUndefined();
+      expect(got.result.plans).toHaveLength(2);
+      expect(storedAnswerPlan(got)).toBeNull();
+      expect(answerText(got)).not.toMatch(/Needs|Provision /);
+      expect(answerText(got)).toMatch(/ebsMix \(fio · EBS\) delivered [\d,]+ IOPS/);
+      const minimal = (await request(t.app).get(`/c/${id}`)).text;
+      expect(minimal).toContain('<strong>No demand yet.</strong>');
     });
 
     it('a benchmark’s numbers kept as capacity (sysbench) are not sized on by default', async () => {

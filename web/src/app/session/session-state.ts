@@ -99,7 +99,8 @@ export type ImportedInput = SeriesInput | SysbenchInput;
 /** A candidate EBS configuration (VolumeConfig with its count made explicit). */
 export type Candidate = PlanSession['candidates'][number];
 
-export type Settings = Omit<PlanSession, 'version' | 'observed'>;
+/** The session's settings; the replay marks live on the fio inputs (FioInput.replaysLoad). */
+export type Settings = Omit<PlanSession, 'version' | 'observed' | 'replaysLoad'>;
 
 export type SessionState = {
   inputs: SessionInput[];
@@ -429,6 +430,7 @@ export function observedOf(input: ImportedInput): Result<ObservedMetrics> | null
 
 /** The session's inputs and settings as the API's PlanSession (observed profiles inline). */
 export function toPlanSession(state: SessionState, settings: Settings = state.settings): PlanSession {
+  const fio = state.inputs.filter((i) => i.kind === 'fio');
   return {
     version: 1,
     observed: state.inputs.flatMap((i) => {
@@ -441,6 +443,10 @@ export function toPlanSession(state: SessionState, settings: Settings = state.se
       return metrics?.ok ? [{ ...metrics.value, id: i.id, ...role }] : [];
     }),
     ...settings,
+    // The runs the user marked "this run replays our load", whenever the session holds runs (even
+    // none marked): a stored link then says the marks were kept, so its profileRef is the user's
+    // demand source (a link without them was saved before, see @blockwise/shared/answer).
+    ...(fio.length > 0 ? { replaysLoad: fio.filter((i) => i.replaysLoad === true).map(refOf) } : {}),
   };
 }
 
@@ -472,7 +478,8 @@ export function sessionLinkText(state: SessionState): string | null {
 
 /** A session rebuilt from a PlanSession (a link or a comparison); fio runs are added separately. */
 export function fromPlanSession(session: PlanSession, origin: SessionState['origin']): SessionState {
-  const { version: _version, observed, ...settings } = session;
+  // The replay marks go onto the runs, which are added separately (replayMarked).
+  const { version: _version, observed, replaysLoad: _replaysLoad, ...settings } = session;
   return {
     ...initialSession,
     origin,
