@@ -56,6 +56,8 @@ export function deliveredComparison(evidence: readonly CapacityEvidence[]): stri
 export type StoredCapacityAnswer = {
   /** One line per storage: "EBS a (fio · EBS) delivered 22,130 IOPS and 86 MiB/s (read + write)." */
   lines: string[];
+  /** The same, per storage as parts (an export's row per storage): its title, what measured it, what it delivered. */
+  delivered: { title: string; kindLabel: string; text: string }[];
   comparison: string | null;
   /** What the reader does next: the workload's peaks, in a planning session. */
   ask: string;
@@ -128,8 +130,10 @@ export function storedCapacityAnswer(
       p99Ms: p.value.write.latency?.percentiles['99'] ?? p.value.read.latency?.percentiles['99'] ?? null,
     });
   }
+  const delivered = evidence.map((e) => ({ title: e.title, kindLabel: e.kindLabel, text: deliveredText(e) }));
   return {
-    lines: evidence.map((e) => `${e.title} (${e.kindLabel}) delivered ${deliveredText(e)}.`),
+    lines: delivered.map((e) => `${e.title} (${e.kindLabel}) delivered ${e.text}.`),
+    delivered,
     comparison: deliveredComparison(evidence),
     ask: savedBeforeReplayMarks(comparison) ? LEGACY_ASK : STORED_ASK,
   };
