@@ -84,10 +84,15 @@ export function FleetFilters({
     pending.current = null;
   };
   useEffect(() => cancelPending, []);
-  // Any filter change carries the text as typed, and supersedes a pending one.
+  // Any filter change carries the text as typed, and supersedes a pending one. The field shows
+  // the text applied: "Clear filters" while text is pending (no blur: a tap that leaves focus in
+  // the field) empties it, though the applied text was already '' and the sync above stays still.
   const set = (patch: Partial<FleetFilter>) => {
     cancelPending();
-    onFilter({ ...filter, text, ...patch });
+    const next = { ...filter, text, ...patch };
+    setText(next.text);
+    setAppliedText(next.text);
+    onFilter(next);
   };
   const typeText = (value: string) => {
     setText(value);

@@ -1,0 +1,42 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { NO_FILTER, type FleetFilter } from '../fleet-view.ts';
+import { FleetFilters } from './FleetFilters.tsx';
+
+/**
+ * The filters as the fleet page holds them (the address): every applied filter is recorded, and
+ * `outside.set` changes it as back/forward does.
+ */
+function setup(initial: FleetFilter) {
+  const applied: FleetFilter[] = [];
+  const outside: { set: (f: FleetFilter) => void } = { set: () => {} };
+  function Page() {
+    const [filter, setFilter] = useState(initial);
+    outside.set = setFilter;
+    return (
+      <FleetFilters
+        volumes={[]}
+        filter={filter}
+        onFilter={(f) => {
+          applied.push(f);
+          setFilter(f);
+        }}
+      />
+    );
+  }
+  render(<Page />);
+  const field = screen.getByRole('searchbox', { name: 'Volume id or name' }) as HTMLInputElement;
+  return { applied, outside, field };
+}
+
+describe('FleetFilters: the text field and the applied filter agree', () => {
+  it('“Clear filters” while text is still being typed (no blur) empties the field too', () => {
+    const { applied, field } = setup({ ...NO_FILTER, volumeType: 'gp2' });
+    fireEvent.change(field, { target: { value: 'abc' } });
+    // A tap that does not take focus from the field (a phone's button): no blur, the text pending.
+    fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(applied.at(-1)).toEqual(NO_FILTER);
+    expect(field.value).toBe('');
+  });
+});
