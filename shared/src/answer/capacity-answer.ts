@@ -1,6 +1,8 @@
 import type { Comparison } from '../api/contract.ts';
 import { deliveredOf, deliveredRatio, roleOfJobSettings, type Delivered } from '../demand/evidence-role.ts';
+import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { profileFromObserved } from '../profile/observed.ts';
+import type { RunLabels } from '../records/run.ts';
 import { formatDecimal, formatInt, MiB } from '../units.ts';
 
 /**
@@ -18,7 +20,35 @@ export type CapacityEvidence = {
   kindLabel: string;
   delivered: Delivered;
   p99Ms: number | null;
+  /** The p99 is an upper bound (fio per-job percentiles merged: the largest job's), not the value. */
+  p99Approximate: boolean;
 };
+
+/** A profile's p99 latency, writes first, and whether it is an upper bound (see CapacityEvidence). */
+export function profileP99(profile: IoProfile): Pick<CapacityEvidence, 'p99Ms' | 'p99Approximate'> {
+  const latency =
+    profile.write.latency?.percentiles['99'] !== undefined ? profile.write.latency : profile.read.latency;
+  const p99Ms = latency?.percentiles['99'] ?? null;
+  return { p99Ms, p99Approximate: p99Ms !== null && latency!.approximate };
+}
+
+const KIND_WORD = { ebs: 'EBS', nvme: 'NVMe' } as const;
+
+/**
+ * How a stored run is named where the planning page named it by its file (a comparison keeps no
+ * file name): its name label, else what it ran on — "EBS run", "NVMe run 2" when several unnamed
+ * runs of a kind — never its 22-character id.
+ */
+export function storedRunTitle(
+  run: { id: string; labels: RunLabels },
+  runs: readonly { id: string; labels: RunLabels }[],
+): string {
+  if (run.labels.name) return run.labels.name;
+  const kind = run.labels.kind ?? null;
+  const same = runs.filter((r) => !r.labels.name && (r.labels.kind ?? null) === kind);
+  const word = `${kind ? KIND_WORD[kind] : 'fio'} run`;
+  return same.length > 1 ? `${word} ${same.findIndex((r) => r.id === run.id) + 1}` : word;
+}
 
 export const CAPACITY_LEAD =
   'These runs went as fast as the storage allowed: they say what each storage delivered, not what your workload needs.';
@@ -28,10 +58,11 @@ export function fioKindLabel(kind: 'ebs' | 'nvme' | null | undefined): string {
   return kind === 'nvme' ? 'fio · NVMe' : kind === 'ebs' ? 'fio · EBS' : 'fio';
 }
 
-/** "22,130 IOPS and 86 MiB/s (read + write), p99 latency 1.20 ms". */
-export function deliveredText(e: Pick<CapacityEvidence, 'delivered' | 'p99Ms'>): string {
+/** "22,130 IOPS and 86 MiB/s (read + write), p99 latency 1.20 ms" ("≤ 1.20 ms": an upper bound). */
+export function deliveredText(e: Pick<CapacityEvidence, 'delivered' | 'p99Ms' | 'p99Approximate'>): string {
   const { iops, bytesPerSec } = e.delivered;
-  const p99 = e.p99Ms !== null ? `, p99 latency ${formatDecimal(e.p99Ms, 2)} ms` : '';
+  const p99 =
+    e.p99Ms !== null ? `, p99 latency ${e.p99Approximate ? '≤ ' : ''}${formatDecimal(e.p99Ms, 2)} ms` : '';
   return `${formatInt(iops)} IOPS and ${formatDecimal(bytesPerSec / MiB, 0)} MiB/s (read + write)${p99}`;
 }
 
@@ -109,14 +140,16 @@ export function storedCapacityAnswer(
   if (plan === null || !answersWithCapacity(comparison)) return null;
   const evidence: CapacityEvidence[] = result.runs.map((r) => {
     const h = r.summary.headline;
+    const p99Ms = h.writeClatMs?.['99'] ?? h.readClatMs?.['99'] ?? null;
     return {
-      title: r.labels.name ?? r.id,
+      title: storedRunTitle(r, result.runs),
       kindLabel: fioKindLabel(r.labels.kind),
       delivered: {
         iops: h.readIops + h.writeIops,
         bytesPerSec: h.readBytesPerSec + h.writeBytesPerSec,
       },
-      p99Ms: h.writeClatMs?.['99'] ?? h.readClatMs?.['99'] ?? null,
+      p99Ms,
+      p99Approximate: p99Ms !== null && h.clatApproximate,
     };
   });
   for (const o of plan.observed) {
@@ -125,9 +158,10 @@ export function storedCapacityAnswer(
     if (!p.ok) continue;
     evidence.push({
       title: o.label ?? o.id,
-      kindLabel: 'benchmark',
+      // What measured it, as the planning page names it (kept since; before: a benchmark).
+      kindLabel: o.kind ?? 'benchmark',
       delivered: deliveredOf(p.value),
-      p99Ms: p.value.write.latency?.percentiles['99'] ?? p.value.read.latency?.percentiles['99'] ?? null,
+      ...profileP99(p.value),
     });
   }
   const delivered = evidence.map((e) => ({ title: e.title, kindLabel: e.kindLabel, text: deliveredText(e) }));

@@ -12,6 +12,7 @@ export {
   deliveredComparison,
   deliveredText,
   fioKindLabel,
+  profileP99,
   storedCapacityAnswer,
 } from './capacity-answer.ts';
 export type { StoredCapacityAnswer } from './capacity-answer.ts';

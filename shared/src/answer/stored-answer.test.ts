@@ -4,7 +4,13 @@ import { summarizeRun } from '../analysis/summarize-run.ts';
 import type { Comparison } from '../api/contract.ts';
 import type { RunLabels } from '../records/run.ts';
 import type { PlanSession } from '../records/session.ts';
-import { fixtureReport, NVME_RANDWRITE_4K, RATE_IOPS_500, UNPACED_4K } from '../test-support/fio-fixtures.ts';
+import {
+  fixtureReport,
+  MIX33_PERJOB,
+  NVME_RANDWRITE_4K,
+  RATE_IOPS_500,
+  UNPACED_4K,
+} from '../test-support/fio-fixtures.ts';
 import { planSession } from '../test-support/plan-session.ts';
 import { answerOf } from './answer.ts';
 import { storedCapacityAnswer } from './capacity-answer.ts';
@@ -127,5 +133,53 @@ describe('a share link the web saved before replay marks were kept (issue 27)', 
     const comparison = fromSession(oldWeb, RATE_IOPS_500, UNPACED_4K);
     expect(storedCapacityAnswer(comparison)).toBeNull();
     expect(storedAnswerPlan(comparison)!.answer.needs).toMatch(/^Needs 6\d\d IOPS/);
+  });
+});
+
+describe('a share link without demand names and words each storage as the planning page does', () => {
+  /** Runs without a name label, on EBS: the planning page names them by file, a link by kind. */
+  function unnamed(session: PlanSession, ...files: string[]): Pick<Comparison, 'plan' | 'result'> {
+    const c = fromSession(session, ...files);
+    const runs = c.result.runs.map((r) => ({ ...r, labels: { ...r.labels, name: undefined } }));
+    return { ...c, result: { ...c.result, runs } };
+  }
+
+  it('an unnamed run is titled by its kind, never by its 22-character id', () => {
+    const two = storedCapacityAnswer(unnamed(planSession(), UNPACED_4K, NVME_RANDWRITE_4K))!;
+    expect(two.delivered.map((d) => d.title)).toEqual(['EBS run 1', 'EBS run 2']);
+    const one = storedCapacityAnswer(unnamed(planSession(), UNPACED_4K))!;
+    expect(one.lines[0]).toMatch(/^EBS run \(fio · EBS\) delivered/);
+    // A run alone (no session) is titled the same way.
+    const alone = fromRunsAlone(UNPACED_4K);
+    const noName = alone.result.runs.map((r) => ({ ...r, labels: { ...r.labels, name: undefined } }));
+    expect(storedAnswerPlan({ plan: null, result: { ...alone.result, runs: noName } })!.title).toBe(
+      'EBS run',
+    );
+  });
+
+  it('a sysbench run’s numbers say “sysbench” (its kind kept), an older entry “benchmark”', () => {
+    const entry = {
+      id: 'sb',
+      label: 'sysbench fileio',
+      role: 'capacity' as const,
+      read: { iops: 5000, throughput: 78, throughputUnit: 'MiB/s' as const },
+      write: { iops: 3000, throughput: 47, throughputUnit: 'MiB/s' as const },
+    };
+    const kept = storedCapacityAnswer(
+      fromSession(planSession({ observed: [{ ...entry, kind: 'sysbench' }] })),
+    )!;
+    expect(kept.lines).toEqual([
+      'sysbench fileio (sysbench) delivered 8,000 IOPS and 125 MiB/s (read + write).',
+    ]);
+    const older = storedCapacityAnswer(fromSession(planSession({ observed: [entry] })))!;
+    expect(older.delivered[0]!.kindLabel).toBe('benchmark');
+  });
+
+  it('a p99 that is an upper bound (per-job percentiles) says “≤”, an exact one does not', () => {
+    const c = fromSession(planSession(), MIX33_PERJOB, UNPACED_4K);
+    expect(c.result.runs.map((r) => r.summary.headline.clatApproximate)).toEqual([true, false]);
+    const [perJob, exact] = storedCapacityAnswer(c)!.delivered;
+    expect(perJob!.text).toMatch(/, p99 latency ≤ [\d.]+ ms$/);
+    expect(exact!.text).toMatch(/, p99 latency [\d.]+ ms$/);
   });
 });

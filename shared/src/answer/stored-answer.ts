@@ -3,7 +3,7 @@ import { roleOfJobSettings, type RoleVerdict } from '../demand/evidence-role.ts'
 import type { PlanResult } from '../plan/plan.ts';
 import { formatDecimal, formatInt, MiB } from '../units.ts';
 import { answerOf, type Answer } from './answer.ts';
-import { answersWithPlans } from './capacity-answer.ts';
+import { answersWithPlans, storedRunTitle } from './capacity-answer.ts';
 
 /** A stored plan's answer: costed for the node count it was planned with, no live NVMe premium. */
 export function storedAnswerOf(plan: PlanResult): Answer {
@@ -57,7 +57,7 @@ export function storedAnswerPlan(comparison: Pick<Comparison, 'plan' | 'result'>
   const plan = run.summary.plan;
   return {
     plan,
-    title: run.labels.name ?? run.id,
+    title: storedRunTitle(run, result.runs),
     answer: storedRunAnswerOf(plan, roleOfJobSettings(run.jobSettings)),
   };
 }

@@ -15,6 +15,11 @@ import { ObservedMetricsSchema } from '../profile/observed.ts';
 export const SessionObservedSchema = ObservedMetricsSchema.extend({
   id: z.string().max(40),
   role: z.enum(['demand', 'capacity']).optional(),
+  /**
+   * What measured a benchmark's numbers (`sysbench`), so a share link names it as the planning
+   * page did. Optional: absent in entries typed in, and in sessions saved before it was kept.
+   */
+  kind: z.enum(['sysbench']).optional(),
 });
 
 /**

@@ -54,6 +54,8 @@ export type ObservedInput = {
    * delivered, never sized on by default. Absent: typed-in peaks, demand.
    */
   capacity?: true;
+  /** What measured a benchmark's numbers (read back from a saved session): named so, as before saving. */
+  benchmark?: 'sysbench';
 };
 
 /** A production metrics export (CloudWatch console CSV, get-metric-data JSON, Grafana CSV). */
@@ -435,11 +437,19 @@ export function toPlanSession(state: SessionState, settings: Settings = state.se
     version: 1,
     observed: state.inputs.flatMap((i) => {
       if (i.kind === 'observed')
-        return [{ ...i.metrics, id: i.id, ...(i.capacity ? { role: 'capacity' as const } : {}) }];
+        return [
+          {
+            ...i.metrics,
+            id: i.id,
+            ...(i.capacity ? { role: 'capacity' as const } : {}),
+            ...(i.benchmark ? { kind: i.benchmark } : {}),
+          },
+        ];
       if (i.kind === 'fio') return [];
       const metrics = observedOf(i);
-      // A sysbench run is capacity evidence: the server sizes on demand only (issue 27).
-      const role = i.kind === 'sysbench' ? { role: 'capacity' as const } : {};
+      // A sysbench run is capacity evidence: the server sizes on demand only (issue 27); its kind
+      // names it on the share link as here.
+      const role = i.kind === 'sysbench' ? { role: 'capacity' as const, kind: 'sysbench' as const } : {};
       return metrics?.ok ? [{ ...metrics.value, id: i.id, ...role }] : [];
     }),
     ...settings,
@@ -484,11 +494,12 @@ export function fromPlanSession(session: PlanSession, origin: SessionState['orig
     ...initialSession,
     origin,
     settings,
-    inputs: observed.map(({ id, role, ...metrics }) => ({
+    inputs: observed.map(({ id, role, kind, ...metrics }) => ({
       kind: 'observed',
       id,
       metrics,
       ...(role === 'capacity' ? { capacity: true as const } : {}),
+      ...(kind ? { benchmark: kind } : {}),
     })),
   };
 }

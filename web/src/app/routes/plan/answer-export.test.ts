@@ -75,7 +75,7 @@ describe('the planning page’s CSV opens with its answer', () => {
       [
         'ebs.json (fio · EBS)',
         'delivered',
-        '"20,948 IOPS and 954 MiB/s (read + write), p99 latency 20.32 ms"',
+        '"20,948 IOPS and 954 MiB/s (read + write), p99 latency ≤ 20.32 ms"',
       ],
     ]);
     expect(answer.some((r) => r[1] === 'needs')).toBe(false);

@@ -1,5 +1,5 @@
 import { instanceStoreCapacity, type InstanceSpec } from '@blockwise/shared/aws';
-import { deliveredComparison, deliveredText } from '@blockwise/shared/answer';
+import { deliveredComparison, deliveredText, profileP99 } from '@blockwise/shared/answer';
 import { deliveredOf, describeDemandSource, type DemandSourceFacts } from '@blockwise/shared/demand';
 import { datasetCapacityOf, datasetFitText, type DatasetGrowth } from '@blockwise/shared/plan';
 import { fmtInt, fmtPct } from '../../../lib/format.ts';
@@ -58,7 +58,7 @@ export function deliveredOfSession(
       title: inputTitle(i),
       kindLabel: kindLabelOf(i),
       delivered: deliveredOf(p.value),
-      p99Ms: p.value.write.latency?.percentiles['99'] ?? p.value.read.latency?.percentiles['99'] ?? null,
+      ...profileP99(p.value),
     };
     return [{ id: i.id, evidence }];
   });
