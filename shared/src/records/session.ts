@@ -31,7 +31,7 @@ export const PlanSessionSchema = z.object({
   version: z.literal(1),
   observed: z.array(SessionObservedSchema).max(20),
   /**
-   * Which profile the plan is for: `run:<id>` or `observed:<id>`; null = the first demand source
+   * Which profile the plan is for: `run:<id>` or `observed:<id>`; null = the newest demand source (chooseDemandSource)
    * (a rate-capped run, a typed-in entry), and none: the comparison holds no plan (issue 27).
    */
   profileRef: z.string().max(60).nullable(),
