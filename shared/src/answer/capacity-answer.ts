@@ -24,8 +24,18 @@ export type CapacityEvidence = {
   p99Approximate: boolean;
 };
 
+/**
+ * What a measured profile (a benchmark's) delivered, and its p99 latency as CapacityEvidence
+ * carries them: the planning page's capacity answer and a share link's word them alike.
+ */
+export function profileEvidence(
+  profile: IoProfile,
+): Pick<CapacityEvidence, 'delivered' | 'p99Ms' | 'p99Approximate'> {
+  return { delivered: deliveredOf(profile), ...profileP99(profile) };
+}
+
 /** A profile's p99 latency, writes first, and whether it is an upper bound (see CapacityEvidence). */
-export function profileP99(profile: IoProfile): Pick<CapacityEvidence, 'p99Ms' | 'p99Approximate'> {
+function profileP99(profile: IoProfile): Pick<CapacityEvidence, 'p99Ms' | 'p99Approximate'> {
   const latency =
     profile.write.latency?.percentiles['99'] !== undefined ? profile.write.latency : profile.read.latency;
   const p99Ms = latency?.percentiles['99'] ?? null;
@@ -160,8 +170,7 @@ export function storedCapacityAnswer(
       title: o.label ?? o.id,
       // What measured it, as the planning page names it (kept since; before: a benchmark).
       kindLabel: o.kind ?? 'benchmark',
-      delivered: deliveredOf(p.value),
-      ...profileP99(p.value),
+      ...profileEvidence(p.value),
     });
   }
   const delivered = evidence.map((e) => ({ title: e.title, kindLabel: e.kindLabel, text: deliveredText(e) }));

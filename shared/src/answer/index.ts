@@ -12,7 +12,7 @@ export {
   deliveredComparison,
   deliveredText,
   fioKindLabel,
-  profileP99,
+  profileEvidence,
   storedCapacityAnswer,
 } from './capacity-answer.ts';
 export type { StoredCapacityAnswer } from './capacity-answer.ts';
