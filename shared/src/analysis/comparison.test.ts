@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ComparisonResultSchema, type RunLabels } from '../api/contract.ts';
+import { chooseDemandSource } from '../demand/evidence-role.ts';
+import { planSession } from '../test-support/plan-session.ts';
 import { buildComparison, type ComparisonRun } from './comparison.ts';
 import { summarizeRun } from './summarize-run.ts';
 import {
@@ -76,5 +78,31 @@ describe('buildComparison: NVMe vs EBS only for the same fio job', () => {
     expect(parsed.nvmeVsEbs).toBeUndefined();
     expect(parsed.warnings).toBeUndefined();
     expect(parsed.runs[0]!.jobSettings).toBeUndefined();
+  });
+});
+
+describe('a session that names no profile plans on the demand source the planning page would', () => {
+  const peak = (id: string, iops: number) => ({
+    id,
+    label: id,
+    read: { iops, throughput: 10, throughputUnit: 'MiB/s' as const },
+    write: { iops: 0, throughput: 0, throughputUnit: 'MiB/s' as const },
+  });
+
+  it('the newest demand source (chooseDemandSource), not the first', () => {
+    const session = planSession({
+      observed: [peak('older', 1000), peak('newer', 2000)],
+      instanceType: 'r5d.4xlarge',
+      candidates: [{ type: 'gp3', sizeGiB: 500 }],
+    });
+    const r = buildComparison([], session);
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.plans[0]!.plan.profile.label).toBe('newer');
+    // The same choice the page makes for these inputs in this order.
+    const choice = chooseDemandSource(
+      session.observed.map((o) => ({ ref: `observed:${o.id}`, role: 'demand' as const })),
+      null,
+    );
+    expect(choice.ref).toBe('observed:newer');
   });
 });

@@ -15,7 +15,7 @@ import { fail, ok } from '../problem.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { profileFromObserved } from '../profile/observed.ts';
 import { profileFromFio } from '../profile/from-fio.ts';
-import { roleOfFioRun, type EvidenceRole } from '../demand/evidence-role.ts';
+import { chooseDemandSource, roleOfFioRun, type EvidenceRole } from '../demand/evidence-role.ts';
 import { resolveInstance, resolveRateCard } from './summarize-run.ts';
 
 /**
@@ -31,20 +31,22 @@ type SessionProfile = { profile: IoProfile; role: EvidenceRole };
 
 /**
  * Profiles a session can refer to: `run:<id>` for archived runs, `observed:<id>` for typed-in
- * numbers. A run is demand when its jobs are rate-capped (it replays a load), else capacity (issue
- * 27); a typed-in entry is demand unless the session marks it capacity (a sysbench run's numbers).
+ * numbers. A run is demand when its jobs are rate-capped or the user marked it as replaying the
+ * load (`replaysLoad`), else capacity (issue 27); a typed-in entry is demand unless the session marks it capacity (a sysbench run's numbers).
  */
 function sessionProfiles(
   session: PlanSession | null,
   runs: readonly ComparisonRun[],
 ): Result<Map<string, SessionProfile>> {
   const profiles = new Map<string, SessionProfile>();
+  const replays = new Set(session?.replaysLoad ?? []);
   for (const run of runs) {
     const p = profileFromFio(run.report, { label: run.labels.name ?? null });
+    const ref = `run:${run.id}`;
     if (p.ok)
-      profiles.set(`run:${run.id}`, {
+      profiles.set(ref, {
         profile: p.value,
-        role: roleOfFioRun(run.report, { replaysLoad: false }).role,
+        role: roleOfFioRun(run.report, { replaysLoad: replays.has(ref) }).role,
       });
   }
   for (const [i, observed] of (session?.observed ?? []).entries()) {
@@ -74,7 +76,7 @@ const describe = (v: VolumeConfig) => describeVolume(v, { performance: true });
 /**
  * One plan per candidate configuration of the session (plus local NVMe when the instance has a
  * store). The profile planned on: the one the session names (`profileRef`, the user's choice),
- * else its first demand source. A session with capacity evidence only (fio runs at saturation,
+ * else its newest demand source (chooseDemandSource, as the planning page chooses). A session with capacity evidence only (fio runs at saturation,
  * sysbench) has no demand to size on: no plan (an empty list, not an error) — its answer says
  * what each storage delivered and asks for the workload's peaks (storedCapacityAnswer).
  */
@@ -89,8 +91,15 @@ function planFromSession(
       'plan: the session has no profile (no run and no typed-in numbers)',
       'plan.profileRef',
     );
-  const ref = session.profileRef ?? [...profiles].find(([, p]) => p.role === 'demand')?.[0];
-  if (ref === undefined) return ok([]);
+  // No profile named: the demand source the planning page would plan on (the newest), so an API
+  // or CLI client gets the plan the page shows for the same inputs (runs first, then entries).
+  const ref =
+    session.profileRef ??
+    chooseDemandSource(
+      [...profiles].map(([key, p]) => ({ ref: key, role: p.role })),
+      null,
+    ).ref;
+  if (ref === null) return ok([]);
   const profile = profiles.get(ref)?.profile;
   if (!profile) {
     return fail(

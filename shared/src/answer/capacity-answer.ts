@@ -1,6 +1,8 @@
 import type { Comparison } from '../api/contract.ts';
-import { deliveredOf, deliveredRatio, type Delivered } from '../demand/evidence-role.ts';
+import { deliveredOf, deliveredRatio, roleOfJobSettings, type Delivered } from '../demand/evidence-role.ts';
+import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { profileFromObserved } from '../profile/observed.ts';
+import type { RunLabels } from '../records/run.ts';
 import { formatDecimal, formatInt, MiB } from '../units.ts';
 
 /**
@@ -18,7 +20,45 @@ export type CapacityEvidence = {
   kindLabel: string;
   delivered: Delivered;
   p99Ms: number | null;
+  /** The p99 is an upper bound (fio per-job percentiles merged: the largest job's), not the value. */
+  p99Approximate: boolean;
 };
+
+/**
+ * What a measured profile (a benchmark's) delivered, and its p99 latency as CapacityEvidence
+ * carries them: the planning page's capacity answer and a share link's word them alike.
+ */
+export function profileEvidence(
+  profile: IoProfile,
+): Pick<CapacityEvidence, 'delivered' | 'p99Ms' | 'p99Approximate'> {
+  return { delivered: deliveredOf(profile), ...profileP99(profile) };
+}
+
+/** A profile's p99 latency, writes first, and whether it is an upper bound (see CapacityEvidence). */
+function profileP99(profile: IoProfile): Pick<CapacityEvidence, 'p99Ms' | 'p99Approximate'> {
+  const latency =
+    profile.write.latency?.percentiles['99'] !== undefined ? profile.write.latency : profile.read.latency;
+  const p99Ms = latency?.percentiles['99'] ?? null;
+  return { p99Ms, p99Approximate: p99Ms !== null && latency!.approximate };
+}
+
+const KIND_WORD = { ebs: 'EBS', nvme: 'NVMe' } as const;
+
+/**
+ * How a stored run is named where the planning page named it by its file (a comparison keeps no
+ * file name): its name label, else what it ran on — "EBS run", "NVMe run 2" when several unnamed
+ * runs of a kind — never its 22-character id.
+ */
+export function storedRunTitle(
+  run: { id: string; labels: RunLabels },
+  runs: readonly { id: string; labels: RunLabels }[],
+): string {
+  if (run.labels.name) return run.labels.name;
+  const kind = run.labels.kind ?? null;
+  const same = runs.filter((r) => !r.labels.name && (r.labels.kind ?? null) === kind);
+  const word = `${kind ? KIND_WORD[kind] : 'fio'} run`;
+  return same.length > 1 ? `${word} ${same.findIndex((r) => r.id === run.id) + 1}` : word;
+}
 
 export const CAPACITY_LEAD =
   'These runs went as fast as the storage allowed: they say what each storage delivered, not what your workload needs.';
@@ -28,10 +68,11 @@ export function fioKindLabel(kind: 'ebs' | 'nvme' | null | undefined): string {
   return kind === 'nvme' ? 'fio · NVMe' : kind === 'ebs' ? 'fio · EBS' : 'fio';
 }
 
-/** "22,130 IOPS and 86 MiB/s (read + write), p99 latency 1.20 ms". */
-export function deliveredText(e: Pick<CapacityEvidence, 'delivered' | 'p99Ms'>): string {
+/** "22,130 IOPS and 86 MiB/s (read + write), p99 latency 1.20 ms" ("≤ 1.20 ms": an upper bound). */
+export function deliveredText(e: Pick<CapacityEvidence, 'delivered' | 'p99Ms' | 'p99Approximate'>): string {
   const { iops, bytesPerSec } = e.delivered;
-  const p99 = e.p99Ms !== null ? `, p99 latency ${formatDecimal(e.p99Ms, 2)} ms` : '';
+  const p99 =
+    e.p99Ms !== null ? `, p99 latency ${e.p99Approximate ? '≤ ' : ''}${formatDecimal(e.p99Ms, 2)} ms` : '';
   return `${formatInt(iops)} IOPS and ${formatDecimal(bytesPerSec / MiB, 0)} MiB/s (read + write)${p99}`;
 }
 
@@ -56,6 +97,8 @@ export function deliveredComparison(evidence: readonly CapacityEvidence[]): stri
 export type StoredCapacityAnswer = {
   /** One line per storage: "EBS a (fio · EBS) delivered 22,130 IOPS and 86 MiB/s (read + write)." */
   lines: string[];
+  /** The same, per storage as parts (an export's row per storage): its title, what measured it, what it delivered. */
+  delivered: { title: string; kindLabel: string; text: string }[];
   comparison: string | null;
   /** What the reader does next: the workload's peaks, in a planning session. */
   ask: string;
@@ -64,9 +107,39 @@ export type StoredCapacityAnswer = {
 const STORED_ASK =
   'What does the workload ask at its peak? Open this as a new planning session and enter its peaks from a dashboard and the data it holds, or import its production metrics: the answer then sizes on them.';
 
+/** A link saved before replay marks were kept: a run that replayed the load can still be marked. */
+const LEGACY_ASK = `${STORED_ASK} If one of these runs replays the workload’s load, mark it there (“This run replays our load”) to size on it.`;
+
+/**
+ * Whether a stored comparison answers with what each storage delivered instead of a plan. Saved
+ * from a session without demand: no plan was stored. Or saved by the web before the user's replay
+ * marks were kept (no `replaysLoad`): it named the first run as the profile whatever its role, so
+ * a profileRef naming a run at saturation (roleOfJobSettings) is no demand source, and the plans
+ * stored on it size on what a storage delivered, not on what a workload asks.
+ */
+function answersWithCapacity({ plan, result }: Pick<Comparison, 'plan' | 'result'>): boolean {
+  if (plan === null) return false;
+  if (result.plans.length === 0) return true;
+  return savedBeforeReplayMarks({ plan, result });
+}
+
+/** A session stored without replay marks whose profileRef names a run at saturation (see above). */
+function savedBeforeReplayMarks({ plan, result }: Pick<Comparison, 'plan' | 'result'>): boolean {
+  const ref = plan?.profileRef;
+  if (!plan || plan.replaysLoad !== undefined || !ref?.startsWith('run:')) return false;
+  const run = result.runs.find((r) => `run:${r.id}` === ref);
+  return run !== undefined && roleOfJobSettings(run.jobSettings).role === 'capacity';
+}
+
+/** Whether a stored comparison's plans are its answer (see answersWithCapacity). */
+export function answersWithPlans(comparison: Pick<Comparison, 'plan' | 'result'>): boolean {
+  return comparison.plan !== null && !answersWithCapacity(comparison);
+}
+
 /**
  * The answer of a comparison saved from a planning session that held capacity evidence only (no
- * plan was stored, planFromSession): the runs' stored headlines (read + write, as the planning
+ * plan was stored, planFromSession; or a link saved before replay marks were kept whose plans are
+ * on a run at saturation, answersWithCapacity): the runs' stored headlines (read + write, as the planning
  * page's profiles measured them) and the session's benchmark entries. null when the comparison
  * holds a plan, or was made from runs alone (storedAnswerPlan answers those).
  */
@@ -74,17 +147,19 @@ export function storedCapacityAnswer(
   comparison: Pick<Comparison, 'plan' | 'result'>,
 ): StoredCapacityAnswer | null {
   const { plan, result } = comparison;
-  if (plan === null || result.plans.length > 0) return null;
+  if (plan === null || !answersWithCapacity(comparison)) return null;
   const evidence: CapacityEvidence[] = result.runs.map((r) => {
     const h = r.summary.headline;
+    const p99Ms = h.writeClatMs?.['99'] ?? h.readClatMs?.['99'] ?? null;
     return {
-      title: r.labels.name ?? r.id,
+      title: storedRunTitle(r, result.runs),
       kindLabel: fioKindLabel(r.labels.kind),
       delivered: {
         iops: h.readIops + h.writeIops,
         bytesPerSec: h.readBytesPerSec + h.writeBytesPerSec,
       },
-      p99Ms: h.writeClatMs?.['99'] ?? h.readClatMs?.['99'] ?? null,
+      p99Ms,
+      p99Approximate: p99Ms !== null && h.clatApproximate,
     };
   });
   for (const o of plan.observed) {
@@ -93,14 +168,16 @@ export function storedCapacityAnswer(
     if (!p.ok) continue;
     evidence.push({
       title: o.label ?? o.id,
-      kindLabel: 'benchmark',
-      delivered: deliveredOf(p.value),
-      p99Ms: p.value.write.latency?.percentiles['99'] ?? p.value.read.latency?.percentiles['99'] ?? null,
+      // What measured it, as the planning page names it (kept since; before: a benchmark).
+      kindLabel: o.kind ?? 'benchmark',
+      ...profileEvidence(p.value),
     });
   }
+  const delivered = evidence.map((e) => ({ title: e.title, kindLabel: e.kindLabel, text: deliveredText(e) }));
   return {
-    lines: evidence.map((e) => `${e.title} (${e.kindLabel}) delivered ${deliveredText(e)}.`),
+    lines: delivered.map((e) => `${e.title} (${e.kindLabel}) delivered ${e.text}.`),
+    delivered,
     comparison: deliveredComparison(evidence),
-    ask: STORED_ASK,
+    ask: savedBeforeReplayMarks(comparison) ? LEGACY_ASK : STORED_ASK,
   };
 }

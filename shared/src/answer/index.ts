@@ -12,6 +12,7 @@ export {
   deliveredComparison,
   deliveredText,
   fioKindLabel,
+  profileEvidence,
   storedCapacityAnswer,
 } from './capacity-answer.ts';
 export type { StoredCapacityAnswer } from './capacity-answer.ts';

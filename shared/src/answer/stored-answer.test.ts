@@ -3,8 +3,17 @@ import { buildComparison, type ComparisonRun } from '../analysis/comparison.ts';
 import { summarizeRun } from '../analysis/summarize-run.ts';
 import type { Comparison } from '../api/contract.ts';
 import type { RunLabels } from '../records/run.ts';
-import { fixtureReport, RATE_IOPS_500, UNPACED_4K } from '../test-support/fio-fixtures.ts';
+import type { PlanSession } from '../records/session.ts';
+import {
+  fixtureReport,
+  MIX33_PERJOB,
+  NVME_RANDWRITE_4K,
+  RATE_IOPS_500,
+  UNPACED_4K,
+} from '../test-support/fio-fixtures.ts';
+import { planSession } from '../test-support/plan-session.ts';
 import { answerOf } from './answer.ts';
+import { storedCapacityAnswer } from './capacity-answer.ts';
 import { storedAnswerPlan } from './stored-answer.ts';
 
 /** A gp3 volume on an r5.4xlarge: enough for the run's own plan (what binds, what to buy). */
@@ -19,14 +28,19 @@ const LABELS: RunLabels = {
 
 /** A comparison made through the API from runs alone (no planning session), as the server builds it. */
 function fromRunsAlone(...files: string[]): Pick<Comparison, 'plan' | 'result'> {
+  return fromSession(null, ...files);
+}
+
+/** A comparison the server stores: the runs `run1`, `run2`… of these files, and the session. */
+function fromSession(session: PlanSession | null, ...files: string[]): Pick<Comparison, 'plan' | 'result'> {
   const runs: ComparisonRun[] = files.map((file, i) => {
     const report = fixtureReport(file);
     const labels = { ...LABELS, name: `run ${i + 1}` };
     return { id: `run${i + 1}`, labels, report, summary: summarizeRun(report, labels) };
   });
-  const result = buildComparison(runs, null);
+  const result = buildComparison(runs, session);
   if (!result.ok) throw new Error(result.error.message);
-  return { plan: null, result: result.value };
+  return { plan: session, result: result.value };
 }
 
 describe('a share link made from runs alone: the answer of its first run, by the run’s role', () => {
@@ -69,5 +83,103 @@ describe('a share link made from runs alone: the answer of its first run, by the
       runs: result.runs.map((r) => ({ ...r, summary: { ...r.summary, plan: null } })),
     };
     expect(storedAnswerPlan({ plan: null, result: unplanned })).toBeNull();
+  });
+});
+
+describe('a share link the web saved before replay marks were kept (issue 27)', () => {
+  // As that web saved two fio runs at saturation: profileRef named the first run, whatever its role,
+  // and the server planned on it (a profileRef is the user's choice); no `replaysLoad` field.
+  const oldWeb = planSession({
+    profileRef: 'run:run1',
+    instanceType: 'r5.4xlarge',
+    candidates: [{ type: 'gp3', sizeGiB: 500, iops: 3000, throughputMiBps: 125 }],
+  });
+
+  it('plans stored on a run at saturation answer with what each storage delivered, never “Needs”', () => {
+    const comparison = fromSession(oldWeb, UNPACED_4K, NVME_RANDWRITE_4K);
+    expect(comparison.result.plans.length).toBeGreaterThan(0);
+    expect(storedAnswerPlan(comparison)).toBeNull();
+    const capacity = storedCapacityAnswer(comparison)!;
+    expect(capacity.lines).toHaveLength(2);
+    expect(capacity.lines[0]).toMatch(/^run 1 \(fio · EBS\) delivered 22,1\d\d IOPS and \d+ MiB\/s/);
+    expect(capacity.lines[1]).toMatch(/^run 2 \(fio · EBS\) delivered [\d,]+ IOPS/);
+    expect(capacity.ask).toMatch(/^What does the workload ask at its peak\?/);
+    // Its run may have replayed the load: the ask says how to size on it.
+    expect(capacity.ask).toContain('This run replays our load');
+    expect([...capacity.lines, capacity.comparison, capacity.ask].join(' ')).not.toMatch(/Needs/);
+  });
+
+  it('saved with replay marks (today’s web): a run marked as replaying the load is sized on', () => {
+    const marked = fromSession({ ...oldWeb, replaysLoad: ['run:run1'] }, UNPACED_4K, NVME_RANDWRITE_4K);
+    expect(storedCapacityAnswer(marked)).toBeNull();
+    expect(storedAnswerPlan(marked)!.answer.needs).toMatch(/^Needs 2\d,\d{3} IOPS/);
+    // Marks kept but none on it: still the user's choice of profile, as the session names it.
+    const unmarked = fromSession({ ...oldWeb, replaysLoad: [] }, UNPACED_4K, NVME_RANDWRITE_4K);
+    expect(storedAnswerPlan(unmarked)!.answer.needs).toMatch(/^Needs /);
+    // Without a profileRef, the marked run is the session's demand source (a run at saturation
+    // otherwise: no plan).
+    const byMark = fromSession(
+      { ...oldWeb, profileRef: null, replaysLoad: ['run:run2'] },
+      UNPACED_4K,
+      NVME_RANDWRITE_4K,
+    );
+    expect(byMark.result.plans.length).toBeGreaterThan(0);
+    expect(storedAnswerPlan(byMark)!.plan.profile.label).toBe('run 2');
+    const unmarkedNoRef = fromSession({ ...oldWeb, profileRef: null }, UNPACED_4K, NVME_RANDWRITE_4K);
+    expect(unmarkedNoRef.result.plans).toEqual([]);
+  });
+
+  it('an old link whose profile is a rate-limited run (demand) still answers with its plan', () => {
+    const comparison = fromSession(oldWeb, RATE_IOPS_500, UNPACED_4K);
+    expect(storedCapacityAnswer(comparison)).toBeNull();
+    expect(storedAnswerPlan(comparison)!.answer.needs).toMatch(/^Needs 6\d\d IOPS/);
+  });
+});
+
+describe('a share link without demand names and words each storage as the planning page does', () => {
+  /** Runs without a name label, on EBS: the planning page names them by file, a link by kind. */
+  function unnamed(session: PlanSession, ...files: string[]): Pick<Comparison, 'plan' | 'result'> {
+    const c = fromSession(session, ...files);
+    const runs = c.result.runs.map((r) => ({ ...r, labels: { ...r.labels, name: undefined } }));
+    return { ...c, result: { ...c.result, runs } };
+  }
+
+  it('an unnamed run is titled by its kind, never by its 22-character id', () => {
+    const two = storedCapacityAnswer(unnamed(planSession(), UNPACED_4K, NVME_RANDWRITE_4K))!;
+    expect(two.delivered.map((d) => d.title)).toEqual(['EBS run 1', 'EBS run 2']);
+    const one = storedCapacityAnswer(unnamed(planSession(), UNPACED_4K))!;
+    expect(one.lines[0]).toMatch(/^EBS run \(fio · EBS\) delivered/);
+    // A run alone (no session) is titled the same way.
+    const alone = fromRunsAlone(UNPACED_4K);
+    const noName = alone.result.runs.map((r) => ({ ...r, labels: { ...r.labels, name: undefined } }));
+    expect(storedAnswerPlan({ plan: null, result: { ...alone.result, runs: noName } })!.title).toBe(
+      'EBS run',
+    );
+  });
+
+  it('a sysbench run’s numbers say “sysbench” (its kind kept), an older entry “benchmark”', () => {
+    const entry = {
+      id: 'sb',
+      label: 'sysbench fileio',
+      role: 'capacity' as const,
+      read: { iops: 5000, throughput: 78, throughputUnit: 'MiB/s' as const },
+      write: { iops: 3000, throughput: 47, throughputUnit: 'MiB/s' as const },
+    };
+    const kept = storedCapacityAnswer(
+      fromSession(planSession({ observed: [{ ...entry, kind: 'sysbench' }] })),
+    )!;
+    expect(kept.lines).toEqual([
+      'sysbench fileio (sysbench) delivered 8,000 IOPS and 125 MiB/s (read + write).',
+    ]);
+    const older = storedCapacityAnswer(fromSession(planSession({ observed: [entry] })))!;
+    expect(older.delivered[0]!.kindLabel).toBe('benchmark');
+  });
+
+  it('a p99 that is an upper bound (per-job percentiles) says “≤”, an exact one does not', () => {
+    const c = fromSession(planSession(), MIX33_PERJOB, UNPACED_4K);
+    expect(c.result.runs.map((r) => r.summary.headline.clatApproximate)).toEqual([true, false]);
+    const [perJob, exact] = storedCapacityAnswer(c)!.delivered;
+    expect(perJob!.text).toMatch(/, p99 latency ≤ [\d.]+ ms$/);
+    expect(exact!.text).toMatch(/, p99 latency [\d.]+ ms$/);
   });
 });

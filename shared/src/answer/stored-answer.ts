@@ -3,6 +3,7 @@ import { roleOfJobSettings, type RoleVerdict } from '../demand/evidence-role.ts'
 import type { PlanResult } from '../plan/plan.ts';
 import { formatDecimal, formatInt, MiB } from '../units.ts';
 import { answerOf, type Answer } from './answer.ts';
+import { answersWithPlans, storedRunTitle } from './capacity-answer.ts';
 
 /** A stored plan's answer: costed for the node count it was planned with, no live NVMe premium. */
 export function storedAnswerOf(plan: PlanResult): Answer {
@@ -44,16 +45,19 @@ export type StoredAnswer = { plan: PlanResult; title: string; answer: Answer };
 export function storedAnswerPlan(comparison: Pick<Comparison, 'plan' | 'result'>): StoredAnswer | null {
   const { result } = comparison;
   const first = result.plans[0];
-  // Saved from a session without demand (capacity evidence only): no plan, and no run's plan is
-  // its answer either — storedCapacityAnswer says what each storage delivered.
+  // Saved from a session without demand (capacity evidence only: no plan, or plans on a run at
+  // saturation saved before replay marks were kept), no run's plan is its answer either —
+  // storedCapacityAnswer says what each storage delivered.
   if (comparison.plan !== null)
-    return first ? { plan: first.plan, title: first.title, answer: storedAnswerOf(first.plan) } : null;
+    return first && answersWithPlans(comparison)
+      ? { plan: first.plan, title: first.title, answer: storedAnswerOf(first.plan) }
+      : null;
   const run = result.runs.find((r) => r.summary.plan);
   if (!run?.summary.plan) return null;
   const plan = run.summary.plan;
   return {
     plan,
-    title: run.labels.name ?? run.id,
+    title: storedRunTitle(run, result.runs),
     answer: storedRunAnswerOf(plan, roleOfJobSettings(run.jobSettings)),
   };
 }

@@ -65,6 +65,16 @@ describe('roleOfFioRun: a rate-limited run replays demand, a saturated run measu
     );
   });
 
+  it('JSON written before rate caps were kept (a cached comparison) still reads a capped run as demand', () => {
+    // The settings as an older server sent them: the rate as option text, no rateCaps.
+    const settings = jobSettingsOf(fixtureReport(RATE_IOPS_500)).map(({ rateCaps: _, ...j }) => j);
+    expect(settings[0]!.optionSettings!.rate_iops).toBeDefined();
+    expect(roleOfJobSettings(settings)).toEqual({
+      role: 'demand',
+      why: 'rate-limited (rate_iops=500 IOPS): it replays a load',
+    });
+  });
+
   it('a stored run’s role is read from its rate caps as numbers, never from the settings’ display text', () => {
     const [job] = jobSettingsOf(fixtureReport(RATE_IOPS_500));
     expect(job!.rateCaps).toEqual({ bytesPerSec: null, iops: { read: 500, write: 500, trim: 500 } });

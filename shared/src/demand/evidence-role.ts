@@ -1,4 +1,9 @@
-import { rateCapsOfOptions, rateCapText, type RunJobSettings } from '../compare/compare-jobs.ts';
+import {
+  rateCapsOfOptions,
+  rateCapText,
+  withRateCaps,
+  type RunJobSettings,
+} from '../compare/compare-jobs.ts';
 import type { FioReport } from '../fio/fio-report.schema.ts';
 import type { IoProfile } from '../profile/io-profile.schema.ts';
 import { stepText } from './format.ts';
@@ -65,17 +70,20 @@ function roleOfRateCaps(caps: readonly string[]): RoleVerdict {
 /**
  * The role of a stored run (a share link's) from the rate caps kept with its job settings, as
  * numbers (`rateCaps`: read from the same fio options fioRateCaps reads; a comparison frozen before
- * they were kept has them derived on reading, withRateCaps). A run stored without them (a
- * comparison older than rate caps) has no known cap: a fio benchmark runs at saturation unless
+ * they were kept has them derived from its settings' text, withRateCaps, here as on the server). A
+ * run stored without either (a comparison older than option settings) has no known cap: a fio benchmark runs at saturation unless
  * told otherwise, so it is capacity evidence — never sized on as a workload's need.
  */
 export function roleOfJobSettings(settings: RunJobSettings | undefined): RoleVerdict {
   const caps = new Set<string>();
   let known = false;
   for (const job of settings ?? []) {
-    if (!job.rateCaps) continue;
+    // A reader can be handed JSON written before rate caps were kept (a browser's cached copy of a
+    // comparison): derive them from the settings' text here too, not only where the server reads.
+    const rateCaps = job.rateCaps ?? withRateCaps(job).rateCaps;
+    if (!rateCaps) continue;
     known = true;
-    const { bytesPerSec, iops } = job.rateCaps;
+    const { bytesPerSec, iops } = rateCaps;
     if (bytesPerSec) caps.add(`rate=${rateCapText(bytesPerSec, 'bytes')}`);
     if (iops) caps.add(`rate_iops=${rateCapText(iops, 'iops')}`);
   }

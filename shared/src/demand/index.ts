@@ -4,5 +4,5 @@ export { censoringWarningsOf, demandFromSeries, demandTarget, peaksOf } from './
 export type { DemandEvidence } from './demand.ts';
 export { judgeLatencyPromise, measuredLatencyOf, measuredLatencyOfFio } from './measured-latency.ts';
 export type { MeasuredLatency, PromiseVerdict } from './measured-latency.ts';
-export { chooseDemandSource, deliveredOf, describeDemandSource, roleOfEvidence } from './evidence-role.ts';
+export { chooseDemandSource, describeDemandSource, roleOfEvidence } from './evidence-role.ts';
 export type { DemandChoice, DemandSourceFacts, EvidenceRole } from './evidence-role.ts';

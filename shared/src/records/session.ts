@@ -15,6 +15,11 @@ import { ObservedMetricsSchema } from '../profile/observed.ts';
 export const SessionObservedSchema = ObservedMetricsSchema.extend({
   id: z.string().max(40),
   role: z.enum(['demand', 'capacity']).optional(),
+  /**
+   * What measured a benchmark's numbers (`sysbench`), so a share link names it as the planning
+   * page did. Optional: absent in entries typed in, and in sessions saved before it was kept.
+   */
+  kind: z.enum(['sysbench']).optional(),
 });
 
 /**
@@ -26,7 +31,7 @@ export const PlanSessionSchema = z.object({
   version: z.literal(1),
   observed: z.array(SessionObservedSchema).max(20),
   /**
-   * Which profile the plan is for: `run:<id>` or `observed:<id>`; null = the first demand source
+   * Which profile the plan is for: `run:<id>` or `observed:<id>`; null = the newest demand source (chooseDemandSource)
    * (a rate-capped run, a typed-in entry), and none: the comparison holds no plan (issue 27).
    */
   profileRef: z.string().max(60).nullable(),
@@ -47,5 +52,12 @@ export const PlanSessionSchema = z.object({
    * Optional: sessions saved and links shared before growth existed still parse.
    */
   datasetGrowth: DatasetGrowthSchema.nullable().optional(),
+  /**
+   * The runs (`run:<id>`) the user marked "this run replays our load": demand, though no rate is
+   * set in them (issue 27). Optional: sessions saved before the marks were kept lack it, and a
+   * stored one that names a run at saturation as its profileRef then answers with what each
+   * storage delivered (answersWithCapacity), since that web named the first run whatever its role.
+   */
+  replaysLoad: z.array(z.string().max(60)).max(100).optional(),
 });
 export type PlanSession = z.infer<typeof PlanSessionSchema>;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import express, { Router } from 'express';
 import { FioReportSchema } from '@blockwise/shared/fio';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
@@ -13,6 +14,10 @@ import { toComparison } from '../../presenters/comparison.ts';
 import { currentAnalysis } from '../../services/current-analysis.ts';
 import { methodNotAllowed, storeCall } from '../../http/route-helpers.ts';
 import { comparisonsValidators } from '../validators.ts';
+
+/** A strong ETag of one comparison body: the analysis version, then a digest of the bytes. */
+const comparisonEtag = (body: string): string =>
+  `"analysis-${ANALYSIS_VERSION}-${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 
 /**
  * A stored run as a comparison reads it, under today's rules: a run of an earlier analysis version
@@ -110,8 +115,16 @@ export function comparisonsRouter(ctx: RouteContext<RunRecords & ComparisonRecor
       return rateLimit(ctx.limiters.notFound)(req, res, (err?: unknown) =>
         next(err ?? new HttpError(404, 'comparison_not_found', 'no comparison with this id')),
       );
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    res.json(toComparison(baseUrl(ctx), c));
+    // The comparison is frozen, but its JSON is what this release reads it as: fields added since
+    // are derived on reading (rate caps from older settings' text, withRateCaps), without a new
+    // analysis version. A year-long immutable copy would leave a browser reading a pre-upgrade body
+    // with today's web app, so caches revalidate (as GET /api/runs/:id does) against an ETag that
+    // names the analysis version and the bytes: any change of representation is a new tag.
+    const body = JSON.stringify(toComparison(baseUrl(ctx), c));
+    res.setHeader('Cache-Control', 'public, no-cache');
+    res.setHeader('ETag', comparisonEtag(body));
+    if (req.fresh) return void res.status(304).end();
+    res.type('json').send(body);
   });
 
   router.all('/api/comparisons/:id', methodNotAllowed('GET, HEAD'));

@@ -98,6 +98,18 @@ describe('POST /api/comparisons → GET: an immutable share link', () => {
       .serialize(asIs)
       .send(fixture('fio/generated/d_randwrite_16k_psync_timebased5s.json'));
     const again = await request(t.app).get(`/api/comparisons/${id}`);
+    // Frozen, but read as this release reads it (fields derived on reading): caches revalidate
+    // against an ETag of the version and the bytes, never keep a year-old body.
+    expect(again.headers['cache-control']).toBe('public, no-cache');
+    expect(again.headers.etag).toMatch(/^"analysis-\d{4}\.\d+\.\d+-[\w-]{27}"$/);
+    const revalidated = await request(t.app)
+      .get(`/api/comparisons/${id}`)
+      .set('If-None-Match', String(again.headers.etag));
+    expect(revalidated.status).toBe(304);
+    const otherTag = String(again.headers.etag).replace(/-[\w-]{27}"$/, `-${'x'.repeat(27)}"`);
+    expect((await request(t.app).get(`/api/comparisons/${id}`).set('If-None-Match', otherTag)).status).toBe(
+      200,
+    );
     expect({ ...again.body, url: null }).toEqual({ ...got, url: null }); // the test server's port differs per request
     for (const method of ['put', 'patch', 'delete'] as const) {
       expect((await request(t.app)[method](`/api/comparisons/${id}`).send({})).status).toBe(405);
@@ -198,9 +210,21 @@ describe('POST /api/comparisons → GET: an immutable share link', () => {
     });
 
     it('a run the session names (profileRef) is planned on, as the user chose it', async () => {
-      const { got } = await save({ ...capacityOnly, profileRef: `run:${ids.ebsMix}` });
+      // Today's web sends its replay marks (none here): the profileRef is the user's choice.
+      const { got } = await save({ ...capacityOnly, profileRef: `run:${ids.ebsMix}`, replaysLoad: [] });
       expect(got.result.plans).toHaveLength(2);
       expect(answerText(got)).toMatch(/Needs [\d,]+ IOPS/);
+    });
+
+    it('a link the web saved before replay marks were kept (profileRef: the first run at saturation) says what each delivered', async () => {
+      const { id, got } = await save({ ...capacityOnly, profileRef: `run:${ids.nvmeMix}` });
+      expect(got.plan?.replaysLoad).toBeUndefined();
+      expect(got.result.plans).toHaveLength(2);
+      expect(storedAnswerPlan(got)).toBeNull();
+      expect(answerText(got)).not.toMatch(/Needs|Provision /);
+      expect(answerText(got)).toMatch(/ebsMix \(fio · EBS\) delivered [\d,]+ IOPS/);
+      const minimal = (await request(t.app).get(`/c/${id}`)).text;
+      expect(minimal).toContain('<strong>No demand yet.</strong>');
     });
 
     it('a benchmark’s numbers kept as capacity (sysbench) are not sized on by default', async () => {

@@ -232,6 +232,51 @@ describe('a share link paints the top of its page with the HTML (largest paint b
     expect((await request(t.app).get(`/c/${c.id}`)).text).toContain('>fine</h1>');
   });
 
+  it('a link without demand: a hostile run name and benchmark label are escaped in the painted head and the script-free page', async () => {
+    const hostileRun = `name=${encodeURIComponent(HOSTILE_TITLE)}&kind=ebs`;
+    const file = 'fio/generated/c_randread_4k_libaio_qd32_timebased5s.json';
+    const run = await upload(hostileRun, file);
+    const benchmark = {
+      ...CLOUDWATCH_PEAK,
+      id: 'sb',
+      label: HOSTILE_TITLE,
+      role: 'capacity' as const,
+      kind: 'sysbench' as const,
+    };
+    const plan = planSession({ observed: [benchmark] });
+    const body = { title: 'capacity', runIds: [run], plan };
+    const escaped = escapeHtml(HOSTILE_TITLE);
+    const c = await share(body);
+    expect(c.result.plans).toEqual([]);
+    const painted = answerOf((await request(t.app).get(`/c/${c.id}`)).text);
+    expect(painted).toContain(`<li>${escaped} (fio · EBS) delivered `);
+    expect(painted).toContain(`<li>${escaped} (sysbench) delivered `);
+    // Without the built web app: the script-free page's capacity block.
+    const bare = await makeTestApp();
+    try {
+      const bareRun = await request(bare.app)
+        .post(`/api/runs?${hostileRun}`)
+        .set('Content-Type', 'application/json')
+        .serialize(asIs)
+        .send(fixture(file));
+      expect(bareRun.status).toBe(201);
+      const created = await request(bare.app)
+        .post('/api/comparisons')
+        .send({ ...body, runIds: [bareRun.body.id] });
+      expect(created.status).toBe(201);
+      const html = (await request(bare.app).get(`/c/${created.body.id}`)).text;
+      expect(html).toContain('<strong>No demand yet.</strong>');
+      expect(html).toContain(`<li>${escaped} (fio · EBS) delivered `);
+      expect(html).toContain(`<li>${escaped} (sysbench) delivered `);
+      for (const text of [painted, html]) {
+        expect(text).not.toContain('<script>alert');
+        expect(text).not.toContain(HOSTILE_TITLE);
+      }
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('an invalid id never reaches the store', async () => {
     const get = vi.spyOn(t.store, 'getComparison');
     for (const path of ['/c/abc', `/c/${encodeURIComponent('"><script>alert(1)</script>')}`]) {

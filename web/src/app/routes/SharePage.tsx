@@ -1,10 +1,4 @@
-import {
-  CAPACITY_LEAD,
-  sectionsOf,
-  storedAnswerPlan,
-  storedCapacityAnswer,
-  type StoredCapacityAnswer,
-} from '@blockwise/shared/answer';
+import { sectionsOf, storedAnswerPlan, storedCapacityAnswer } from '@blockwise/shared/answer';
 import { type Comparison } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { useDeferredValue, useState } from 'react';
@@ -12,7 +6,7 @@ import { Region } from '../../components/Region.tsx';
 import { ErrorState, LoadingState } from '../../components/States.tsx';
 import { Warnings } from '../../components/Warnings.tsx';
 import { ExportMenu } from '../../features/export/components/ExportMenu.tsx';
-import type { AnswerExport } from '../../features/export/export-rows.ts';
+import { storedCapacityExport } from '../../features/export/capacity-export.ts';
 import { RunsTable } from '../../features/archive/components/RunsTable.tsx';
 import { RateMeta } from '../../features/right-size/components/RateCardPanel.tsx';
 import { storedWaste } from '../../features/right-size/right-size-view.ts';
@@ -23,19 +17,6 @@ import { navigate, paths } from '../router.tsx';
 import { useSession } from '../session/SessionProvider.tsx';
 import { StoredAnswer, StoredCapacity } from './plan/StoredAnswer.tsx';
 import { usePageTitle } from './use-page-title.ts';
-
-/** A capacity answer as the CSV's first rows: what was delivered in place of "needs", nothing sized. */
-function capacityExport(a: StoredCapacityAnswer, rates: Comparison['result']['rates']): AnswerExport {
-  return {
-    for: 'no demand: what each storage delivered',
-    needs: [`No demand yet. ${CAPACITY_LEAD}`, ...a.lines, a.comparison, a.ask].filter(Boolean).join(' '),
-    binds: null,
-    instance: null,
-    provision: null,
-    nvme: null,
-    prices: `${rates.region ?? 'custom rates'} prices of ${rates.date}`,
-  };
-}
 
 /** Everything under the banner: runs, then the stored plans in the shared comparison view. */
 function SharedBody({ comparison }: { comparison: Comparison }) {
@@ -145,7 +126,7 @@ function SharedComparison({ comparison }: { comparison: Comparison }) {
               answerPlan
                 ? { for: answerPlan.title, ...answerPlan.answer }
                 : capacity
-                  ? capacityExport(capacity, result.rates)
+                  ? storedCapacityExport(capacity, result.rates)
                   : undefined
             }
           />

@@ -151,6 +151,12 @@ export function archiveInput(run: Run): FioInput {
   };
 }
 
+/** A stored run as a session input, with the mark "this run replays our load" the session kept. */
+function replayMarked(run: Run, plan: Comparison['plan']): FioInput {
+  const input = archiveInput(run);
+  return plan?.replaysLoad?.includes(`run:${run.id}`) ? { ...input, replaysLoad: true } : input;
+}
+
 /** The hash of a file's bytes, or undefined where the browser cannot hash (no crypto.subtle: not a secure context). */
 async function hashOf(file: Blob): Promise<string | undefined> {
   try {
@@ -383,7 +389,7 @@ export function SessionProvider({
           };
       dispatch({
         type: 'session-loaded',
-        state: { ...base, inputs: [...runs.map(archiveInput), ...base.inputs] },
+        state: { ...base, inputs: [...runs.map((r) => replayMarked(r, comparison.plan)), ...base.inputs] },
       });
     };
     const isUnsaved = () => unsaved.current && stateRef.current.inputs.length > 0;

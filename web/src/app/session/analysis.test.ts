@@ -134,7 +134,8 @@ describe('saveSession', () => {
     expect(body).toMatchObject({
       title: 'review',
       runIds: [ID],
-      plan: { profileRef: `run:${ID}`, version: 1 },
+      // The mark travels with the link, under the server's id: the share page reads it as demand.
+      plan: { profileRef: `run:${ID}`, version: 1, replaysLoad: [`run:${ID}`] },
     });
     expect(body.plan.observed).toHaveLength(1);
     expect(steps).toEqual(['Uploading r6id-gp3.json (1 of 1)…', 'Creating the share link…']);
@@ -176,7 +177,11 @@ describe('saveSession', () => {
     );
     await saveSession(s, a, vi.fn(), '', () => {});
     vi.unstubAllGlobals();
-    expect(JSON.parse(bodies[0]!)).toMatchObject({ runIds: [ID], plan: { profileRef: null, observed: [] } });
+    // No run marked, and the link says so (an empty list, not absent: the marks were kept).
+    expect(JSON.parse(bodies[0]!)).toMatchObject({
+      runIds: [ID],
+      plan: { profileRef: null, observed: [], replaysLoad: [] },
+    });
   });
 
   it('a sysbench run travels as a benchmark’s numbers (role capacity), typed-in peaks as demand', () => {
@@ -233,6 +238,14 @@ describe('saveSession', () => {
     );
     expect(remapSession({ ...a.effective, profileRef: 'run:x' }, new Map([['x', ID]])).profileRef).toBe(
       `run:${ID}`,
+    );
+    // Replay marks too; a mark on a run that was not uploaded is dropped.
+    expect(
+      remapSession({ ...a.effective, replaysLoad: ['run:x', 'run:gone'] }, new Map([['x', ID]])).replaysLoad,
+    ).toEqual([`run:${ID}`]);
+    // A session with no runs has no marks to keep (a link of typed-in peaks stays as it was).
+    expect(toPlanSession({ ...initialSession, inputs: [state().inputs[1]!] })).not.toHaveProperty(
+      'replaysLoad',
     );
   });
 });

@@ -10,6 +10,7 @@ import sysbenchText from '../../../../fixtures/sysbench/k_rndrd_64k_direct_histo
 import { analyzeSession } from './analysis.ts';
 import { saveBlockers } from './save-session.ts';
 import {
+  fromPlanSession,
   initialSession,
   sessionReducer,
   toPlanSession,
@@ -18,6 +19,7 @@ import {
   type SysbenchInput,
 } from './session-state.ts';
 import { joinCatalog } from '../../lib/catalog.ts';
+import { kindLabelOf } from '../routes/plan/input-text.ts';
 
 const catalog = joinCatalog(catalogModule, analysisModule);
 
@@ -159,6 +161,11 @@ describe('a sysbench run in the session', () => {
     expect(profileFromObserved(entry).ok).toBe(true);
     // rndrd: random, from the test mode — carried with the entry, so the plan does not assume it.
     expect(entry.access).toBe('random');
+    // Its kind travels too: a share link, and the session opened from it, name it "sysbench".
+    expect(entry).toMatchObject({ role: 'capacity', kind: 'sysbench' });
+    const back = fromPlanSession(toPlanSession(s), { kind: 'new' }).inputs[0]!;
+    expect(kindLabelOf(back)).toBe('sysbench');
+    expect(toPlanSession({ ...initialSession, inputs: [back] }).observed[0]!.kind).toBe('sysbench');
     const a = analyzeSession(s, catalog);
     expect(a.inputs.get('sb1')!.profile).toMatchObject({
       ok: true,

@@ -43,11 +43,17 @@ export function saveBlockers(state: SessionState, analysis: SessionAnalysis): st
   return out;
 }
 
+/** A session's `run:` references (its profile, its replay marks) as the server's run ids. */
 export function remapSession(session: PlanSession, ids: ReadonlyMap<string, string>): PlanSession {
-  const ref = session.profileRef;
-  if (!ref?.startsWith('run:')) return session;
-  const serverId = ids.get(ref.slice(4));
-  return { ...session, profileRef: serverId ? `run:${serverId}` : null };
+  const remap = (ref: string): string | null => {
+    if (!ref.startsWith('run:')) return ref;
+    const serverId = ids.get(ref.slice(4));
+    return serverId ? `run:${serverId}` : null;
+  };
+  const profileRef = session.profileRef === null ? null : remap(session.profileRef);
+  if (session.replaysLoad === undefined) return { ...session, profileRef };
+  const replaysLoad = session.replaysLoad.flatMap((ref) => remap(ref) ?? []);
+  return { ...session, profileRef, replaysLoad };
 }
 
 export async function saveSession(

@@ -54,6 +54,8 @@ export type ObservedInput = {
    * delivered, never sized on by default. Absent: typed-in peaks, demand.
    */
   capacity?: true;
+  /** What measured a benchmark's numbers (read back from a saved session): named so, as before saving. */
+  benchmark?: 'sysbench';
 };
 
 /** A production metrics export (CloudWatch console CSV, get-metric-data JSON, Grafana CSV). */
@@ -99,7 +101,8 @@ export type ImportedInput = SeriesInput | SysbenchInput;
 /** A candidate EBS configuration (VolumeConfig with its count made explicit). */
 export type Candidate = PlanSession['candidates'][number];
 
-export type Settings = Omit<PlanSession, 'version' | 'observed'>;
+/** The session's settings; the replay marks live on the fio inputs (FioInput.replaysLoad). */
+export type Settings = Omit<PlanSession, 'version' | 'observed' | 'replaysLoad'>;
 
 export type SessionState = {
   inputs: SessionInput[];
@@ -429,18 +432,31 @@ export function observedOf(input: ImportedInput): Result<ObservedMetrics> | null
 
 /** The session's inputs and settings as the API's PlanSession (observed profiles inline). */
 export function toPlanSession(state: SessionState, settings: Settings = state.settings): PlanSession {
+  const fio = state.inputs.filter((i) => i.kind === 'fio');
   return {
     version: 1,
     observed: state.inputs.flatMap((i) => {
       if (i.kind === 'observed')
-        return [{ ...i.metrics, id: i.id, ...(i.capacity ? { role: 'capacity' as const } : {}) }];
+        return [
+          {
+            ...i.metrics,
+            id: i.id,
+            ...(i.capacity ? { role: 'capacity' as const } : {}),
+            ...(i.benchmark ? { kind: i.benchmark } : {}),
+          },
+        ];
       if (i.kind === 'fio') return [];
       const metrics = observedOf(i);
-      // A sysbench run is capacity evidence: the server sizes on demand only (issue 27).
-      const role = i.kind === 'sysbench' ? { role: 'capacity' as const } : {};
+      // A sysbench run is capacity evidence: the server sizes on demand only (issue 27); its kind
+      // names it on the share link as here.
+      const role = i.kind === 'sysbench' ? { role: 'capacity' as const, kind: 'sysbench' as const } : {};
       return metrics?.ok ? [{ ...metrics.value, id: i.id, ...role }] : [];
     }),
     ...settings,
+    // The runs the user marked "this run replays our load", whenever the session holds runs (even
+    // none marked): a stored link then says the marks were kept, so its profileRef is the user's
+    // demand source (a link without them was saved before, see @blockwise/shared/answer).
+    ...(fio.length > 0 ? { replaysLoad: fio.filter((i) => i.replaysLoad === true).map(refOf) } : {}),
   };
 }
 
@@ -472,16 +488,18 @@ export function sessionLinkText(state: SessionState): string | null {
 
 /** A session rebuilt from a PlanSession (a link or a comparison); fio runs are added separately. */
 export function fromPlanSession(session: PlanSession, origin: SessionState['origin']): SessionState {
-  const { version: _version, observed, ...settings } = session;
+  // The replay marks go onto the runs, which are added separately (replayMarked).
+  const { version: _version, observed, replaysLoad: _replaysLoad, ...settings } = session;
   return {
     ...initialSession,
     origin,
     settings,
-    inputs: observed.map(({ id, role, ...metrics }) => ({
+    inputs: observed.map(({ id, role, kind, ...metrics }) => ({
       kind: 'observed',
       id,
       metrics,
       ...(role === 'capacity' ? { capacity: true as const } : {}),
+      ...(kind ? { benchmark: kind } : {}),
     })),
   };
 }

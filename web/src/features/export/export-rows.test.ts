@@ -1,6 +1,9 @@
 import { buildComparison, summarizeRun } from '@blockwise/shared/analysis';
 import { describe, expect, it } from 'vitest';
 import { fixtureReport } from '../../test/fixtures.ts';
+import { storedCapacityAnswer } from '@blockwise/shared/answer';
+import { planSession } from '../../../../shared/src/test-support/plan-session.ts';
+import { storedCapacityExport } from './capacity-export.ts';
 import { answerRows, CSV_HEADER, exportCsv, exportRows } from './export-rows.ts';
 
 function comparison() {
@@ -117,5 +120,29 @@ describe('answerRows (the CSV opens with the answer)', () => {
     expect(rows.map((r) => r[2])).toEqual(['needs', 'what binds', 'what to buy', 'prices']);
     expect(rows.every((r) => r[0] === 'answer' && r[1] === 'gp3 1000 GiB')).toBe(true);
     expect(rows[2]![3]).toBe('Provision gp3 1,000 GiB for $176.39/month.');
+  });
+});
+
+describe('a share link without demand: the CSV says what each storage delivered', () => {
+  it('one “delivered” row per run, and no “needs” anywhere', () => {
+    const runs = (['grouped', 'perJob'] as const).map((f, i) => {
+      const report = fixtureReport(f);
+      const labels = { name: `run ${i + 1}`, kind: 'ebs' as const };
+      return { id: `${'AB'[i]!.repeat(22)}`, labels, report, summary: summarizeRun(report, labels) };
+    });
+    // Two runs at saturation and a session without demand: stored without a plan (issue 27).
+    const plan = planSession({ instanceType: 'r5d.4xlarge', candidates: [{ type: 'gp3', sizeGiB: 1000 }] });
+    const r = buildComparison(runs, plan);
+    if (!r.ok) throw new Error(r.error.message);
+    const capacity = storedCapacityAnswer({ plan, result: r.value })!;
+    const csv = exportCsv(r.value, {}, storedCapacityExport(capacity, r.value.rates));
+    const answer = csv.split('\r\n').filter((l) => l.startsWith('answer,'));
+    expect(answer.filter((l) => l.includes(',delivered,'))).toEqual([
+      'answer,run 1 (fio · EBS),delivered,"32,085 IOPS and 1,462 MiB/s (read + write), p99 latency 19.53 ms",,',
+      'answer,run 2 (fio · EBS),delivered,"20,948 IOPS and 954 MiB/s (read + write), p99 latency ≤ 20.32 ms",,',
+    ]);
+    expect(answer.some((l) => /^answer,[^,]*,needs,/.test(l))).toBe(false);
+    // (The comparison's "not what your workload needs" is the point; no line says "Needs …".)
+    expect(csv).not.toMatch(/Needs/);
   });
 });

@@ -1,6 +1,7 @@
 import { bottleneckStateOf, volumeOfRecommendation } from '@blockwise/shared/plan';
 import { type ComparisonResult, type PlanSession } from '@blockwise/shared/records';
 import { toCsv, type CsvCell } from '../../lib/csv.ts';
+import type { CapacityAnswerExport } from './capacity-export.ts';
 
 /**
  * The numbers a session or a share view shows, flattened for a spreadsheet: one row per number,
@@ -189,7 +190,9 @@ export function exportRows(result: ComparisonResult, names: Record<string, strin
  * The answer a page opens with, in its own words (the planning page's answer box): the CSV starts
  * with it, so a spreadsheet reads like the page. `for`: which configuration it answers for.
  */
-export type AnswerExport = {
+export type AnswerExport = PlanAnswerExport | CapacityAnswerExport;
+
+type PlanAnswerExport = {
   for: string;
   needs: string;
   binds: string | null;
@@ -200,6 +203,7 @@ export type AnswerExport = {
 };
 
 export function answerRows(a: AnswerExport): Row[] {
+  if ('delivered' in a) return capacityRows(a);
   const lines: [metric: string, text: string | null][] = [
     ['needs', a.needs],
     ['what binds', a.binds],
@@ -211,6 +215,17 @@ export function answerRows(a: AnswerExport): Row[] {
   return lines.flatMap(([metric, text]) =>
     text === null ? [] : [['answer', a.for, metric, text, ''] as Row],
   );
+}
+
+function capacityRows(a: CapacityAnswerExport): Row[] {
+  const row = (item: string, metric: string, text: string): Row => ['answer', item, metric, text, ''];
+  return [
+    row(a.for, 'no demand', a.lead),
+    ...a.delivered.map((d) => row(d.storage, 'delivered', d.text)),
+    ...(a.comparison === null ? [] : [row(a.for, 'comparison', a.comparison)]),
+    row(a.for, 'ask', a.ask),
+    row(a.for, 'prices', a.prices),
+  ];
 }
 
 export function exportCsv(

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { toPlanSession } from '../../session/session-state.ts';
-import { answerOf } from '@blockwise/shared/answer';
+import { sessionAnswerExport } from './answer-export.ts';
 import type { PlanSessionView } from './use-plan-session.ts';
 
 // Loaded once there is a plan to export (P10: the planning page's first load).
@@ -10,7 +10,7 @@ const ExportMenu = lazy(() =>
 
 /** The page's heading and lead, the export menu once there is a plan, and the session's notices. */
 export function PlanHeader({ session }: { session: PlanSessionView }) {
-  const { state, dispatch, result, firstPlan, names, eff, analysis } = session;
+  const { state, dispatch, result, firstPlan, names } = session;
   return (
     <>
       <header className="page-head">
@@ -31,19 +31,7 @@ export function PlanHeader({ session }: { session: PlanSessionView }) {
               analysisVersion={firstPlan?.analysisVersion ?? ''}
               title="planning session"
               names={names}
-              answer={
-                firstPlan
-                  ? {
-                      for: result.value.plans[0]?.title ?? 'the session',
-                      ...answerOf(
-                        firstPlan,
-                        eff.nodes,
-                        eff.instanceType ? analysis.nvmePremiums[eff.instanceType] : undefined,
-                        eff.datasetGiB,
-                      ),
-                    }
-                  : undefined
-              }
+              answer={sessionAnswerExport(session)}
             />
           </Suspense>
         ) : null}

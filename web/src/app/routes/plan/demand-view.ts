@@ -1,6 +1,6 @@
 import { instanceStoreCapacity, type InstanceSpec } from '@blockwise/shared/aws';
-import { deliveredComparison, deliveredText } from '@blockwise/shared/answer';
-import { deliveredOf, describeDemandSource, type DemandSourceFacts } from '@blockwise/shared/demand';
+import { deliveredComparison, deliveredText, profileEvidence } from '@blockwise/shared/answer';
+import { describeDemandSource, type DemandSourceFacts } from '@blockwise/shared/demand';
 import { datasetCapacityOf, datasetFitText, type DatasetGrowth } from '@blockwise/shared/plan';
 import { fmtInt, fmtPct } from '../../../lib/format.ts';
 import type { SessionAnalysis } from '../../session/analysis.ts';
@@ -57,8 +57,7 @@ export function deliveredOfSession(
     const evidence = {
       title: inputTitle(i),
       kindLabel: kindLabelOf(i),
-      delivered: deliveredOf(p.value),
-      p99Ms: p.value.write.latency?.percentiles['99'] ?? p.value.read.latency?.percentiles['99'] ?? null,
+      ...profileEvidence(p.value),
     };
     return [{ id: i.id, evidence }];
   });

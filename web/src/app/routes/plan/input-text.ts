@@ -12,7 +12,7 @@ const KIND_LABEL = { series: 'metrics', sysbench: 'sysbench', observed: 'typed i
 
 export function kindLabelOf(input: SessionInput): string {
   // A benchmark's numbers read back from a saved session (sysbench): as a share link names them.
-  if (input.kind === 'observed' && input.capacity) return 'benchmark';
+  if (input.kind === 'observed' && input.capacity) return input.benchmark ?? 'benchmark';
   if (input.kind !== 'fio') return KIND_LABEL[input.kind];
   return fioKindLabel(input.labels.kind);
 }

@@ -1,5 +1,5 @@
 import type { FleetVolumePlan } from '@blockwise/shared/fleet';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { SelectField, TextField } from '../../../components/Field.tsx';
 import {
   activeFilters,
@@ -84,17 +84,28 @@ export function FleetFilters({
     pending.current = null;
   };
   useEffect(() => cancelPending, []);
-  // Any filter change carries the text as typed, and supersedes a pending one.
+  // The filter in use now, for a pending text: back/forward within the pause changed it, and the
+  // text must apply on top of that, not restore the filter it was typed over.
+  const latest = useRef(filter);
+  useLayoutEffect(() => {
+    latest.current = filter;
+  });
+  // Any filter change carries the text as typed, and supersedes a pending one. The field shows
+  // the text applied: "Clear filters" while text is pending (no blur: a tap that leaves focus in
+  // the field) empties it, though the applied text was already '' and the sync above stays still.
   const set = (patch: Partial<FleetFilter>) => {
     cancelPending();
-    onFilter({ ...filter, text, ...patch });
+    const next = { ...filter, text, ...patch };
+    setText(next.text);
+    setAppliedText(next.text);
+    onFilter(next);
   };
   const typeText = (value: string) => {
     setText(value);
     cancelPending();
     pending.current = setTimeout(() => {
       pending.current = null;
-      onFilter({ ...filter, text: value });
+      onFilter({ ...latest.current, text: value });
     }, TEXT_IDLE_MS);
   };
   const flushText = () => {
