@@ -4,8 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { fixture, makeTestApp } from '../testing/test-app.ts';
 import { RunLabelsSchema } from '@blockwise/shared/records';
 import { analyzeUpload, maxReportBytes, MAX_REPORT_TO_INPUT, REPORT_BYTES_SLACK } from './analyze-upload.ts';
-import { buildComparison, type ComparisonRun } from '@blockwise/shared/analysis';
-import { buildPairComparison, comparePair, parseStoredRun, type StoredRunText } from './pair-comparison.ts';
+import { buildComparison, comparedRunOf, type ComparisonRun } from '@blockwise/shared/analysis';
+import { parseFio } from '@blockwise/shared/fio';
+import {
+  buildPairComparison,
+  comparePair,
+  parseStoredRun,
+  type SerializedRun,
+  type StoredRunText,
+} from './pair-comparison.ts';
 
 const MiB = 1024 * 1024;
 const FIO = new URL('../../../fixtures/fio/', import.meta.url);
@@ -136,7 +143,7 @@ describe('an inline analysis keeps its documents, equal to what their stored JSO
   it('for every real fio file and the labels CI sends, the same documents and the same comparison', () => {
     let compared = 0;
     // Each run is also compared with the one before it (another file, often another kind).
-    let previous: { text: StoredRunText; parsed: ComparisonRun } | null = null;
+    let previous: { text: StoredRunText; parsed: SerializedRun; whole: ComparisonRun } | null = null;
     for (const { name, bytes } of realFioFiles()) {
       for (const raw of labelSets) {
         const labels = RunLabelsSchema.parse(raw);
@@ -154,24 +161,31 @@ describe('an inline analysis keeps its documents, equal to what their stored JSO
         const read = parseStoredRun(text);
         expect(read.ok, name).toBe(true);
         if (!read.ok) continue;
-        expect(read.value.report, name).toStrictEqual(analyzed.documents!.report);
-        expect(read.value.summary, name).toStrictEqual(analyzed.documents!.summary);
+        // What the comparison reads of the documents, not the report itself (it dies with the analysis).
+        const { summaryText, ...kept } = analyzed.documents!;
+        expect(comparedRunOf(read.value), name).toStrictEqual({ id: text.id, labels, ...kept });
+        expect('report' in analyzed.documents!).toBe(false);
+        // The analysis' own report, as the gate compared it before it kept only what it reads.
+        const parsed = parseFio(bytes, { maxBytes: 50 * MiB });
+        if (!parsed.ok) return expect.fail(name);
+        expect(read.value.report, name).toStrictEqual(parsed.report);
+        const wholeRun: ComparisonRun = { id: text.id, labels, report: parsed.report, summary: kept.summary };
         expect(analyzed.summaryJson).toBe(JSON.stringify(analyzed.summary));
-        expect(analyzed.documents!.summaryText).toStrictEqual({
+        expect(summaryText).toStrictEqual({
           summary: analyzed.summaryJson,
           plan: JSON.stringify(analyzed.summary.plan),
         });
         // The frozen comparison holds the same document (its keys may come in another order: the
         // schemas' order after a parse, the analysis' own before).
         const asAnalyzed = { id: text.id, labels, ...analyzed.documents! };
-        const other = previous ?? { text, parsed: asAnalyzed };
+        const other = previous ?? { text, parsed: asAnalyzed, whole: wholeRun };
         const fromObjects = comparePair([other.parsed, asAnalyzed]);
         const fromText = buildPairComparison([other.text, text]);
-        previous = { text, parsed: asAnalyzed };
+        previous = { text, parsed: asAnalyzed, whole: wholeRun };
         expect(fromObjects.ok && fromText.ok, name).toBe(true);
         if (!fromObjects.ok || !fromText.ok) continue;
         // Written from the runs' summary texts: the bytes JSON.stringify writes for the result.
-        const whole = buildComparison([other.parsed, asAnalyzed], null);
+        const whole = buildComparison([other.whole, wholeRun], null);
         expect(whole.ok && fromObjects.resultJson === JSON.stringify(whole.value), name).toBe(true);
         expect(fromObjects.priceTableDate).toBe(fromText.priceTableDate);
         expect(JSON.parse(fromObjects.resultJson), name).toStrictEqual(JSON.parse(fromText.resultJson));

@@ -1,7 +1,8 @@
-import { parseFio, type FioReport } from '@blockwise/shared/fio';
+import { parseFio } from '@blockwise/shared/fio';
 import { type Problem } from '@blockwise/shared/problem';
 import { type RunLabels, type RunSummary } from '@blockwise/shared/records';
-import { summarizeRun } from '@blockwise/shared/analysis';
+import { summarizeRun, type ComparedRun } from '@blockwise/shared/analysis';
+import { jobSettingsOf } from '@blockwise/shared/compare';
 import type { SummaryText } from './pair-comparison.ts';
 
 /**
@@ -24,11 +25,14 @@ export type AnalyzedUpload =
   | { ok: false; error: Problem };
 
 /**
- * The report and summary an inline analysis built, equal to what their JSON parses back to, and
- * the summary's JSON (and its plan's, a part of it) as stored: a comparison that embeds them
- * writes that text instead of serializing them again (pair-comparison.ts comparePair).
+ * What the regression gate's comparison reads of the report and summary an inline analysis built
+ * (equal to what their stored JSON parses back to), and the summary's JSON (and its plan's, a part
+ * of it) as stored: a comparison that embeds them writes that text instead of serializing them
+ * again (pair-comparison.ts comparePair). Not the report itself: read here for its fio version
+ * and job settings, it dies with the analysis instead of living across the run's commit and, in
+ * RecentRuns, until the next upload of its series (docs/performance.md P2, fifth pass).
  */
-export type AnalyzedDocuments = { report: FioReport; summary: RunSummary; summaryText: SummaryText };
+export type AnalyzedDocuments = Omit<ComparedRun, 'id' | 'labels'> & { summaryText: SummaryText };
 
 /**
  * The stored report may be at most this many times the (decompressed) input, plus
@@ -82,7 +86,16 @@ export function analyzeUpload(
     fioVersion: report.fioVersion,
     summary,
     summaryJson: summaryText.summary,
-    ...(keepDocuments ? { documents: { report, summary, summaryText } } : {}),
+    ...(keepDocuments
+      ? {
+          documents: {
+            fioVersion: report.fioVersion,
+            jobSettings: jobSettingsOf(report),
+            summary,
+            summaryText,
+          },
+        }
+      : {}),
   };
 }
 

@@ -10,7 +10,7 @@ const asBytes: StoredRunText = { ...asText, reportJson: new TextEncoder().encode
 describe('storedRunBytes', () => {
   it('counts UTF-8 bytes whether the report is text or the bytes the store gave', () => {
     const bytes = Buffer.byteLength(report) + Buffer.byteLength(summary);
-    // The same run read two ways must weigh the same against largeBodyBytes and RecentRuns' budget.
+    // The same run read two ways must weigh the same against largeBodyBytes.
     expect(storedRunBytes([asText])).toBe(bytes);
     expect(storedRunBytes([asBytes])).toBe(bytes);
     // What `length` counted: 2 bytes short per kana/kanji (10 of them) and 1 per é (2 of them).

@@ -1,7 +1,12 @@
 import { FioReportSchema } from '@blockwise/shared/fio';
 import { type Problem } from '@blockwise/shared/problem';
 import { RunLabelsSchema, RunSummarySchema } from '@blockwise/shared/records';
-import { buildComparison, type ComparisonRun } from '@blockwise/shared/analysis';
+import {
+  buildStoredPlansComparison,
+  comparedRunOf,
+  type ComparedRun,
+  type ComparisonRun,
+} from '@blockwise/shared/analysis';
 import type { ComparisonResult } from '@blockwise/shared/records';
 import type { z } from 'zod';
 
@@ -48,9 +53,9 @@ export const utf8Bytes = (json: string | Uint8Array): number =>
   typeof json === 'string' ? Buffer.byteLength(json, 'utf8') : json.byteLength;
 
 /**
- * UTF-8 bytes of stored JSON a comparison of these runs parses: what decides inline or in the pool
- * and what RecentRuns charges. Bytes, whichever form a report came in — a string's `length` counts
- * UTF-16 units, a third of the bytes of text in CJK job names, so one limit meant two sizes.
+ * UTF-8 bytes of stored JSON a comparison of these runs parses: what decides inline or in the pool.
+ * Bytes, whichever form a report came in — a string's `length` counts UTF-16 units, a third of the
+ * bytes of text in CJK job names, so one limit meant two sizes.
  */
 export const storedRunBytes = (runs: readonly StoredRunText[]): number =>
   runs.reduce((sum, run) => sum + utf8Bytes(run.reportJson) + utf8Bytes(run.summaryJson), 0);
@@ -96,11 +101,11 @@ export function parseStoredRun(
  * whose parse alone would hold the event loop for ~150 ms), like analyzeUpload.
  */
 export function buildPairComparison(runs: readonly StoredRunText[]): BuiltComparison {
-  const parsed: ComparisonRun[] = [];
+  const parsed: ComparedRun[] = [];
   for (const run of runs) {
     const read = parseStoredRun(run);
     if (!read.ok) return read;
-    parsed.push(read.value);
+    parsed.push(comparedRunOf(read.value));
   }
   return comparePair(parsed);
 }
@@ -109,11 +114,12 @@ export function buildPairComparison(runs: readonly StoredRunText[]): BuiltCompar
 export type SummaryText = { summary: string; plan: string };
 
 /**
- * A run to compare: its documents, and for a run this process analyzed, its summary's JSON as
- * stored (summaryText is JSON.stringify of `summary` and of `summary.plan`: never set it for
- * documents parsed through a schema, whose output may differ from the stored text).
+ * A run to compare: what the comparison reads of its documents, and for a run this process
+ * analyzed, its summary's JSON as stored (summaryText is JSON.stringify of `summary` and of
+ * `summary.plan`: never set it for documents parsed through a schema, whose output may differ
+ * from the stored text).
  */
-export type SerializedRun = ComparisonRun & { summaryText?: SummaryText };
+export type SerializedRun = ComparedRun & { summaryText?: SummaryText };
 
 /**
  * The comparison of runs whose documents are parsed already (parseStoredRun, or as analyzed),
@@ -122,7 +128,7 @@ export type SerializedRun = ComparisonRun & { summaryText?: SummaryText };
  * the ~59 KB result for a 16-job file). Same bytes as JSON.stringify of the result.
  */
 export function comparePair(runs: readonly SerializedRun[]): BuiltComparison {
-  const result = buildComparison(runs, null);
+  const result = buildStoredPlansComparison(runs);
   if (!result.ok) return { ok: false, error: result.error };
   return {
     ok: true,

@@ -1,13 +1,17 @@
 import type { SerializedRun } from './pair-comparison.ts';
 
-/** JSON bytes of parsed runs kept per store (report + summary text, a proxy for their heap). */
+/**
+ * JSON bytes of the summaries kept per store, charged once per form held (objects, and the text of
+ * a run analyzed here): a proxy for their heap.
+ */
 export const RECENT_RUNS_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
- * The parsed documents of runs this process stored or compared lately, by id, least recently
- * used dropped first. The regression gate compares each CI upload with the run before it on the
- * base branch, usually the previous upload: without this, every upload parsed that run's stored
- * report and summary again through their schemas (~1 ms of a 104 KB upload's ~5 ms, bench P2).
+ * What the comparison reads of runs this process stored or compared lately (their summaries, fio
+ * versions and job settings: not their reports), by id, least recently used dropped first. The
+ * regression gate compares each CI upload with the run before it on the base branch, usually the
+ * previous upload: without this, every upload parsed that run's stored report and summary again
+ * through their schemas (~1 ms of a 104 KB upload's ~5 ms, bench P2).
  *
  * A cache of immutable facts only: runs are append-only and an id never names other documents,
  * and an entry is what the stored JSON parses back to (the analysis' own objects, or the parse of

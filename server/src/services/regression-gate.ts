@@ -5,6 +5,7 @@ import {
   pickBaseBranch,
   type SeriesConfig,
 } from '@blockwise/shared/history';
+import { comparedRunOf } from '@blockwise/shared/analysis';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { RunLabelsSchema, type RunLabels } from '@blockwise/shared/records';
 import type { RouteContext } from '../context.ts';
@@ -165,8 +166,10 @@ async function compare(
     }
     const read = parseStoredRun(storedRunText(side.text));
     if (!read.ok) return read;
-    recentRunsOf(ctx.store).remember(read.value, storedRunBytes([side.text]));
-    runs.push(read.value);
+    // Kept without its report: the comparison reads only its fio version and job settings.
+    const compared = comparedRunOf(read.value);
+    recentRunsOf(ctx.store).remember(compared, utf8Bytes(side.text.summaryJson));
+    runs.push(compared);
   }
   return comparePair(runs);
 }
@@ -207,11 +210,11 @@ export async function freezeBaselineComparison(
     ? { id: run.id, labels, ...justStored.documents }
     : recent.get(run.id);
   if (!labels.series) return null;
-  // Its plan's JSON is kept too (the summary's is the stored text itself).
+  // The summary is kept as objects and as its JSON, with its plan's JSON.
   if (current && justStored?.documents)
     recent.remember(
       current,
-      storedRunBytes([justStored.text]) + utf8Bytes(justStored.documents.summaryText.plan),
+      2 * utf8Bytes(justStored.text.summaryJson) + utf8Bytes(justStored.documents.summaryText.plan),
     );
   const gate = await readGate(ctx, run, labels.series, 1, labels);
   const latest = gate.baseline[0];

@@ -26,6 +26,28 @@ import { resolveInstance, resolveRateCard } from './summarize-run.ts';
 
 export type ComparisonRun = { id: string; labels: RunLabels; report: FioReport; summary: RunSummary };
 
+/**
+ * What a comparison without a session reads of a run: of its report only the fio version and the
+ * job settings. The regression gate keeps runs in this form for the next upload's comparison
+ * (server RecentRuns): the parsed report is not kept alive for it.
+ */
+export type ComparedRun = {
+  id: string;
+  labels: RunLabels;
+  fioVersion: string | null;
+  jobSettings: RunJobSettings;
+  summary: RunSummary;
+};
+
+/** The part of a run the comparison reads (the job settings read once per report: jobSettingsOf). */
+export const comparedRunOf = ({ id, labels, report, summary }: ComparisonRun): ComparedRun => ({
+  id,
+  labels,
+  fioVersion: report.fioVersion,
+  jobSettings: jobSettingsOf(report),
+  summary,
+});
+
 /** A profile a session can plan on, with its role: only demand is sized on unless the user chose. */
 type SessionProfile = { profile: IoProfile; role: EvidenceRole };
 
@@ -167,7 +189,7 @@ function planFromSession(
  * `jobs_differ` and no verdict.
  */
 export function compareKinds(
-  runs: readonly ComparisonRun[],
+  runs: readonly Pick<ComparisonRun, 'id' | 'labels' | 'summary'>[],
   jobSettings: readonly RunJobSettings[],
 ): RunPairComparison | null {
   const side = (kind: 'ebs' | 'nvme') => {
@@ -190,41 +212,51 @@ export function buildComparison(
   /** Who reads it: a share link and the planning page are read in the web app (settingHint). */
   { audience = 'cli' }: { audience?: Audience } = {},
 ): Result<ComparisonResult> {
-  let plans: ComparisonResult['plans'];
-  let rates: ComparisonResult['rates'];
-  if (session) {
-    // The profiles feed only a session's plans: without one, the runs' stored plans are shown, and
-    // profiling both reports again (the regression gate after every CI upload) would be wasted.
-    const profiles = sessionProfiles(session, runs);
-    if (!profiles.ok) return profiles;
-    const p = planFromSession(session, profiles.value, audience);
-    if (!p.ok) return p;
-    plans = p.value;
-    const card = sessionRateCard(session);
-    if (!card.ok) return card;
-    rates = { region: card.value.region, source: card.value.source, date: card.value.date };
-  } else {
-    plans = runs.flatMap((r) =>
-      r.summary.plan ? [{ title: r.labels.name ?? r.id, plan: r.summary.plan }] : [],
-    );
-    const first = plans[0]?.plan.rates ?? resolveRateCard(null).rateCard;
-    rates = { region: first.region, source: first.source, date: first.date };
-  }
-  const jobSettings = runs.map((r) => jobSettingsOf(r.report));
+  if (!session) return buildStoredPlansComparison(runs.map(comparedRunOf));
+  // The profiles feed only a session's plans: without one, the runs' stored plans are shown, and
+  // profiling both reports again (the regression gate after every CI upload) would be wasted.
+  const profiles = sessionProfiles(session, runs);
+  if (!profiles.ok) return profiles;
+  const p = planFromSession(session, profiles.value, audience);
+  if (!p.ok) return p;
+  const card = sessionRateCard(session);
+  if (!card.ok) return card;
+  const rates = { region: card.value.region, source: card.value.source, date: card.value.date };
+  return ok(comparisonOf(runs.map(comparedRunOf), p.value, rates));
+}
+
+/**
+ * The comparison without a session (the regression gate's): the runs' stored plans, priced as the
+ * first of them was. Reads only what ComparedRun holds.
+ */
+export function buildStoredPlansComparison(runs: readonly ComparedRun[]): Result<ComparisonResult> {
+  const plans = runs.flatMap((r) =>
+    r.summary.plan ? [{ title: r.labels.name ?? r.id, plan: r.summary.plan }] : [],
+  );
+  const first = plans[0]?.plan.rates ?? resolveRateCard(null).rateCard;
+  return ok(comparisonOf(runs, plans, { region: first.region, source: first.source, date: first.date }));
+}
+
+function comparisonOf(
+  runs: readonly ComparedRun[],
+  plans: ComparisonResult['plans'],
+  rates: ComparisonResult['rates'],
+): ComparisonResult {
+  const jobSettings = runs.map((r) => r.jobSettings);
   const nvmeVsEbs = compareKinds(runs, jobSettings);
   const verdict = nvmeVsEbs?.verdict;
-  return ok({
-    runs: runs.map((r, i) => ({
+  return {
+    runs: runs.map((r) => ({
       id: r.id,
       labels: r.labels,
-      fioVersion: r.report.fioVersion,
+      fioVersion: r.fioVersion,
       summary: r.summary,
-      jobSettings: jobSettings[i]!,
+      jobSettings: r.jobSettings,
     })),
     plans,
     latency: verdict?.status === 'given' ? (verdict.latency.read ?? verdict.latency.write) : null,
     nvmeVsEbs,
     warnings: nvmeVsEbs?.warnings ?? [],
     rates,
-  });
+  };
 }

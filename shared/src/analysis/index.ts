@@ -1,4 +1,4 @@
 export { resolveInstance, summarizeRun } from './summarize-run.ts';
-export { buildComparison } from './comparison.ts';
-export type { ComparisonRun } from './comparison.ts';
+export { buildComparison, buildStoredPlansComparison, comparedRunOf } from './comparison.ts';
+export type { ComparedRun, ComparisonRun } from './comparison.ts';
 export { fleetCatalogFor } from './fleet-catalog.ts';
