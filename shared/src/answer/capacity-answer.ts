@@ -148,7 +148,14 @@ export function storedCapacityAnswer(
 ): StoredCapacityAnswer | null {
   const { plan, result } = comparison;
   if (plan === null || !answersWithCapacity(comparison)) return null;
-  const evidence: CapacityEvidence[] = result.runs.map((r) => {
+  // Only runs at saturation are capacity evidence: a rate-capped run, or one the user marked as
+  // replaying the load (a legacy link may hold one after its first run), delivered what it was asked.
+  const capacityRuns = result.runs.filter(
+    (r) =>
+      roleOfJobSettings(r.jobSettings).role === 'capacity' &&
+      !(plan.replaysLoad ?? []).includes(`run:${r.id}`),
+  );
+  const evidence: CapacityEvidence[] = capacityRuns.map((r) => {
     const h = r.summary.headline;
     const p99Ms = h.writeClatMs?.['99'] ?? h.readClatMs?.['99'] ?? null;
     return {

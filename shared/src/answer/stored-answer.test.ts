@@ -129,6 +129,14 @@ describe('a share link the web saved before replay marks were kept (issue 27)', 
     expect(unmarkedNoRef.result.plans).toEqual([]);
   });
 
+  it('a rate-limited run after the run at saturation is demand, not a storage that delivered', () => {
+    const capacity = storedCapacityAnswer(fromSession(oldWeb, UNPACED_4K, RATE_IOPS_500))!;
+    expect(capacity.lines).toHaveLength(1);
+    expect(capacity.lines[0]).toMatch(/^run 1 \(fio · EBS\) delivered 22,1\d\d IOPS/);
+    expect(capacity.comparison).toBeNull();
+    expect([...capacity.lines, capacity.ask].join(' ')).not.toContain('run 2');
+  });
+
   it('an old link whose profile is a rate-limited run (demand) still answers with its plan', () => {
     const comparison = fromSession(oldWeb, RATE_IOPS_500, UNPACED_4K);
     expect(storedCapacityAnswer(comparison)).toBeNull();
