@@ -54,4 +54,15 @@ describe('FleetFilters: the text field and the applied filter agree', () => {
     // The typed text applies on top of the filter in use now, never on the one it was typed over.
     expect(applied).toEqual([{ ...NO_FILTER, status: 'over', text: 'vol-0a' }]);
   });
+
+  it('back/forward to another text within the pause wins: the typed text is dropped', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { applied, outside, field } = setup(NO_FILTER);
+    fireEvent.change(field, { target: { value: 'vol-12' } });
+    act(() => outside.set({ ...NO_FILTER, text: 'other' }));
+    expect(field.value).toBe('other');
+    act(() => vi.advanceTimersByTime(TEXT_IDLE_MS));
+    expect(applied).toEqual([]);
+    expect(field.value).toBe('other');
+  });
 });

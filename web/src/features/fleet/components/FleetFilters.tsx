@@ -103,8 +103,12 @@ export function FleetFilters({
   const typeText = (value: string) => {
     setText(value);
     cancelPending();
+    // The applied text it was typed over: a text changed from outside meanwhile (back/forward to
+    // another search) is the user's newer choice, and the field already shows it.
+    const typedOver = latest.current.text;
     pending.current = setTimeout(() => {
       pending.current = null;
+      if (latest.current.text !== typedOver) return;
       onFilter({ ...latest.current, text: value });
     }, TEXT_IDLE_MS);
   };
