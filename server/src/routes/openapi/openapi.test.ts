@@ -113,6 +113,19 @@ describe('the OpenAPI document is well-formed', () => {
   });
 });
 
+describe('comparisons', () => {
+  it('GET /api/comparisons/{id} documents its revalidation (no-cache, ETag, 304), not an immutable copy', () => {
+    const get = doc.paths['/api/comparisons/{id}']!.get! as Operation & {
+      summary: string;
+      description: string;
+    };
+    expect(Object.keys(get.responses)).toEqual(expect.arrayContaining(['200', '304', '404']));
+    expect(get.summary).not.toMatch(/immutable/);
+    expect(get.description).toMatch(/no-cache/);
+    expect(get.description).toMatch(/ETag/);
+  });
+});
+
 describe('fleet plan components', () => {
   const properties = (name: string) =>
     Object.keys((doc.components.schemas![name] as { properties: Record<string, unknown> }).properties);

@@ -166,12 +166,18 @@ function registerComparisonPaths(registry: OpenAPIRegistry): void {
       422: error('Invalid body or unknown run'),
     },
   });
-  registerFrozenGet(registry, {
+  registry.registerPath({
+    method: 'get',
     path: '/api/comparisons/{id}',
-    summary: 'A frozen comparison (immutable)',
-    name: 'Comparison',
-    description: 'The comparison',
-    notFound: 'No such comparison',
+    summary: 'A frozen comparison',
+    description:
+      'Frozen, but read as this release reads it (fields added since are derived on reading), so it is not cached for good: served with Cache-Control: public, no-cache and a strong ETag "analysis-<version>-<digest of the body>" (If-None-Match → 304), so a cached copy is revalidated.',
+    request: { params: idParams },
+    responses: {
+      200: response('The comparison', 'Comparison'),
+      304: { description: 'Not modified: the cached copy is the body this release serves' },
+      404: error('No such comparison'),
+    },
   });
 }
 
