@@ -57,7 +57,14 @@ export const PlanSessionSchema = z.object({
    * set in them (issue 27). Optional: sessions saved before the marks were kept lack it, and a
    * stored one that names a run at saturation as its profileRef then answers with what each
    * storage delivered (answersWithCapacity), since that web named the first run whatever its role.
+   * POST /api/comparisons stores [] when a client omits it, so absent means "stored before".
    */
-  replaysLoad: z.array(z.string().max(60)).max(100).optional(),
+  replaysLoad: z
+    .array(z.string().max(60))
+    .max(100)
+    .optional()
+    .describe(
+      'The runs ("run:<id>") the user marked as replaying the workload\'s load: sized on as demand though no rate is set in them. POST /api/comparisons stores [] when absent; a stored session without it was saved before the marks were kept, and if its profileRef names a run at saturation the link answers with what each storage delivered.',
+    ),
 });
 export type PlanSession = z.infer<typeof PlanSessionSchema>;

@@ -70,7 +70,12 @@ export function comparisonsRouter(ctx: RouteContext<RunRecords & ComparisonRecor
     json,
     comparisonsValidators.create,
     async (req, res) => {
-      const { title, runIds, plan } = comparisonsValidators.create.values(req).body;
+      const body = comparisonsValidators.create.values(req).body;
+      const { title, runIds } = body;
+      // A session stored from now on always holds its replay marks (none when the client sent
+      // none): an absent field then means only "stored before the marks were kept", and a client
+      // naming a run at saturation as its profile is answered with the plan it chose.
+      const plan = body.plan ? { ...body.plan, replaysLoad: body.plan.replaysLoad ?? [] } : body.plan;
       if (runIds.length === 0 && !plan)
         throw new HttpError(
           422,

@@ -210,14 +210,31 @@ describe('POST /api/comparisons → GET: an immutable share link', () => {
     });
 
     it('a run the session names (profileRef) is planned on, as the user chose it', async () => {
-      // Today's web sends its replay marks (none here): the profileRef is the user's choice.
-      const { got } = await save({ ...capacityOnly, profileRef: `run:${ids.ebsMix}`, replaysLoad: [] });
+      // An API client that sends no replay marks: the server stores none (replaysLoad: []), so the
+      // profileRef is the user's choice, though it names a run at saturation.
+      const { got } = await save({ ...capacityOnly, profileRef: `run:${ids.ebsMix}` });
+      expect(got.plan?.replaysLoad).toEqual([]);
       expect(got.result.plans).toHaveLength(2);
+      expect(storedAnswerPlan(got)).not.toBeNull();
+      expect(storedCapacityAnswer(got)).toBeNull();
       expect(answerText(got)).toMatch(/Needs [\d,]+ IOPS/);
     });
 
     it('a link the web saved before replay marks were kept (profileRef: the first run at saturation) says what each delivered', async () => {
-      const { id, got } = await save({ ...capacityOnly, profileRef: `run:${ids.nvmeMix}` });
+      // Stored as that web's POST was stored then: the session without a replaysLoad field.
+      const { got: posted } = await save({ ...capacityOnly, profileRef: `run:${ids.nvmeMix}` });
+      const { replaysLoad: _, ...legacyPlan } = posted.plan!;
+      const stored = await t.store.insertComparison({
+        title: 'saturation runs',
+        runIds: [ids.nvmeMix, ids.ebsMix],
+        plan: legacyPlan,
+        result: posted.result,
+        priceTableDate: posted.priceTableDate,
+        analysisVersion: posted.analysisVersion,
+      });
+      if (!stored.ok) throw new Error(stored.error.message);
+      const id = stored.value.id;
+      const got = ComparisonSchema.parse((await request(t.app).get(`/api/comparisons/${id}`)).body);
       expect(got.plan?.replaysLoad).toBeUndefined();
       expect(got.result.plans).toHaveLength(2);
       expect(storedAnswerPlan(got)).toBeNull();
