@@ -100,12 +100,54 @@ export type StoredCapacityAnswer = {
   /** The same, per storage as parts (an export's row per storage): its title, what measured it, what it delivered. */
   delivered: { title: string; kindLabel: string; text: string }[];
   comparison: string | null;
+  /**
+   * The demand a link saved before replay marks were kept holds but was not sized on (its plans
+   * are on the run at saturation it named first): typed-in peaks or production metrics, a
+   * rate-limited run, a run marked as replaying the load. Empty when it holds none.
+   */
+  unsizedDemand: string[];
+  /** The answer's first line, bold part then the rest: "No demand yet." or the unsized demand (capacityLead). */
+  lead: { strong: string; text: string };
   /** What the reader does next: the workload's peaks, in a planning session. */
   ask: string;
 };
 
+/**
+ * The capacity answer's first line. Without demand: "No demand yet." With demand the link holds
+ * but was not sized on (unsizedDemand), it says so instead of asking for what it already has.
+ */
+function capacityLead(unsizedDemand: readonly string[]): StoredCapacityAnswer['lead'] {
+  if (unsizedDemand.length === 0) return { strong: 'No demand yet.', text: CAPACITY_LEAD };
+  return {
+    strong: 'Not sized on the workload’s demand.',
+    text: `This link was sized on a benchmark run, not on ${listOf(unsizedDemand)}: open it as a planning session to size on them. ${CAPACITY_LEAD}`,
+  };
+}
+
+/** "a", "a and b", "a, b and c". */
+function listOf(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
+}
+
+/** The demand sources a stored session holds besides its profile's run (see unsizedDemand). */
+function demandSourcesOf({ plan, result }: Pick<Comparison, 'plan' | 'result'>): string[] {
+  if (!plan) return [];
+  const marked = plan.replaysLoad ?? [];
+  const runs = result.runs
+    .filter((r) => roleOfJobSettings(r.jobSettings).role !== 'capacity' || marked.includes(`run:${r.id}`))
+    .map((r) => `${storedRunTitle(r, result.runs)} (a run that replays the load)`);
+  const observed = plan.observed
+    .filter((o) => o.role !== 'capacity')
+    .map((o) => `the workload’s peaks “${o.label ?? o.id}”`);
+  return [...observed, ...runs];
+}
+
 const STORED_ASK =
   'What does the workload ask at its peak? Open this as a new planning session and enter its peaks from a dashboard and the data it holds, or import its production metrics: the answer then sizes on them.';
+
+/** A link holding demand it was not sized on (unsizedDemand): the lead says how to size on it. */
+const UNSIZED_ASK =
+  'Open this as a new planning session: the answer then sizes on the workload’s demand, not on a benchmark.';
 
 /** A link saved before replay marks were kept: a run that replayed the load can still be marked. */
 const LEGACY_ASK = `${STORED_ASK} If one of these runs replays the workload’s load, mark it there (“This run replays our load”) to size on it.`;
@@ -180,11 +222,17 @@ export function storedCapacityAnswer(
       ...profileEvidence(p.value),
     });
   }
+  // Only a link sized on a run at saturation holds demand it did not size on (one without plans
+  // had none: planFromSession sizes on any).
+  const unsizedDemand = demandSourcesOf(comparison);
   const delivered = evidence.map((e) => ({ title: e.title, kindLabel: e.kindLabel, text: deliveredText(e) }));
   return {
     lines: delivered.map((e) => `${e.title} (${e.kindLabel}) delivered ${e.text}.`),
     delivered,
     comparison: deliveredComparison(evidence),
-    ask: savedBeforeReplayMarks(comparison) ? LEGACY_ASK : STORED_ASK,
+    unsizedDemand,
+    lead: capacityLead(unsizedDemand),
+    ask:
+      unsizedDemand.length > 0 ? UNSIZED_ASK : savedBeforeReplayMarks(comparison) ? LEGACY_ASK : STORED_ASK,
   };
 }

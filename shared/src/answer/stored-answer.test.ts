@@ -11,7 +11,7 @@ import {
   RATE_IOPS_500,
   UNPACED_4K,
 } from '../test-support/fio-fixtures.ts';
-import { planSession } from '../test-support/plan-session.ts';
+import { CLOUDWATCH_PEAK, planSession } from '../test-support/plan-session.ts';
 import { answerOf } from './answer.ts';
 import { storedCapacityAnswer } from './capacity-answer.ts';
 import { storedAnswerPlan } from './stored-answer.ts';
@@ -135,6 +135,26 @@ describe('a share link the web saved before replay marks were kept (issue 27)', 
     expect(capacity.lines[0]).toMatch(/^run 1 \(fio · EBS\) delivered 22,1\d\d IOPS/);
     expect(capacity.comparison).toBeNull();
     expect([...capacity.lines, capacity.ask].join(' ')).not.toContain('run 2');
+  });
+
+  it('typed-in peaks it was not sized on: named, never “No demand yet” nor asked for again', () => {
+    expect(CLOUDWATCH_PEAK.role).not.toBe('capacity');
+    const capacity = storedCapacityAnswer(
+      fromSession({ ...oldWeb, observed: [CLOUDWATCH_PEAK] }, UNPACED_4K, NVME_RANDWRITE_4K),
+    )!;
+    expect(capacity.unsizedDemand).toEqual(['the workload’s peaks “prod peak”']);
+    expect(capacity.lead.strong).not.toMatch(/No demand/);
+    expect(capacity.lead.text).toMatch(
+      /^This link was sized on a benchmark run, not on the workload’s peaks “prod peak”: open it as a planning session to size on them\./,
+    );
+    expect(capacity.ask).not.toMatch(/What does the workload ask at its peak/);
+    // A rate-limited run after it is demand too.
+    const rated = storedCapacityAnswer(fromSession(oldWeb, UNPACED_4K, RATE_IOPS_500))!;
+    expect(rated.unsizedDemand).toEqual(['run 2 (a run that replays the load)']);
+    // Without any: "No demand yet", the peaks asked for.
+    const none = storedCapacityAnswer(fromSession(oldWeb, UNPACED_4K, NVME_RANDWRITE_4K))!;
+    expect(none.unsizedDemand).toEqual([]);
+    expect(none.lead.strong).toBe('No demand yet.');
   });
 
   it('an old link whose profile is a rate-limited run (demand) still answers with its plan', () => {

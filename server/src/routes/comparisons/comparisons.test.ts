@@ -220,9 +220,9 @@ describe('POST /api/comparisons → GET: an immutable share link', () => {
       expect(answerText(got)).toMatch(/Needs [\d,]+ IOPS/);
     });
 
-    it('a link the web saved before replay marks were kept (profileRef: the first run at saturation) says what each delivered', async () => {
-      // Stored as that web's POST was stored then: the session without a replaysLoad field.
-      const { got: posted } = await save({ ...capacityOnly, profileRef: `run:${ids.nvmeMix}` });
+    /** Stored as that web's POST was stored then: the session without a replaysLoad field. */
+    const saveAsOldWeb = async (plan: PlanSession) => {
+      const { got: posted } = await save(plan);
       const { replaysLoad: _, ...legacyPlan } = posted.plan!;
       const stored = await t.store.insertComparison({
         title: 'saturation runs',
@@ -235,6 +235,23 @@ describe('POST /api/comparisons → GET: an immutable share link', () => {
       if (!stored.ok) throw new Error(stored.error.message);
       const id = stored.value.id;
       const got = ComparisonSchema.parse((await request(t.app).get(`/api/comparisons/${id}`)).body);
+      return { id, got };
+    };
+
+    it('an old link holding typed-in peaks it was not sized on names them, and asks for none', async () => {
+      const { id } = await saveAsOldWeb({
+        ...capacityOnly,
+        observed: session.observed,
+        profileRef: `run:${ids.nvmeMix}`,
+      });
+      const html = (await request(t.app).get(`/c/${id}`)).text;
+      expect(html).not.toContain('No demand yet');
+      expect(html).not.toContain('What does the workload ask at its peak?');
+      expect(html).toContain('This link was sized on a benchmark run, not on the workload’s peaks “');
+    });
+
+    it('a link the web saved before replay marks were kept (profileRef: the first run at saturation) says what each delivered', async () => {
+      const { id, got } = await saveAsOldWeb({ ...capacityOnly, profileRef: `run:${ids.nvmeMix}` });
       expect(got.plan?.replaysLoad).toBeUndefined();
       expect(got.result.plans).toHaveLength(2);
       expect(storedAnswerPlan(got)).toBeNull();

@@ -1,5 +1,4 @@
 import {
-  CAPACITY_LEAD,
   sectionsOf,
   type Answer,
   type AnswerSection,
@@ -71,7 +70,7 @@ export function shareCapacityHtml(a: StoredCapacityAnswer): string {
   return (
     '<section class="answer" aria-labelledby="answer-title" id="answer"><div class="answer__head">' +
     `<h2 class="answer__title" id="answer-title">The answer</h2>${note}</div>` +
-    `<div class="answer__capacity"><p><strong>No demand yet.</strong> ${e(CAPACITY_LEAD)}</p>` +
+    `<div class="answer__capacity"><p><strong>${e(a.lead.strong)}</strong> ${e(a.lead.text)}</p>` +
     `<ul class="answer__lines">${a.lines.map((l) => `<li>${e(l)}</li>`).join('')}</ul>` +
     `${a.comparison ? `<p>${e(a.comparison)}</p>` : ''}<p>${e(a.ask)}</p></div></section>`
   );

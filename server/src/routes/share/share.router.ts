@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { Router } from 'express';
-import { CAPACITY_LEAD, storedAnswerPlan, storedCapacityAnswer } from '@blockwise/shared/answer';
+import { storedAnswerPlan, storedCapacityAnswer } from '@blockwise/shared/answer';
 import type { PlanSession } from '@blockwise/shared/records';
 import type { Comparison } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
@@ -37,7 +37,7 @@ function minimalShareHtml(
     .join('');
   const capacity = storedCapacityAnswer({ plan: session, result });
   const noDemand = capacity
-    ? `<p><strong>No demand yet.</strong> ${escapeHtml(CAPACITY_LEAD)}</p><ul>${capacity.lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>${capacity.comparison ? `<p>${escapeHtml(capacity.comparison)}</p>` : ''}<p>${escapeHtml(capacity.ask)}</p>`
+    ? `<p><strong>${escapeHtml(capacity.lead.strong)}</strong> ${escapeHtml(capacity.lead.text)}</p><ul>${capacity.lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>${capacity.comparison ? `<p>${escapeHtml(capacity.comparison)}</p>` : ''}<p>${escapeHtml(capacity.ask)}</p>`
     : '';
   // Comparison warnings (jobs_differ) first: they say whether the numbers below may be compared at all.
   const warnings = (result.warnings ?? [])

@@ -24,10 +24,11 @@ export function capacityExport(
   comparison: string | null,
   ask: string,
   rates: ComparisonResult['rates'],
+  lead = `No demand yet. ${CAPACITY_LEAD}`,
 ): CapacityAnswerExport {
   return {
     for: 'no demand: what each storage delivered',
-    lead: `No demand yet. ${CAPACITY_LEAD}`,
+    lead,
     delivered: delivered.map((d) => ({ storage: `${d.title} (${d.kindLabel})`, text: d.text })),
     comparison,
     ask,
@@ -40,5 +41,5 @@ export function storedCapacityExport(
   a: StoredCapacityAnswer,
   rates: ComparisonResult['rates'],
 ): CapacityAnswerExport {
-  return capacityExport(a.delivered, a.comparison, a.ask, rates);
+  return capacityExport(a.delivered, a.comparison, a.ask, rates, `${a.lead.strong} ${a.lead.text}`);
 }

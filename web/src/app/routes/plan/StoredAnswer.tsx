@@ -1,9 +1,4 @@
-import {
-  CAPACITY_LEAD,
-  type Answer,
-  type AnswerSection,
-  type StoredCapacityAnswer,
-} from '@blockwise/shared/answer';
+import { type Answer, type AnswerSection, type StoredCapacityAnswer } from '@blockwise/shared/answer';
 import { AnswerBox } from './AnswerBox.tsx';
 import { AnswerLines } from './AnswerLines.tsx';
 
@@ -40,7 +35,7 @@ export function StoredCapacity({ answer }: { answer: StoredCapacityAnswer }) {
     <AnswerBox note={<>No demand: what each storage delivered</>}>
       <div className="answer__capacity">
         <p>
-          <strong>No demand yet.</strong> {CAPACITY_LEAD}
+          <strong>{answer.lead.strong}</strong> {answer.lead.text}
         </p>
         <ul className="answer__lines">
           {answer.lines.map((line, i) => (
