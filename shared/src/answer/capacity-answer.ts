@@ -110,6 +110,12 @@ export type StoredCapacityAnswer = {
   lead: { strong: string; text: string };
   /** What the reader does next: the workload's peaks, in a planning session. */
   ask: string;
+  /**
+   * Above the plans a link saved before replay marks were kept still shows (sized on the run at
+   * saturation it named): "What-if on run 1 (a benchmark at saturation), not the workload's need."
+   * null when it stored no plan.
+   */
+  plansNote: string | null;
 };
 
 /**
@@ -225,6 +231,8 @@ export function storedCapacityAnswer(
   // Only a link sized on a run at saturation holds demand it did not size on (one without plans
   // had none: planFromSession sizes on any).
   const unsizedDemand = demandSourcesOf(comparison);
+  const profileRun =
+    result.plans.length > 0 ? result.runs.find((r) => `run:${r.id}` === plan.profileRef) : undefined;
   const delivered = evidence.map((e) => ({ title: e.title, kindLabel: e.kindLabel, text: deliveredText(e) }));
   return {
     lines: delivered.map((e) => `${e.title} (${e.kindLabel}) delivered ${e.text}.`),
@@ -232,6 +240,9 @@ export function storedCapacityAnswer(
     comparison: deliveredComparison(evidence),
     unsizedDemand,
     lead: capacityLead(unsizedDemand),
+    plansNote: profileRun
+      ? `What-if on ${storedRunTitle(profileRun, result.runs)} (a benchmark at saturation), not the workload’s need.`
+      : null,
     ask:
       unsizedDemand.length > 0 ? UNSIZED_ASK : savedBeforeReplayMarks(comparison) ? LEGACY_ASK : STORED_ASK,
   };

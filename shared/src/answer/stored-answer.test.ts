@@ -106,6 +106,8 @@ describe('a share link the web saved before replay marks were kept (issue 27)', 
     expect(capacity.ask).toMatch(/^What does the workload ask at its peak\?/);
     // Its run may have replayed the load: the ask says how to size on it.
     expect(capacity.ask).toContain('This run replays our load');
+    // Its stored plans, still shown below, are a what-if on that run.
+    expect(capacity.plansNote).toBe('What-if on run 1 (a benchmark at saturation), not the workload’s need.');
     expect([...capacity.lines, capacity.comparison, capacity.ask].join(' ')).not.toMatch(/Needs/);
   });
 

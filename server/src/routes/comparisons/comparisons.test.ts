@@ -259,6 +259,10 @@ describe('POST /api/comparisons → GET: an immutable share link', () => {
       expect(answerText(got)).toMatch(/ebsMix \(fio · EBS\) delivered [\d,]+ IOPS/);
       const minimal = (await request(t.app).get(`/c/${id}`)).text;
       expect(minimal).toContain('<strong>No demand yet.</strong>');
+      // Its plans, still listed, are a what-if on the run at saturation, not the workload's need.
+      expect(minimal).toContain(
+        '<p>What-if on nvmeMix (a benchmark at saturation), not the workload’s need.</p><ul><li>gp3',
+      );
     });
 
     it('a benchmark’s numbers kept as capacity (sysbench) are not sized on by default', async () => {

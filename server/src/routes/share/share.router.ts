@@ -45,7 +45,7 @@ function minimalShareHtml(
       (w) => `<p role="alert"><strong>Warning [${escapeHtml(w.code)}]:</strong> ${escapeHtml(w.message)}</p>`,
     )
     .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title ?? 'Blockwise comparison')}</title></head><body><h1>${escapeHtml(title ?? 'Blockwise comparison')}</h1>${warnings}<table><thead><tr><th>Run</th><th>Kind</th><th>Instance</th><th>Read IOPS</th><th>Write IOPS</th><th>Read MiB/s</th><th>Write MiB/s</th><th>Bottleneck</th></tr></thead><tbody>${rows}</tbody></table>${noDemand}<ul>${plans}</ul><p>Prices as of ${escapeHtml(priceDate)} (${escapeHtml(result.rates.source)}); analysis ${escapeHtml(version)}.</p></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title ?? 'Blockwise comparison')}</title></head><body><h1>${escapeHtml(title ?? 'Blockwise comparison')}</h1>${warnings}<table><thead><tr><th>Run</th><th>Kind</th><th>Instance</th><th>Read IOPS</th><th>Write IOPS</th><th>Read MiB/s</th><th>Write MiB/s</th><th>Bottleneck</th></tr></thead><tbody>${rows}</tbody></table>${noDemand}${capacity?.plansNote ? `<p>${escapeHtml(capacity.plansNote)}</p>` : ''}<ul>${plans}</ul><p>Prices as of ${escapeHtml(priceDate)} (${escapeHtml(result.rates.source)}); analysis ${escapeHtml(version)}.</p></body></html>`;
 }
 
 /** Routes the single-page app owns (deep links must load index.html). */

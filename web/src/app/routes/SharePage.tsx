@@ -21,6 +21,8 @@ import { usePageTitle } from './use-page-title.ts';
 /** Everything under the banner: runs, then the stored plans in the shared comparison view. */
 function SharedBody({ comparison }: { comparison: Comparison }) {
   const { result } = comparison;
+  // A link answered with capacity whose plans are on a run at saturation: they are a what-if.
+  const plansNote = storedCapacityAnswer(comparison)?.plansNote;
   return (
     <>
       {result.runs.length > 0 ? (
@@ -36,6 +38,7 @@ function SharedBody({ comparison }: { comparison: Comparison }) {
           />
         </Region>
       ) : null}
+      {plansNote ? <p className="banner banner--info">{plansNote}</p> : null}
       {result.plans.length > 0 ? (
         <ComparisonView
           result={result}
