@@ -60,6 +60,17 @@ export function storedRunTitle(
   return same.length > 1 ? `${word} ${same.findIndex((r) => r.id === run.id) + 1}` : word;
 }
 
+/**
+ * The planning page's ask for the workload's peaks (its answer box, where "import its production
+ * metrics" is a link, and its CSV export): one wording, in parts.
+ */
+export const SESSION_ASK = {
+  question: 'What does the workload ask at its peak?',
+  enter: 'Enter its peaks from a dashboard and the data it holds, or',
+  importMetrics: 'import its production metrics',
+  then: ', and the answer sizes on them.',
+} as const;
+
 export const CAPACITY_LEAD =
   'These runs went as fast as the storage allowed: they say what each storage delivered, not what your workload needs.';
 

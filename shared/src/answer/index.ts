@@ -13,6 +13,7 @@ export {
   deliveredText,
   fioKindLabel,
   profileEvidence,
+  SESSION_ASK,
   storedCapacityAnswer,
 } from './capacity-answer.ts';
 export type { StoredCapacityAnswer } from './capacity-answer.ts';

@@ -1,4 +1,4 @@
-import { CAPACITY_LEAD } from '@blockwise/shared/answer';
+import { CAPACITY_LEAD, SESSION_ASK } from '@blockwise/shared/answer';
 import type { DeliveredRow } from './demand-view.ts';
 import { PeaksForm } from './PeaksForm.tsx';
 import type { PlanSessionView } from './use-plan-session.ts';
@@ -34,8 +34,9 @@ export function CapacityAnswer({
       </ul>
       {comparison ? <p>{comparison}</p> : null}
       <p>
-        <strong>What does the workload ask at its peak?</strong> Enter its peaks from a dashboard and the data
-        it holds, or <a href="#data">import its production metrics</a>, and the answer sizes on them.
+        <strong>{SESSION_ASK.question}</strong> {SESSION_ASK.enter}{' '}
+        <a href="#data">{SESSION_ASK.importMetrics}</a>
+        {SESSION_ASK.then}
       </p>
       <PeaksForm session={session} onAdded={onPeaksAdded} />
     </div>

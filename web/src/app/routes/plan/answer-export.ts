@@ -1,11 +1,11 @@
-import { answerOf } from '@blockwise/shared/answer';
+import { answerOf, SESSION_ASK } from '@blockwise/shared/answer';
 import { capacityExport } from '../../../features/export/capacity-export.ts';
 import type { AnswerExport } from '../../../features/export/export-rows.ts';
 import { deliveredOfSession } from './demand-view.ts';
 import type { PlanSessionView } from './use-plan-session.ts';
 
-const SESSION_ASK =
-  'What does the workload ask at its peak? Enter its peaks from a dashboard and the data it holds, or import its production metrics, and the answer sizes on them.';
+/** The answer box's ask (CapacityAnswer), as text. */
+const SESSION_ASK_TEXT = `${SESSION_ASK.question} ${SESSION_ASK.enter} ${SESSION_ASK.importMetrics}${SESSION_ASK.then}`;
 
 /**
  * The planning page's answer as the CSV's first rows: the first plan's lines when the session has
@@ -19,7 +19,7 @@ export function sessionAnswerExport(
   if (!firstPlan || !result?.ok) return undefined;
   if (analysis.demand.ref === null) {
     const { rows, comparison } = deliveredOfSession(state.inputs, analysis);
-    return capacityExport(rows, comparison, SESSION_ASK, result.value.rates);
+    return capacityExport(rows, comparison, SESSION_ASK_TEXT, result.value.rates);
   }
   return {
     for: result.value.plans[0]?.title ?? 'the session',
