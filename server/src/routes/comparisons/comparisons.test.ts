@@ -226,7 +226,7 @@ describe('POST /api/comparisons → GET: an immutable share link', () => {
       const { replaysLoad: _, ...legacyPlan } = posted.plan!;
       const stored = await t.store.insertComparison({
         title: 'saturation runs',
-        runIds: [ids.nvmeMix, ids.ebsMix],
+        runIds: posted.result.runs.map((r) => r.id),
         plan: legacyPlan,
         result: posted.result,
         priceTableDate: posted.priceTableDate,
