@@ -3,7 +3,7 @@ import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { buildComparison, summarizeRun } from '@blockwise/shared/analysis';
 import { render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { planSession } from '../../../../shared/src/test-support/plan-session.ts';
+import { CLOUDWATCH_PEAK, planSession } from '../../../../shared/src/test-support/plan-session.ts';
 import { fixtureReport } from '../../test/fixtures.ts';
 import { SessionProvider } from '../session/SessionProvider.tsx';
 import SharePage from './SharePage.tsx';
@@ -148,6 +148,38 @@ describe('SharePage', () => {
       within(compare).getByText(/Whether both runs ran the same fio job cannot be checked/),
     ).toBeDefined();
     expect(screen.queryByText(/Same fio job/)).toBeNull();
+  });
+
+  it('a link saved before replay marks, sized on a run at saturation: its peaks are named, its plans a what-if', async () => {
+    const base = stored();
+    // As the older web saved it: the first run (at saturation) named as the profile, no marks kept.
+    const plan = { ...base.plan!, observed: [CLOUDWATCH_PEAK] };
+    const result = buildComparison(
+      base.result.runs.map((r) => {
+        const report = fixtureReport(r.id.endsWith('1') ? 'grouped' : 'raid5');
+        return { id: r.id, labels: r.labels, report, summary: summarizeRun(report, r.labels) };
+      }),
+      plan,
+    );
+    if (!result.ok) throw new Error(result.error.message);
+    const comparison = { ...base, plan, result: result.value };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(comparison), { status: 200 })),
+    );
+    render(
+      <SessionProvider>
+        <SharePage id={ID} />
+      </SessionProvider>,
+    );
+    await sharedPageDrawn();
+    expect(screen.queryByText(/No demand yet/)).toBeNull();
+    expect(
+      screen.getByText(/^This link was sized on a benchmark run, not on the workload’s peaks “prod peak”/),
+    ).toBeDefined();
+    expect(
+      screen.getByText(/^What-if on .* gp3 \(a benchmark at saturation\), not the workload’s need\.$/),
+    ).toBeDefined();
   });
 
   it('a link to nothing: a clear message, not a crash', async () => {
