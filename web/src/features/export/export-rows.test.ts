@@ -2,7 +2,7 @@ import { buildComparison, summarizeRun } from '@blockwise/shared/analysis';
 import { describe, expect, it } from 'vitest';
 import { fixtureReport } from '../../test/fixtures.ts';
 import { storedCapacityAnswer } from '@blockwise/shared/answer';
-import { planSession } from '../../../../shared/src/test-support/plan-session.ts';
+import { CLOUDWATCH_PEAK, planSession } from '../../../../shared/src/test-support/plan-session.ts';
 import { storedCapacityExport } from './capacity-export.ts';
 import { answerRows, CSV_HEADER, exportCsv, exportRows } from './export-rows.ts';
 
@@ -144,5 +144,26 @@ describe('a share link without demand: the CSV says what each storage delivered'
     expect(answer.some((l) => /^answer,[^,]*,needs,/.test(l))).toBe(false);
     // (The comparison's "not what your workload needs" is the point; no line says "Needs …".)
     expect(csv).not.toMatch(/Needs/);
+  });
+
+  it('a link saved before replay marks holding typed-in peaks: the lead names them, never “No demand yet”', () => {
+    const runs = (['grouped', 'perJob'] as const).map((f, i) => {
+      const report = fixtureReport(f);
+      const labels = { name: `run ${i + 1}`, kind: 'ebs' as const };
+      return { id: `${'AB'[i]!.repeat(22)}`, labels, report, summary: summarizeRun(report, labels) };
+    });
+    // As the older web saved it: the first run (at saturation) as the profile, no replaysLoad.
+    const plan = planSession({
+      profileRef: `run:${'A'.repeat(22)}`,
+      observed: [CLOUDWATCH_PEAK],
+      instanceType: 'r5d.4xlarge',
+      candidates: [{ type: 'gp3', sizeGiB: 1000 }],
+    });
+    const r = buildComparison(runs, plan);
+    if (!r.ok) throw new Error(r.error.message);
+    const capacity = storedCapacityAnswer({ plan, result: r.value })!;
+    const csv = exportCsv(r.value, {}, storedCapacityExport(capacity, r.value.rates));
+    expect(csv).not.toMatch(/No demand yet/);
+    expect(csv).toContain('This link was sized on a benchmark run, not on the workload’s peaks “prod peak”');
   });
 });
