@@ -277,6 +277,36 @@ describe('a share link paints the top of its page with the HTML (largest paint b
     }
   });
 
+  it('a link saved before replay marks, holding typed-in peaks it was not sized on: the painted head names them', async () => {
+    const file = 'fio/generated/c_randread_4k_libaio_qd32_timebased5s.json';
+    const run = await upload('name=sat&kind=ebs&instanceType=r5.4xlarge', file);
+    const session = planSession({
+      observed: [CLOUDWATCH_PEAK],
+      profileRef: `run:${run}`,
+      instanceType: 'r5.4xlarge',
+      candidates: [{ type: 'gp3', sizeGiB: 500, iops: 3000, throughputMiBps: 125 }],
+    });
+    const c = await share({ title: 'old web', runIds: [run], plan: session });
+    expect(c.result.plans.length).toBeGreaterThan(0);
+    // As the older web's POST was stored: no replaysLoad field.
+    const { replaysLoad: _, ...legacy } = c.plan!;
+    const stored = await t.store.insertComparison({
+      title: 'old web',
+      runIds: [run],
+      plan: legacy,
+      result: c.result,
+      priceTableDate: c.priceTableDate,
+      analysisVersion: c.analysisVersion,
+    });
+    if (!stored.ok) throw new Error(stored.error.message);
+    const painted = answerOf((await request(t.app).get(`/c/${stored.value.id}`)).text);
+    expect(painted).toContain(
+      '<p><strong>Not sized on the workload’s demand.</strong> This link was sized on a benchmark run, not on the workload’s peaks “prod peak”',
+    );
+    expect(painted).not.toContain('No demand yet');
+    expect(painted).not.toContain('What does the workload ask at its peak?');
+  });
+
   it('an invalid id never reaches the store', async () => {
     const get = vi.spyOn(t.store, 'getComparison');
     for (const path of ['/c/abc', `/c/${encodeURIComponent('"><script>alert(1)</script>')}`]) {
