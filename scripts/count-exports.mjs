@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 /** Exported names across every subpath; raise it only with a reason in the commit message. */
-const CEILING = 435;
+const CEILING = 436;
 
 const sharedDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'shared');
 const { exports } = JSON.parse(readFileSync(join(sharedDir, 'package.json'), 'utf8'));

@@ -53,6 +53,11 @@ export class RecentRuns {
   get size(): number {
     return this.#entries.size;
   }
+
+  /** Bytes charged for what is held (tests). */
+  get bytes(): number {
+    return this.#bytes;
+  }
 }
 
 const perStore = new WeakMap<object, RecentRuns>();

@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { CreatedRunSchema, RunRegressionSchema } from '@blockwise/shared/api';
+import { jobSettingsOf } from '@blockwise/shared/compare';
+import { FioReportSchema } from '@blockwise/shared/fio';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { buildPairComparison, type StoredRunText } from '../ingest/pair-comparison.ts';
+import { recentRunsOf } from '../ingest/recent-runs.ts';
 import { ParsePool } from '../ingest/parse-pool.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { openSqliteStore } from '../store/sqlite-store.ts';
@@ -141,6 +144,25 @@ describe('freezing the baseline comparison at upload', () => {
       expect(s.pool.stats.jobs).toBe(0);
       expect(s.getRunCalls()).toBe(0);
       expect((await linkedComparison(s.t, run.id)).runIds[1]).toBe(run.id);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('RecentRuns charges what it holds of the upload: its summary twice (objects and text), its plan’s JSON and its job settings', async () => {
+    const s = await setup();
+    try {
+      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
+      const stored = (await s.real.getRunJson(run.id))!;
+      const summary = JSON.parse(stored.summaryJson) as { plan: unknown };
+      const jobSettings = jobSettingsOf(FioReportSchema.parse(JSON.parse(stored.reportJson)));
+      const recent = recentRunsOf(s.t.store);
+      expect(recent.size).toBe(1);
+      expect(recent.bytes).toBe(
+        2 * Buffer.byteLength(stored.summaryJson) +
+          Buffer.byteLength(JSON.stringify(summary.plan)) +
+          Buffer.byteLength(JSON.stringify(jobSettings)),
+      );
     } finally {
       await s.close();
     }

@@ -168,11 +168,21 @@ async function compare(
     if (!read.ok) return read;
     // Kept without its report: the comparison reads only its fio version and job settings.
     const compared = comparedRunOf(read.value);
-    recentRunsOf(ctx.store).remember(compared, utf8Bytes(side.text.summaryJson));
+    recentRunsOf(ctx.store).remember(
+      compared,
+      utf8Bytes(side.text.summaryJson) + jobSettingsBytes(compared.jobSettings),
+    );
     runs.push(compared);
   }
   return comparePair(runs);
 }
+
+/**
+ * What a run's job settings weigh in RecentRuns: their JSON's bytes. Small for fio's usual files
+ * (~1 KB), but one entry per distinct job: a file of thousands of jobs with per-job options is not.
+ */
+const jobSettingsBytes = (settings: SerializedRun['jobSettings']): number =>
+  utf8Bytes(JSON.stringify(settings));
 
 /** A stored run with its report as UTF-8 bytes: decoded only where it is compared (inline or in the pool). */
 async function readStoredRun(ctx: RouteContext<RunRecords>, id: string): Promise<RunJsonBytes> {
@@ -210,11 +220,13 @@ export async function freezeBaselineComparison(
     ? { id: run.id, labels, ...justStored.documents }
     : recent.get(run.id);
   if (!labels.series) return null;
-  // The summary is kept as objects and as its JSON, with its plan's JSON.
+  // The summary is kept as objects and as its JSON, with its plan's JSON, and the job settings.
   if (current && justStored?.documents)
     recent.remember(
       current,
-      2 * utf8Bytes(justStored.text.summaryJson) + utf8Bytes(justStored.documents.summaryText.plan),
+      2 * utf8Bytes(justStored.text.summaryJson) +
+        utf8Bytes(justStored.documents.summaryText.plan) +
+        jobSettingsBytes(current.jobSettings),
     );
   const gate = await readGate(ctx, run, labels.series, 1, labels);
   const latest = gate.baseline[0];

@@ -71,6 +71,9 @@ export const SESSION_ASK = {
   then: ', and the answer sizes on them.',
 } as const;
 
+/** The answer box's note (and an export's subject) when there is no demand at all. */
+export const NO_DEMAND_NOTE = 'No demand: what each storage delivered';
+
 export const CAPACITY_LEAD =
   'These runs went as fast as the storage allowed: they say what each storage delivered, not what your workload needs.';
 
@@ -119,6 +122,8 @@ export type StoredCapacityAnswer = {
   unsizedDemand: string[];
   /** The answer's first line, bold part then the rest: "No demand yet." or the unsized demand (capacityLead). */
   lead: { strong: string; text: string };
+  /** The answer box's note (and the export's subject): no demand, or demand held but not sized on. */
+  note: string;
   /** What the reader does next: the workload's peaks, in a planning session. */
   ask: string;
   /**
@@ -152,7 +157,10 @@ function demandSourcesOf({ plan, result }: Pick<Comparison, 'plan' | 'result'>):
   const marked = plan.replaysLoad ?? [];
   const runs = result.runs
     .filter((r) => roleOfJobSettings(r.jobSettings).role !== 'capacity' || marked.includes(`run:${r.id}`))
-    .map((r) => `${storedRunTitle(r, result.runs)} (a run that replays the load)`);
+    .map(
+      (r) =>
+        `${storedRunTitle(r, result.runs)} (${marked.includes(`run:${r.id}`) ? 'a run marked as replaying the load' : 'a rate-limited run'})`,
+    );
   const observed = plan.observed
     .filter((o) => o.role !== 'capacity')
     .map((o) => `the workload’s peaks “${o.label ?? o.id}”`);
@@ -182,12 +190,21 @@ function answersWithCapacity({ plan, result }: Pick<Comparison, 'plan' | 'result
   return savedBeforeReplayMarks({ plan, result });
 }
 
-/** A session stored without replay marks whose profileRef names a run at saturation (see above). */
-function savedBeforeReplayMarks({ plan, result }: Pick<Comparison, 'plan' | 'result'>): boolean {
-  const ref = plan?.profileRef;
-  if (!plan || plan.replaysLoad !== undefined || !ref?.startsWith('run:')) return false;
-  const run = result.runs.find((r) => `run:${r.id}` === ref);
-  return run !== undefined && roleOfJobSettings(run.jobSettings).role === 'capacity';
+/**
+ * The run a link saved before replay marks were kept was sized on: its profileRef, or — none named
+ * (an API client) — the first run, which the server then took whatever its role (runs came first
+ * among the profiles). null when the link keeps its marks or was sized on no run.
+ */
+function legacyProfileRun({ plan, result }: Pick<Comparison, 'plan' | 'result'>) {
+  if (!plan || plan.replaysLoad !== undefined) return null;
+  const ref = plan.profileRef ?? (result.runs[0] ? `run:${result.runs[0].id}` : null);
+  return result.runs.find((r) => `run:${r.id}` === ref) ?? null;
+}
+
+/** A session stored without replay marks, sized on a run at saturation (see above). */
+function savedBeforeReplayMarks(comparison: Pick<Comparison, 'plan' | 'result'>): boolean {
+  const run = legacyProfileRun(comparison);
+  return run !== null && roleOfJobSettings(run.jobSettings).role === 'capacity';
 }
 
 /** Whether a stored comparison's plans are its answer (see answersWithCapacity). */
@@ -242,8 +259,7 @@ export function storedCapacityAnswer(
   // Only a link sized on a run at saturation holds demand it did not size on (one without plans
   // had none: planFromSession sizes on any).
   const unsizedDemand = demandSourcesOf(comparison);
-  const profileRun =
-    result.plans.length > 0 ? result.runs.find((r) => `run:${r.id}` === plan.profileRef) : undefined;
+  const profileRun = result.plans.length > 0 ? legacyProfileRun(comparison) : null;
   const delivered = evidence.map((e) => ({ title: e.title, kindLabel: e.kindLabel, text: deliveredText(e) }));
   return {
     lines: delivered.map((e) => `${e.title} (${e.kindLabel}) delivered ${e.text}.`),
@@ -251,6 +267,7 @@ export function storedCapacityAnswer(
     comparison: deliveredComparison(evidence),
     unsizedDemand,
     lead: capacityLead(unsizedDemand),
+    note: unsizedDemand.length > 0 ? 'Not sized on its demand: what each storage delivered' : NO_DEMAND_NOTE,
     plansNote: profileRun
       ? `What-if on ${storedRunTitle(profileRun, result.runs)} (a benchmark at saturation), not the workload’s need.`
       : null,

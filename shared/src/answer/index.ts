@@ -9,6 +9,7 @@ export { storedAnswerPlan, storedRunAnswerOf } from './stored-answer.ts';
 export type { StoredAnswer } from './stored-answer.ts';
 export {
   CAPACITY_LEAD,
+  NO_DEMAND_NOTE,
   deliveredComparison,
   deliveredText,
   fioKindLabel,

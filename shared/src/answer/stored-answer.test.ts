@@ -69,8 +69,9 @@ describe('a share link made from runs alone: the answer of its first run, by the
 
   it('saved from a planning session: the session’s first plan answers, as the planning page did', () => {
     const { result } = fromRunsAlone(UNPACED_4K);
-    // Which session does not matter here, only that there was one (its plans are result.plans).
-    const stored = storedAnswerPlan({ plan: {} as Comparison['plan'], result })!;
+    // Which session does not matter here, only that there was one (its plans are result.plans)
+    // saved with today's replay marks (without them, plans on a run at saturation are a legacy link's).
+    const stored = storedAnswerPlan({ plan: { replaysLoad: [] } as unknown as Comparison['plan'], result })!;
     expect(stored.plan).toBe(result.plans[0]!.plan);
     expect(stored.answer.needs).toMatch(/^Needs /);
   });
@@ -152,11 +153,29 @@ describe('a share link the web saved before replay marks were kept (issue 27)', 
     expect(capacity.ask).not.toMatch(/What does the workload ask at its peak/);
     // A rate-limited run after it is demand too.
     const rated = storedCapacityAnswer(fromSession(oldWeb, UNPACED_4K, RATE_IOPS_500))!;
-    expect(rated.unsizedDemand).toEqual(['run 2 (a run that replays the load)']);
+    expect(rated.unsizedDemand).toEqual(['run 2 (a rate-limited run)']);
+    expect(rated.note).toBe('Not sized on its demand: what each storage delivered');
     // Without any: "No demand yet", the peaks asked for.
     const none = storedCapacityAnswer(fromSession(oldWeb, UNPACED_4K, NVME_RANDWRITE_4K))!;
     expect(none.unsizedDemand).toEqual([]);
     expect(none.lead.strong).toBe('No demand yet.');
+    expect(none.note).toBe('No demand: what each storage delivered');
+  });
+
+  it('an API link without a profileRef, sized then on its first run at saturation, answers with what each delivered', () => {
+    // Before demand was told from capacity the server planned a null profileRef on the first
+    // profile, runs first: the same plans as naming run 1, stored with profileRef null.
+    const planned = fromSession(oldWeb, UNPACED_4K, NVME_RANDWRITE_4K);
+    const apiLink = { ...planned, plan: { ...planned.plan!, profileRef: null } };
+    expect(apiLink.result.plans.length).toBeGreaterThan(0);
+    expect(storedAnswerPlan(apiLink)).toBeNull();
+    const capacity = storedCapacityAnswer(apiLink)!;
+    expect(capacity.lines).toHaveLength(2);
+    expect(capacity.plansNote).toBe('What-if on run 1 (a benchmark at saturation), not the workload’s need.');
+    // Its first run rate-limited: that was demand, and the plans answer.
+    const rated = fromSession(oldWeb, RATE_IOPS_500, UNPACED_4K);
+    const ratedApiLink = { ...rated, plan: { ...rated.plan!, profileRef: null } };
+    expect(storedAnswerPlan(ratedApiLink)!.answer.needs).toMatch(/^Needs 6\d\d IOPS/);
   });
 
   it('an old link whose profile is a rate-limited run (demand) still answers with its plan', () => {

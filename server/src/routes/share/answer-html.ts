@@ -66,7 +66,7 @@ export function shareAnswerHtml(stored: StoredAnswer, plans: number): string {
 /** A session saved without demand: web's StoredCapacity, element for element (no plan, nothing sized). */
 export function shareCapacityHtml(a: StoredCapacityAnswer): string {
   const e = escapeHtml;
-  const note = '<span class="answer__note">No demand: what each storage delivered</span>';
+  const note = `<span class="answer__note">${e(a.note)}</span>`;
   return (
     '<section class="answer" aria-labelledby="answer-title" id="answer"><div class="answer__head">' +
     `<h2 class="answer__title" id="answer-title">The answer</h2>${note}</div>` +

@@ -305,6 +305,10 @@ describe('a share link paints the top of its page with the HTML (largest paint b
     );
     expect(painted).not.toContain('No demand yet');
     expect(painted).not.toContain('What does the workload ask at its peak?');
+    // The box's note agrees with its lead: demand held, not sized on — not "No demand".
+    expect(painted).toContain(
+      '<span class="answer__note">Not sized on its demand: what each storage delivered</span>',
+    );
   });
 
   it('an invalid id never reaches the store', async () => {

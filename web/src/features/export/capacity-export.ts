@@ -1,4 +1,4 @@
-import { CAPACITY_LEAD, type StoredCapacityAnswer } from '@blockwise/shared/answer';
+import { CAPACITY_LEAD, NO_DEMAND_NOTE, type StoredCapacityAnswer } from '@blockwise/shared/answer';
 import type { ComparisonResult } from '@blockwise/shared/records';
 
 /**
@@ -11,6 +11,11 @@ export type CapacityAnswerExport = {
   for: string;
   /** "No demand yet. These runs went as fast as the storage allowed: …". */
   lead: string;
+  /**
+   * Above a legacy link's stored plans (sized on a run at saturation): "What-if on … not the
+   * workload's need." — the plans' rows below say what they were sized on. null otherwise.
+   */
+  plansNote: string | null;
   /** `storage`: the run or benchmark and what measured it, "ebs.json (fio · EBS)". */
   delivered: readonly { storage: string; text: string }[];
   comparison: string | null;
@@ -25,10 +30,12 @@ export function capacityExport(
   ask: string,
   rates: ComparisonResult['rates'],
   lead = `No demand yet. ${CAPACITY_LEAD}`,
+  { note = NO_DEMAND_NOTE, plansNote = null as string | null } = {},
 ): CapacityAnswerExport {
   return {
-    for: 'no demand: what each storage delivered',
+    for: note.toLowerCase(),
     lead,
+    plansNote,
     delivered: delivered.map((d) => ({ storage: `${d.title} (${d.kindLabel})`, text: d.text })),
     comparison,
     ask,
@@ -41,5 +48,8 @@ export function storedCapacityExport(
   a: StoredCapacityAnswer,
   rates: ComparisonResult['rates'],
 ): CapacityAnswerExport {
-  return capacityExport(a.delivered, a.comparison, a.ask, rates, `${a.lead.strong} ${a.lead.text}`);
+  return capacityExport(a.delivered, a.comparison, a.ask, rates, `${a.lead.strong} ${a.lead.text}`, {
+    note: a.note,
+    plansNote: a.plansNote,
+  });
 }

@@ -165,5 +165,13 @@ describe('a share link without demand: the CSV says what each storage delivered'
     const csv = exportCsv(r.value, {}, storedCapacityExport(capacity, r.value.rates));
     expect(csv).not.toMatch(/No demand yet/);
     expect(csv).toContain('This link was sized on a benchmark run, not on the workload’s peaks “prod peak”');
+    const answer = csv.split('\r\n').filter((l) => l.startsWith('answer,'));
+    // Its subject says it holds demand it was not sized on (not "no demand"), the lead row is a lead,
+    // and the stored plans' rows below are marked as a what-if on the run at saturation.
+    expect(answer[0]).toMatch(/^answer,not sized on its demand: what each storage delivered,lead,/);
+    expect(answer.some((l) => /^answer,[^,]*,no demand,/.test(l))).toBe(false);
+    expect(answer).toContain(
+      'answer,not sized on its demand: what each storage delivered,plans note,"What-if on run 1 (a benchmark at saturation), not the workload’s need.",,',
+    );
   });
 });

@@ -220,10 +220,11 @@ export function answerRows(a: AnswerExport): Row[] {
 function capacityRows(a: CapacityAnswerExport): Row[] {
   const row = (item: string, metric: string, text: string): Row => ['answer', item, metric, text, ''];
   return [
-    row(a.for, 'no demand', a.lead),
+    row(a.for, 'lead', a.lead),
     ...a.delivered.map((d) => row(d.storage, 'delivered', d.text)),
     ...(a.comparison === null ? [] : [row(a.for, 'comparison', a.comparison)]),
     row(a.for, 'ask', a.ask),
+    ...(a.plansNote === null ? [] : [row(a.for, 'plans note', a.plansNote)]),
     row(a.for, 'prices', a.prices),
   ];
 }

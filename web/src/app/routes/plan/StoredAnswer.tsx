@@ -32,7 +32,7 @@ export function StoredAnswer({
  */
 export function StoredCapacity({ answer }: { answer: StoredCapacityAnswer }) {
   return (
-    <AnswerBox note={<>No demand: what each storage delivered</>}>
+    <AnswerBox note={<>{answer.note}</>}>
       <div className="answer__capacity">
         <p>
           <strong>{answer.lead.strong}</strong> {answer.lead.text}

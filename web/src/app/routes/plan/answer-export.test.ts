@@ -59,7 +59,7 @@ describe('the planning page’s CSV opens with its answer', () => {
     const { answer, csv } = csvOf(state);
     // The sections below still plan on a run as a what-if: the answer must not export it as a need.
     expect(answer.map((r) => r[1])).toEqual([
-      'no demand',
+      'lead',
       'delivered',
       'delivered',
       'comparison',
