@@ -121,6 +121,18 @@ describe('extractFioDocument failures', () => {
     expect(result.error.message).toContain('truncated');
   });
 
+  it('a broken value reads the same on every Node version (V8 from Node 22 on adds the slice’s own line and column)', () => {
+    const result = extractFioDocument('{"fio version": "fio-3.1", "jobs": [ {"jobname": 01} ]}');
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        code: 'invalid_json',
+        message:
+          'the JSON starting on line 1 is not valid at line 1, column 51 (character 50): Unexpected number in JSON at position 50',
+      },
+    });
+  });
+
   it('a broken value inside the document → invalid_json with the line and column of the error', () => {
     const broken = C.replace('"iops" : 77896.220756', '"iops" : 77896.220756.5');
     const result = extractFioDocument(broken);

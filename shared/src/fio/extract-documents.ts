@@ -123,7 +123,12 @@ function parseJson(slice: string): JsonParse {
   try {
     return { ok: true, value: JSON.parse(slice) };
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    // V8 from Node 22 on appends "(line L column C)" of the slice; the message already says where
+    // in the whole input, so it is dropped: one wording on every Node version users run.
+    const detail = (error instanceof Error ? error.message : String(error)).replace(
+      / \(line \d+ column \d+\)$/,
+      '',
+    );
     const m = /at position (\d+)/.exec(detail);
     return { ok: false, detail, at: m ? Number(m[1]) : null };
   }
