@@ -1,8 +1,13 @@
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunLabelsSchema, type RunLabels } from '@blockwise/shared/records';
+import {
+  digestTexts as digest,
+  FIO_FIXTURES as FIXTURES,
+  goldenFioFiles,
+  readGolden,
+} from '../../../shared/src/test-support/golden.ts';
 import { analyzeUpload } from './analyze-upload.ts';
 import { buildPairComparison, comparePair, type StoredRunText } from './pair-comparison.ts';
 
@@ -16,14 +21,9 @@ import { buildPairComparison, comparePair, type StoredRunText } from './pair-com
  * intended change of output: `BLOCKWISE_WRITE_GOLDEN=1 pnpm exec vitest run <this file>`.
  */
 
-const FIXTURES = resolve(import.meta.dirname, '../../../fixtures/fio');
 const GOLDEN = resolve(import.meta.dirname, 'pair-comparison.golden.json');
 
-const fioFiles = ['generated', 'public', 'derived', 'settings'].flatMap((dir) =>
-  readdirSync(join(FIXTURES, dir))
-    .filter((f) => /\.(json|txt)$/.test(f) && !f.endsWith('.oracle.json'))
-    .map((f) => `${dir}/${f}`),
-);
+const fioFiles = goldenFioFiles();
 
 /** CI's labels (with a volume: the summary holds a plan) and an NVMe run (an NVMe-vs-EBS verdict). */
 const LABELS: Record<string, RunLabels> = {
@@ -46,13 +46,6 @@ const LABELS: Record<string, RunLabels> = {
     instanceType: 'i4i.2xlarge',
     region: 'eu-west-1',
   }),
-};
-
-/** The first 64 bits of the SHA-256 of the texts. */
-const digest = (texts: readonly string[]) => {
-  const hash = createHash('sha256');
-  for (const text of texts) hash.update(text).update('\n');
-  return hash.digest('hex').slice(0, 16);
 };
 
 type Analyzed = {
@@ -99,9 +92,7 @@ function outcomes(): Record<string, string> {
 describe('the regression gate comparison of every pair of fio files', () => {
   it('is byte for byte what it was (pair-comparison.golden.json)', () => {
     const actual = outcomes();
-    if (process.env.BLOCKWISE_WRITE_GOLDEN === '1')
-      writeFileSync(GOLDEN, `${JSON.stringify(actual, null, 2)}\n`);
-    const golden = JSON.parse(readFileSync(GOLDEN, 'utf8')) as Record<string, string>;
+    const golden = readGolden(GOLDEN, actual);
     expect(Object.keys(actual).length).toBeGreaterThan(60);
     expect(actual).toStrictEqual(golden);
   });

@@ -1,9 +1,15 @@
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summarizeRun } from '../analysis/summarize-run.ts';
 import type { RunLabels } from '../records/run.ts';
+import { digestTexts, FIO_FIXTURES as FIXTURES, goldenFioFiles, readGolden } from '../test-support/golden.ts';
+import {
+  FioRawDirectionSchema,
+  FioRawDocumentSchema,
+  FioRawJobSchema,
+  FioRawLatencySchema,
+} from './fio-raw.schema.ts';
 import { parseFio } from './parse-fio.ts';
 
 /**
@@ -15,14 +21,9 @@ import { parseFio } from './parse-fio.ts';
  * for an intended change of output: `BLOCKWISE_WRITE_GOLDEN=1 pnpm exec vitest run <this file>`.
  */
 
-const FIXTURES = resolve(import.meta.dirname, '../../../fixtures/fio');
 const GOLDEN = resolve(import.meta.dirname, 'parse-fio.golden.json');
 
-const fioFiles = ['generated', 'public', 'derived', 'settings'].flatMap((dir) =>
-  readdirSync(join(FIXTURES, dir))
-    .filter((f) => /\.(json|txt)$/.test(f) && !f.endsWith('.oracle.json'))
-    .map((f) => `${dir}/${f}`),
-);
+const fioFiles = goldenFioFiles();
 
 /** No labels, CI's (the bench's: instance, gp3 volume, region) and an NVMe instance store. */
 const LABELS: Record<string, RunLabels> = {
@@ -40,12 +41,8 @@ const LABELS: Record<string, RunLabels> = {
   nvme: { kind: 'nvme', instanceType: 'i4i.2xlarge', region: 'eu-west-1' },
 };
 
-/** The first 64 bits of the SHA-256 of the JSON texts: ample to tell two outputs apart. */
-const digest = (...values: unknown[]) => {
-  const hash = createHash('sha256');
-  for (const value of values) hash.update(JSON.stringify(value)).update('\n');
-  return hash.digest('hex').slice(0, 16);
-};
+/** The digest of the values' JSON texts. */
+const digest = (...values: unknown[]) => digestTexts(values.map((value) => JSON.stringify(value)));
 
 /** Per case: the result's code (or "ok"), the digest of its JSON and, for a report, of its summaries. */
 function outcome(input: string | Uint8Array): string {
@@ -56,32 +53,11 @@ function outcome(input: string | Uint8Array): string {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- fixtures are mutated as plain JSON */
-const JOB_KEYS = [
-  'jobname',
-  'groupid',
-  'error',
-  'hostname',
-  'job options',
-  'read',
-  'write',
-  'trim',
-  'mixed',
-  'sync',
-];
-const DIRECTION_KEYS = [
-  'io_bytes',
-  'io_kbytes',
-  'bw_bytes',
-  'bw',
-  'iops',
-  'runtime',
-  'total_ios',
-  'clat_ns',
-  'lat_ns',
-  'clat',
-  'lat',
-];
-const LATENCY_KEYS = ['mean', 'N', 'percentile', 'bins'];
+/** The keys the raw schema names at each level: the paths mutated below. */
+const DOCUMENT_KEYS = Object.keys(FioRawDocumentSchema.shape);
+const JOB_KEYS = Object.keys(FioRawJobSchema.shape);
+const DIRECTION_KEYS = Object.keys(FioRawDirectionSchema.shape);
+const LATENCY_KEYS = Object.keys(FioRawLatencySchema.shape);
 const BAD_VALUES: [string, unknown][] = [
   ['missing', undefined],
   ['string', '5'],
@@ -99,7 +75,7 @@ function mutations(name: string): [string, string][] {
   const list = doc.jobs ? 'jobs' : 'client_stats';
   const job = doc[list][0];
   const paths: (string | number)[][] = [
-    ...['fio version', 'timestamp', 'global options', 'jobs', 'client_stats'].map((k) => [k]),
+    ...DOCUMENT_KEYS.map((k) => [k]),
     ...JOB_KEYS.map((k) => [list, 0, k]),
   ];
   // One direction: the others go through the same code.
@@ -173,10 +149,7 @@ describe('parseFio and summarizeRun: byte-identical to the recorded outputs', ()
   const cases = allCases();
   const actual = Object.fromEntries(cases.map(([name, input]) => [name, outcome(input)]));
 
-  if (process.env.BLOCKWISE_WRITE_GOLDEN === '1') {
-    writeFileSync(GOLDEN, `${JSON.stringify(actual, null, 2)}\n`);
-  }
-  const golden = JSON.parse(readFileSync(GOLDEN, 'utf8')) as Record<string, string>;
+  const golden = readGolden(GOLDEN, actual);
 
   it('covers every fio fixture, refusals of every kind and every summary label set', () => {
     expect(Object.keys(golden).sort()).toEqual(Object.keys(actual).sort());
