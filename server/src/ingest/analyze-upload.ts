@@ -16,7 +16,11 @@ import type { SummaryText } from './pair-comparison.ts';
 export type AnalyzedUpload =
   | {
       ok: true;
-      reportJson: string;
+      /**
+       * The report's JSON: text from an inline analysis, its UTF-8 bytes from the parse worker
+       * (moved to the event loop, not copied as a string: docs/performance.md P13).
+       */
+      reportJson: string | Uint8Array;
       fioVersion: string | null;
       summary: RunSummary;
       summaryJson: string;

@@ -23,14 +23,18 @@ export type WorkerTask =
   | { kind: 'fleet'; bytes: Uint8Array };
 export type WorkerRequest = { id: number; task: WorkerTask };
 export type WorkerResult = AnalyzedUpload | BuiltComparison | PlannedFleetRequest;
-export type WorkerResponse = { id: number; result: WorkerResult } | { id: number; crash: string };
+/**
+ * A worker's answer, with the V8 heap it uses once the job is done (garbage included): what decides
+ * whether the worker is kept (see ParsePoolOptions.retireHeapBytes).
+ */
+export type WorkerResponse = ({ id: number; result: WorkerResult } | { id: number; crash: string }) & {
+  heapBytes: number;
+};
 
 type Job = {
   request: WorkerRequest;
   /** Moved to the worker instead of copied (the caller no longer reads them). */
   transfer: ArrayBuffer[];
-  /** Above the pool's largeJobBytes: its worker is retired after it. */
-  large: boolean;
   resolve: (r: WorkerResult) => void;
   reject: (e: unknown) => void;
 };
@@ -84,6 +88,8 @@ function workerEntry(): URL {
 export const DEFAULT_MAX_HELD_BYTES = 48 * 1024 * 1024;
 /** Jobs above this are large (see ParsePoolOptions.largeJobBytes). */
 export const DEFAULT_LARGE_JOB_BYTES = 1024 * 1024;
+/** A worker whose heap is larger after a job is retired (see ParsePoolOptions.retireHeapBytes). */
+export const DEFAULT_RETIRE_HEAP_BYTES = 64 * 1024 * 1024;
 /** Small jobs admitted at once (see ParsePoolOptions.maxSmallJobs). */
 export const DEFAULT_MAX_SMALL_JOBS = 64;
 
@@ -101,9 +107,14 @@ export type ParsePoolOptions = {
   maxHeldBytes?: number;
   /**
    * Jobs (and reservations) of more bytes are large (default 1 MiB): at most `size + maxQueue`
-   * of them are admitted, they wait behind small ones, and their worker is retired after them.
+   * of them are admitted, and they wait behind small ones.
    */
   largeJobBytes?: number;
+  /**
+   * A worker whose V8 heap, garbage included, is larger than this after a job is retired (default
+   * 64 MiB; see retire()).
+   */
+  retireHeapBytes?: number;
   /**
    * Small jobs admitted at once, queued or running (default 64), within the same byte budget.
    * They are many (every upload above the server's largeBodyBytes, 128 KiB) and cost little
@@ -139,6 +150,7 @@ export class ParsePool {
   private closed = false;
   private readonly maxHeldBytes: number;
   private readonly largeJobBytes: number;
+  private readonly retireHeapBytes: number;
   private readonly maxSmallJobs: number;
   /** Admitted requests (reservations) plus unreserved jobs queued or running, and their bytes. */
   private held = { large: 0, small: 0, bytes: 0 };
@@ -154,6 +166,7 @@ export class ParsePool {
   ) {
     this.maxHeldBytes = options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES;
     this.largeJobBytes = options.largeJobBytes ?? DEFAULT_LARGE_JOB_BYTES;
+    this.retireHeapBytes = options.retireHeapBytes ?? DEFAULT_RETIRE_HEAP_BYTES;
     this.maxSmallJobs = options.maxSmallJobs ?? DEFAULT_MAX_SMALL_JOBS;
   }
 
@@ -314,7 +327,6 @@ export class ParsePool {
       this.queues[large ? 'large' : 'small'].push({
         request: { id: this.nextId++, task },
         transfer,
-        large,
         resolve: (value) => {
           release();
           resolve(value);
@@ -382,17 +394,19 @@ export class ParsePool {
     this.release(slot);
     if ('crash' in msg) job.reject(new Error(`parse worker failed: ${msg.crash}`));
     else job.resolve(msg.result);
-    if (job.large) this.retire(slot);
+    if (msg.heapBytes > this.retireHeapBytes) this.retire(slot);
     this.dispatch();
   }
 
   /**
-   * Retired after a large job: a parse of a 20 MiB json+ file leaves ~120 MiB of heap in its
-   * worker (garbage V8 collects later, pages it keeps), so back-to-back large uploads stacked a
-   * second parse on top of the first one's leftovers (bench P7). A fresh worker starts from a
-   * clean heap and the memory is returned at once; spawning one costs a few tens of ms, against
-   * ~0.5–1 s of parsing a large body. After a small job (≤ 1 MiB, a few MiB of garbage) the warm
-   * worker is kept: there the spawn would cost more than the parse.
+   * Retired when a job left its heap above retireHeapBytes: a parse of a 20 MiB json+ file leaves
+   * ~120 MiB in its worker (garbage V8 collects later, pages it keeps), so back-to-back large
+   * uploads stacked a second parse on top of the first one's leftovers (bench P7). A fresh worker
+   * starts from a clean heap and the memory is returned at once; spawning one costs a few tens of
+   * ms, against ~0.5–1 s of parsing such a body. Any other job keeps its warm worker: the regression
+   * gate's comparison of two ~2 MB reports (a large job by its bytes, ~30 MiB of heap after) retired
+   * one per CI upload, and the spawns — compiling the worker's code beside the event loop on two
+   * cores — took the upload path from 3 to 8 s for 30 of them and stalled /healthz (bench P13).
    */
   private retire(slot: Slot) {
     const i = this.slots.indexOf(slot);

@@ -60,7 +60,15 @@ export async function currentAnalysis(
     null,
     Math.max(ctx.config.maxUploadBytes, raw.bytes.length),
   );
-  if (analyzed.ok) return { reportJson: analyzed.reportJson, summary: analyzed.summary, recomputed: true };
+  if (analyzed.ok) {
+    const { reportJson } = analyzed;
+    // From the parse pool, the report comes as its UTF-8 bytes; the answer is built as text.
+    const text =
+      typeof reportJson === 'string'
+        ? reportJson
+        : Buffer.from(reportJson.buffer, reportJson.byteOffset, reportJson.byteLength).toString('utf8');
+    return { reportJson: text, summary: analyzed.summary, recomputed: true };
+  }
   ctx.logger.warn(
     { runId: run.id, storedVersion: run.analysisVersion, problem: analyzed.error },
     'a run stored by an earlier analysis version could not be analyzed again; serving it as stored',

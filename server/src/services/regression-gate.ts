@@ -1,4 +1,3 @@
-import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import {
   SeriesConfigSchema,
   defaultSeriesConfig,
@@ -150,12 +149,10 @@ async function compare(
   const texts = sides.flatMap((side) => (side.text ? [side.text] : []));
   if (storedRunBytes(texts) > ctx.config.largeBodyBytes) {
     // The worker takes stored JSON: a side parsed here already is read again (rare: a large
-    // baseline with a retried upload). A report read from the store is its UTF-8 bytes, moved to
-    // the worker (P13): never decoded nor copied on the event loop.
+    // baseline with a retried upload). Reports are UTF-8 bytes — read from the store, or as the
+    // upload's analysis in the pool sent them — moved to the worker (P13): never decoded nor
+    // copied on the event loop.
     const all = await Promise.all(sides.map((side) => side.text ?? readStoredRun(ctx, side.id)));
-    // A turn of the event loop between reading the baseline and copying the upload's own report
-    // (a string, ~2.5 ms for 2 MB) into the worker: two shorter stalls instead of one (P13).
-    await setImmediatePromise();
     return ctx.pool.compare(all.map(storedRunText), reservation);
   }
   const runs: SerializedRun[] = [];

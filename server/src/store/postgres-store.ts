@@ -459,7 +459,10 @@ export class PostgresRunStore implements RunStore {
         const inserted = await this.#query(
           `INSERT INTO runs (${RUN_INSERT_COLUMNS.join(', ')}) VALUES (${placeholders}) ` +
             'ON CONFLICT (idempotency_key) DO NOTHING RETURNING id',
-          runInsertValues(run),
+          runInsertValues(run).map((value) =>
+            // A report that came as UTF-8 bytes is text to PostgreSQL (a Buffer would be bytea).
+            Buffer.isBuffer(value) && value === run.reportJson ? value.toString('utf8') : value,
+          ),
           client,
         );
         if (inserted.length === 0) return false;

@@ -198,10 +198,12 @@ export type JsonObject = Record<string, unknown>;
 
 /**
  * A JSON object already serialized, stored as it is: the parse worker serializes the report it
- * built, so the main thread neither rebuilds the object graph nor serializes it again.
+ * built, so the main thread neither rebuilds the object graph nor serializes it again. A report
+ * may come as its UTF-8 bytes (what the worker sends: moved, never a string on the event loop,
+ * docs/performance.md P13); a summary or a comparison's result is text.
  */
 export class JsonObjectText {
-  constructor(readonly json: string) {}
+  constructor(readonly json: string | Uint8Array) {}
 }
 
 export interface InsertRunInput {

@@ -525,7 +525,10 @@ function runWriteOf(run: PreparedRun): { write: RunWrite; transfer: ArrayBuffer[
   const values = runInsertValues(run);
   const placeholders = RUN_INSERT_COLUMNS.map((column, i) => {
     if (!RUN_TEXT_AS_BYTES.has(column)) return '?';
-    values[i] = movedUtf8(values[i] as string, transfer);
+    const value = values[i] as string | Buffer;
+    // A report that came as bytes (from the parse worker) is copied, not encoded: the caller
+    // still moves it to the comparison's worker.
+    values[i] = typeof value === 'string' ? movedUtf8(value, transfer) : movedCopy(value, transfer);
     return 'CAST(? AS TEXT)';
   }).join(', ');
   const write: RunWrite = {

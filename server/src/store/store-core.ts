@@ -3,6 +3,7 @@
  * and row decoding. Keeping it in one place is what makes the two dialects behave the same; each
  * implementation only adds its driver, its transactions and its placeholders (`?` vs `$n`).
  */
+import { isUtf8 } from 'node:buffer';
 import { decodeCursor, encodeCursor, type RunPosition } from './cursor.ts';
 import { idempotencyKeyFromDigest, isSha256Hex, sha256Hex } from './idempotency.ts';
 import { isValidId, newId } from './ids.ts';
@@ -88,6 +89,17 @@ function checkJsonObjectText(json: unknown, path: string): string {
   return json;
 }
 
+/**
+ * The UTF-8 bytes of a serialized JSON object, checked as cheaply: braces at both ends, and valid
+ * UTF-8 (the store writes them as TEXT).
+ */
+function checkJsonObjectBytes(bytes: Uint8Array, path: string): Buffer {
+  if (bytes[0] !== 0x7b || bytes[bytes.length - 1] !== 0x7d || !isUtf8(bytes)) {
+    throw new StoreInputError('expected the UTF-8 JSON text of an object', path);
+  }
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /** A document as the store writes it: its JSON as given (JsonObjectText), else serialized here. */
 function jsonObjectTextOf(value: unknown, path: string): string {
   return value instanceof JsonObjectText
@@ -148,7 +160,8 @@ export interface PreparedRun {
   fioVersion: string | null;
   labelsJson: string;
   summaryJson: string;
-  reportJson: string;
+  /** Text, or the UTF-8 bytes it came as (JsonObjectText): each store writes either. */
+  reportJson: string | Buffer;
 }
 
 /** `rawSha256`: the raw bytes' digest when the caller computed it already (sha256HexOffLoop). */
@@ -175,7 +188,10 @@ export function prepareRun(input: InsertRunInput, clock: MonotonicClock, rawSha2
     fioVersion: nullableText(input.fioVersion, 'fioVersion'),
     labelsJson: JSON.stringify(labels),
     summaryJson: jsonObjectTextOf(input.summary, 'summary'),
-    reportJson: jsonObjectTextOf(input.report, 'report'),
+    reportJson:
+      input.report instanceof JsonObjectText && typeof input.report.json !== 'string'
+        ? checkJsonObjectBytes(input.report.json, 'report')
+        : jsonObjectTextOf(input.report, 'report'),
   };
 }
 

@@ -20,6 +20,7 @@ import {
 import {
   type ComparisonRecords,
   type InsertRunInput,
+  JsonObjectText,
   LIST_LIMIT,
   type RunFilters,
   type RunMeta,
@@ -87,6 +88,23 @@ export function describeRunRecordsContract(
         expect(Buffer.from(reportJson).equals(Buffer.from(reportText, 'utf8'))).toBe(true);
         expect(await store.getRunJsonBytes(newId())).toBeNull();
         expect(await store.getRunJsonBytes('nope')).toBeNull();
+      });
+
+      it('takes a report as the UTF-8 bytes of its JSON (what the parse pool sends): stored as that text, the bytes left readable to the caller', async () => {
+        const { store } = await setup();
+        // Non-ASCII text and a NUL escape: the bytes are written as TEXT, not re-encoded.
+        const text = JSON.stringify({ ...REPORT, note: 'ジョブ — ünïcode \u0000 kept' });
+        const bytes = Buffer.from(text, 'utf8');
+        const { run } = await store.insertRun({ ...runInput(), report: new JsonObjectText(bytes) });
+        expect((await store.getRunJson(run.id))?.reportJson).toBe(text);
+        expect((await store.getRun(run.id))?.report).toEqual(JSON.parse(text));
+        // The regression gate moves them to the comparison's worker after the insert.
+        expect(bytes.toString('utf8')).toBe(text);
+        for (const bad of [Buffer.from('[1]'), Buffer.from([0x7b, 0xff, 0x7d]), Buffer.alloc(0)]) {
+          const refused = store.insertRun({ ...runInput(), report: new JsonObjectText(bad) });
+          await expect(refused).rejects.toBeInstanceOf(StoreInputError);
+          await expect(refused).rejects.toMatchObject({ path: 'report' });
+        }
       });
 
       it('returns null for unknown and malformed ids without failing', async () => {
