@@ -12,11 +12,13 @@ const stored: { analysisVersion: string; file: string; labels: RunLabels; summar
 
 let t: TestApp;
 let id = '';
-beforeAll(async () => {
-  t = await makeTestApp();
-  // A run archived by the previous release: its raw bytes, its labels, and the documents that
-  // version wrote (the report as today's parser reads the bytes, as 2026.11.1 did for this file).
-  const { run } = await t.store.insertRun({
+
+/**
+ * A run archived by the previous release: its raw bytes, its labels, and the documents that
+ * version wrote (the report as today's parser reads the bytes, as 2026.11.1 did for this file).
+ */
+async function archiveStoredRun(app: TestApp): Promise<string> {
+  const { run } = await app.store.insertRun({
     rawBytes: fixture(stored.file),
     mediaType: 'application/json',
     fileName: 'c_randread_4k.json',
@@ -26,7 +28,12 @@ beforeAll(async () => {
     analysisVersion: stored.analysisVersion,
     fioVersion: 'fio-3.33',
   });
-  id = run.id;
+  return run.id;
+}
+
+beforeAll(async () => {
+  t = await makeTestApp();
+  id = await archiveStoredRun(t);
 });
 afterAll(async () => {
   await t.close();
@@ -41,6 +48,28 @@ describe('a run stored by an earlier analysis version', () => {
     expect(run.report.jobs.length).toBeGreaterThan(0);
     expect(res.headers.etag).toBe(`"analysis-${ANALYSIS_VERSION}-${id}-identity"`);
     expect(res.headers['cache-control']).toBe('public, no-cache');
+  });
+
+  it('analyzed again in the parse pool (its bytes above largeBodyBytes): the same answer as inline, its report sent as UTF-8 bytes and served as text', async () => {
+    const pooled = await makeTestApp({ config: { largeBodyBytes: 1024 } });
+    try {
+      const pooledId = await archiveStoredRun(pooled);
+      const jobs = pooled.ctx.pool.stats.jobs;
+      const [inline, inPool] = await Promise.all([
+        request(t.app).get(`/api/runs/${id}`).set('Accept-Encoding', 'identity').expect(200),
+        request(pooled.app).get(`/api/runs/${pooledId}`).set('Accept-Encoding', 'identity').expect(200),
+      ]);
+      expect(pooled.ctx.pool.stats.jobs - jobs).toBe(1);
+      // All but what names the run (its id, its links) and when it was archived.
+      const answerOf = (body: unknown) => {
+        const { id: _, createdAt: __, url: ___, rawUrl: ____, ...rest } = RunSchema.parse(body);
+        return rest;
+      };
+      expect(answerOf(inPool.body)).toEqual(answerOf(inline.body));
+      expect(answerOf(inPool.body).report.jobs.length).toBeGreaterThan(0);
+    } finally {
+      await pooled.close();
+    }
   });
 
   it('a cache holding this analysis version revalidates with a 304 and no body', async () => {
