@@ -3,7 +3,13 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { fixture, makeTestApp } from '../testing/test-app.ts';
 import { RunLabelsSchema } from '@blockwise/shared/records';
-import { analyzeUpload, maxReportBytes, MAX_REPORT_TO_INPUT, REPORT_BYTES_SLACK } from './analyze-upload.ts';
+import {
+  analyzeUpload,
+  maxReportBytes,
+  movableAnalysis,
+  MAX_REPORT_TO_INPUT,
+  REPORT_BYTES_SLACK,
+} from './analyze-upload.ts';
 import { buildComparison, comparedRunOf, type ComparisonRun } from '@blockwise/shared/analysis';
 import { parseFio } from '@blockwise/shared/fio';
 import {
@@ -115,6 +121,40 @@ describe('the stored report is capped relative to the input', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('movableAnalysis: what the parse worker sends back', () => {
+  it('the report as the UTF-8 bytes of its JSON, in memory of their own, and that memory to move', () => {
+    // A job name outside ASCII: bytes, not UTF-16 units.
+    const file = Buffer.from(
+      fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json')
+        .toString('utf8')
+        .replace(/"jobname"\s*:\s*"[^"]*"/, '"jobname" : "読み取り — ü"'),
+    );
+    const analyzed = analyzeUpload(file, { name: 'x' }, MiB);
+    if (!analyzed.ok || typeof analyzed.reportJson !== 'string') throw new Error('expected a report');
+    expect(analyzed.reportJson).toContain('読み取り — ü');
+    const { result, transfer } = movableAnalysis(analyzed);
+    if (!result.ok || typeof result.reportJson === 'string') throw new Error('expected bytes');
+    expect(transfer).toEqual([result.reportJson.buffer]);
+    expect(result.reportJson.byteOffset).toBe(0);
+    expect(result.reportJson.byteLength).toBe(result.reportJson.buffer.byteLength);
+    expect(Buffer.from(result.reportJson).toString('utf8')).toBe(analyzed.reportJson);
+    expect({ ...result, reportJson: analyzed.reportJson }).toEqual(analyzed);
+  });
+
+  it('a refusal, or a report already in bytes, goes as it is with nothing to move', () => {
+    const refused = analyzeUpload(Buffer.from('{"not":"fio"}'), {}, MiB);
+    expect(refused.ok).toBe(false);
+    expect(movableAnalysis(refused)).toEqual({ result: refused, transfer: [] });
+    const analyzed = analyzeUpload(
+      fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json'),
+      {},
+      MiB,
+    );
+    const moved = movableAnalysis(analyzed).result;
+    expect(movableAnalysis(moved)).toEqual({ result: moved, transfer: [] });
   });
 });
 

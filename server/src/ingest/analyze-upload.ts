@@ -56,8 +56,8 @@ export const maxReportBytes = (inputBytes: number) => MAX_REPORT_TO_INPUT * inpu
  * Parse + validate + analyze one uploaded file, and serialize the report. Pure CPU work with no
  * I/O, so it runs the same inline (small bodies) and in a worker thread (larger ones: parsing
  * must not freeze the event loop for everyone else, docs/performance.md P5, P13). Serializing
- * here means the worker hands the main thread one string instead of an object graph it would
- * have to rebuild (structured clone) and serialize again to store.
+ * here means the worker hands the main thread the report's JSON (movableAnalysis) instead of an
+ * object graph it would have to rebuild (structured clone) and serialize again to store.
  */
 export function analyzeUpload(
   bytes: Uint8Array,
@@ -101,6 +101,25 @@ export function analyzeUpload(
         }
       : {}),
   };
+}
+
+/**
+ * An analysis as the parse worker sends it to the event loop: the report as UTF-8 bytes in memory
+ * of their own, with the buffer to move (transfer) with the message. As a string (~1.9 MB for a
+ * 1 MB upload built to grow) it was copied into the main thread's heap, encoded there again for
+ * the store and copied once more into the comparison's worker, and those large strings were what
+ * the event loop's garbage collector paused for (docs/performance.md P13). The store writes the
+ * bytes as they are; the regression gate moves them on to the comparison.
+ */
+export function movableAnalysis(analyzed: AnalyzedUpload): {
+  result: AnalyzedUpload;
+  transfer: ArrayBuffer[];
+} {
+  if (!analyzed.ok || typeof analyzed.reportJson !== 'string') return { result: analyzed, transfer: [] };
+  // allocUnsafeSlow: memory of its own (a slice of Buffer's shared pool cannot be moved).
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(analyzed.reportJson));
+  bytes.write(analyzed.reportJson);
+  return { result: { ...analyzed, reportJson: bytes }, transfer: [bytes.buffer as ArrayBuffer] };
 }
 
 /**

@@ -80,8 +80,8 @@ describe('ParsePool workers', () => {
     for (let i = 0; i < 3; i++) expect((await pool.analyze(small, {}, MiB)).ok).toBe(true);
     expect(pool.stats).toEqual({ jobs: 3, workersStarted: 1 });
     // A large job by its bytes (here: > 64 KiB, padded with spaces fio's JSON allows) that leaves
-    // a few MiB of heap: the worker stays (the regression gate's comparison of two ~2 MB reports
-    // is such a job, once per CI upload of a large file: bench P13).
+    // the worker holding less than 128 MiB: it stays (the regression gate's comparison of two
+    // ~1.9 MB reports is such a job, once per CI upload of a large file: bench P13).
     const padded = Buffer.concat([small, Buffer.alloc(100 * 1024, 0x20)]);
     expect((await pool.analyze(padded, {}, MiB)).ok).toBe(true);
     expect((await pool.analyze(small, {}, MiB)).ok).toBe(true);
@@ -89,10 +89,10 @@ describe('ParsePool workers', () => {
     await pool.close();
   });
 
-  it('retires a worker whose heap a job left above retireHeapBytes: the next job gets a fresh one', async () => {
-    // Any heap is above 1 byte: every job retires its worker, as a 20 MiB json+ parse (~120 MiB
-    // left behind) does with the default 64 MiB (bench P7).
-    const pool = new ParsePool({ size: 1, maxQueue: 3, timeoutMs: 60_000, retireHeapBytes: 1 });
+  it('retires a worker that a job left holding more than retireMemoryBytes: the next job gets a fresh one', async () => {
+    // Any worker holds more than 1 byte: every job retires its worker, as a 20 MiB json+ parse
+    // (~190 MiB of heap and buffers left behind) does with the default 128 MiB (bench P7).
+    const pool = new ParsePool({ size: 1, maxQueue: 3, timeoutMs: 60_000, retireMemoryBytes: 1 });
     expect((await pool.analyze(small, {}, MiB)).ok).toBe(true);
     expect((await pool.analyze(small, {}, MiB)).ok).toBe(true);
     expect(pool.stats).toEqual({ jobs: 2, workersStarted: 2 });
@@ -122,11 +122,11 @@ describe('ParsePool workers', () => {
     await pool.close();
   });
 
-  it('returns the report serialized, as UTF-8 bytes moved with the answer: the same text as the inline analysis', async () => {
+  it('returns the report serialized, as UTF-8 bytes (moved: movableAnalysis), the same text as the inline analysis', async () => {
     const pool = new ParsePool({ size: 1, maxQueue: 3, timeoutMs: 60_000 });
     const inWorker = await pool.analyze(small, { name: 'x' }, MiB);
     expect(withReportText(inWorker)).toEqual(analyzeUpload(small, { name: 'x' }, MiB));
-    // Bytes in memory of their own (moved, not a slice of a pool): never a string on the event loop (P13).
+    // Bytes in memory of their own (not a slice of a pool): never a string on the event loop (P13).
     const report = inWorker.ok ? inWorker.reportJson : null;
     expect(report).toBeInstanceOf(Uint8Array);
     expect((report as Uint8Array).byteOffset).toBe(0);

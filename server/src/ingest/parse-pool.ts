@@ -24,11 +24,12 @@ export type WorkerTask =
 export type WorkerRequest = { id: number; task: WorkerTask };
 export type WorkerResult = AnalyzedUpload | BuiltComparison | PlannedFleetRequest;
 /**
- * A worker's answer, with the V8 heap it uses once the job is done (garbage included): what decides
- * whether the worker is kept (see ParsePoolOptions.retireHeapBytes).
+ * A worker's answer, with the memory it holds once the job is done: its V8 heap as committed
+ * (garbage and the pages V8 keeps included) plus the external memory of its buffers. What decides
+ * whether the worker is kept (see ParsePoolOptions.retireMemoryBytes).
  */
 export type WorkerResponse = ({ id: number; result: WorkerResult } | { id: number; crash: string }) & {
-  heapBytes: number;
+  memoryBytes: number;
 };
 
 type Job = {
@@ -88,8 +89,8 @@ function workerEntry(): URL {
 export const DEFAULT_MAX_HELD_BYTES = 48 * 1024 * 1024;
 /** Jobs above this are large (see ParsePoolOptions.largeJobBytes). */
 export const DEFAULT_LARGE_JOB_BYTES = 1024 * 1024;
-/** A worker whose heap is larger after a job is retired (see ParsePoolOptions.retireHeapBytes). */
-export const DEFAULT_RETIRE_HEAP_BYTES = 64 * 1024 * 1024;
+/** A worker holding more after a job is retired (see ParsePoolOptions.retireMemoryBytes). */
+export const DEFAULT_RETIRE_MEMORY_BYTES = 128 * 1024 * 1024;
 /** Small jobs admitted at once (see ParsePoolOptions.maxSmallJobs). */
 export const DEFAULT_MAX_SMALL_JOBS = 64;
 
@@ -111,10 +112,10 @@ export type ParsePoolOptions = {
    */
   largeJobBytes?: number;
   /**
-   * A worker whose V8 heap, garbage included, is larger than this after a job is retired (default
-   * 64 MiB; see retire()).
+   * A worker that holds more than this after a job (WorkerResponse.memoryBytes) is retired
+   * (default 128 MiB; see retire()).
    */
-  retireHeapBytes?: number;
+  retireMemoryBytes?: number;
   /**
    * Small jobs admitted at once, queued or running (default 64), within the same byte budget.
    * They are many (every upload above the server's largeBodyBytes, 128 KiB) and cost little
@@ -150,7 +151,7 @@ export class ParsePool {
   private closed = false;
   private readonly maxHeldBytes: number;
   private readonly largeJobBytes: number;
-  private readonly retireHeapBytes: number;
+  private readonly retireMemoryBytes: number;
   private readonly maxSmallJobs: number;
   /** Admitted requests (reservations) plus unreserved jobs queued or running, and their bytes. */
   private held = { large: 0, small: 0, bytes: 0 };
@@ -166,7 +167,7 @@ export class ParsePool {
   ) {
     this.maxHeldBytes = options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES;
     this.largeJobBytes = options.largeJobBytes ?? DEFAULT_LARGE_JOB_BYTES;
-    this.retireHeapBytes = options.retireHeapBytes ?? DEFAULT_RETIRE_HEAP_BYTES;
+    this.retireMemoryBytes = options.retireMemoryBytes ?? DEFAULT_RETIRE_MEMORY_BYTES;
     this.maxSmallJobs = options.maxSmallJobs ?? DEFAULT_MAX_SMALL_JOBS;
   }
 
@@ -394,19 +395,21 @@ export class ParsePool {
     this.release(slot);
     if ('crash' in msg) job.reject(new Error(`parse worker failed: ${msg.crash}`));
     else job.resolve(msg.result);
-    if (msg.heapBytes > this.retireHeapBytes) this.retire(slot);
+    if (msg.memoryBytes > this.retireMemoryBytes) this.retire(slot);
     this.dispatch();
   }
 
   /**
-   * Retired when a job left its heap above retireHeapBytes: a parse of a 20 MiB json+ file leaves
-   * ~120 MiB in its worker (garbage V8 collects later, pages it keeps), so back-to-back large
-   * uploads stacked a second parse on top of the first one's leftovers (bench P7). A fresh worker
-   * starts from a clean heap and the memory is returned at once; spawning one costs a few tens of
-   * ms, against ~0.5–1 s of parsing such a body. Any other job keeps its warm worker: the regression
-   * gate's comparison of two ~2 MB reports (a large job by its bytes, ~30 MiB of heap after) retired
-   * one per CI upload, and the spawns — compiling the worker's code beside the event loop on two
-   * cores — took the upload path from 3 to 8 s for 30 of them and stalled /healthz (bench P13).
+   * Retired when a job left it holding more than retireMemoryBytes: a parse of a 20 MiB json+ file
+   * leaves ~190 MiB in its worker (146 MiB of heap committed — garbage V8 collects later, pages it
+   * keeps — and 40 MiB of buffers), and a second one kept there stacked on the first one's
+   * leftovers (220 + 60 MiB; bench P7). A fresh worker starts from a clean heap and the memory is
+   * returned at once; spawning one costs a few tens of ms, against ~0.5–1 s of parsing such a body.
+   * Other jobs keep their warm worker: the analysis of a 1 MB upload built to grow and the
+   * regression gate's comparison of two of its ~1.9 MB reports leave 60–100 MiB (measured over
+   * three in a row), and retiring after every job over 1 MiB, as before, spawned a worker per such
+   * CI upload — compiling the worker's code beside the event loop on two cores took 30 of them from
+   * ~4 to ~7 s and stalled /healthz (bench P13).
    */
   private retire(slot: Slot) {
     const i = this.slots.indexOf(slot);

@@ -232,9 +232,10 @@ export async function freezeBaselineComparison(
   // A retried upload: the pair is frozen already, nothing to compute.
   const existing = pickPairComparison(await storeCall(() => ctx.store.findPairComparisons(pair)));
   if (existing?.analysisVersion === ANALYSIS_VERSION) return existing.id;
-  // The reports as the store wrote them (JSON text), parsed only where the comparison is built,
-  // unless they are parsed already. A new upload's own text is in hand; a retried one may have
-  // been stored by an older analysis.
+  // The reports as the store wrote them (their JSON, as text or UTF-8 bytes), parsed only where
+  // the comparison is built, unless they are parsed already. A new upload's own JSON is in hand
+  // (the bytes its analysis in the pool sent); a retried one may have been stored by an older
+  // analysis.
   const cachedBaseline = recent.get(latest.id);
   const sideOf = async (
     id: string,

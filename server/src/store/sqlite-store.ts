@@ -509,7 +509,7 @@ function movedCopy(bytes: Uint8Array, transfer: ArrayBuffer[]): Buffer {
   return copy;
 }
 
-/** The run columns sent to the writer as UTF-8 bytes (movedUtf8). */
+/** The run columns sent to the writer as UTF-8 bytes (movedUtf8, or movedCopy of a report given as bytes). */
 const RUN_TEXT_AS_BYTES: ReadonlySet<string> = new Set(['summary', 'report']);
 
 /** The comparison column sent to the writer as UTF-8 bytes (movedUtf8), 1-based. */
@@ -570,7 +570,7 @@ function runWriteOf(run: PreparedRun): { write: RunWrite; transfer: ArrayBuffer[
 type PendingWrite = {
   write: GroupWrite;
   bytes: number;
-  /** Buffers of `write` moved to the writer (movedUtf8). */
+  /** Buffers of `write` moved to the writer (movedUtf8, movedCopy). */
   transfer: ArrayBuffer[];
   settle: (outcome: GroupOutcome) => void;
   reject: (error: unknown) => void;
