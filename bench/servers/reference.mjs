@@ -5,8 +5,14 @@
 //   POST /echo   express.json() + res.json(req.body) (P1: JSON in and out)
 //   PUT  /stored then GET /stored: res.json() of a document kept in memory (P3's same-size reference)
 //   PUT  /bytes then GET /bytes: those bytes sent as they are, as JSON (P3bytes: the app's own answer)
+//   POST /store  the body's JSON parsed and, with its bytes, stored durably — one SQLite transaction
+//                per request (WAL, synchronous=FULL, as the app ships), the document written back
+//                as JSON — then {ok:true} (P2durable: what keeping an upload costs, analyzing nothing)
 // Same process conventions as app-server.mjs: port over IPC, memory over IPC.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { serverRequire } from '../lib/deps.mjs';
 
 const express = serverRequire('express');
@@ -28,6 +34,18 @@ app.put('/bytes', express.raw({ limit: '64mb', type: () => true }), (req, res) =
   res.json({ ok: true });
 });
 app.get('/bytes', (_req, res) => res.type('json').send(bytes));
+const dbDir = mkdtempSync(join(tmpdir(), 'bw-bench-ref-'));
+const Database = serverRequire('better-sqlite3');
+const db = new Database(join(dbDir, 'ref.db'));
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = FULL');
+db.exec('CREATE TABLE uploads (id INTEGER PRIMARY KEY, raw BLOB NOT NULL, document TEXT NOT NULL)');
+const insert = db.prepare('INSERT INTO uploads (raw, document) VALUES (?, ?)');
+app.post('/store', express.raw({ limit: '64mb', type: () => true }), (req, res) => {
+  const document = JSON.parse(req.body.toString('utf8'));
+  insert.run(req.body, JSON.stringify(document));
+  res.json({ ok: true });
+});
 app.use((err, _req, res, _next) => res.status(err.status ?? 500).json({ error: err.type ?? 'error' }));
 
 const server = createServer(app);
@@ -40,4 +58,8 @@ process.on('message', (message) => {
     process.send?.({ type: 'mem', ...process.memoryUsage() });
   }
 });
-process.on('SIGTERM', () => process.exit(0));
+process.on('SIGTERM', () => {
+  db.close();
+  rmSync(dbDir, { recursive: true, force: true });
+  process.exit(0);
+});
