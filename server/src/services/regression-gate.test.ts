@@ -8,7 +8,7 @@ import { jobSettingsOf } from '@blockwise/shared/compare';
 import { FioReportSchema } from '@blockwise/shared/fio';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { buildPairComparison, type StoredRunText } from '../ingest/pair-comparison.ts';
-import { recentRunsOf } from '../ingest/recent-runs.ts';
+import { recentReportsOf, recentRunsOf } from '../ingest/recent-runs.ts';
 import { ParsePool } from '../ingest/parse-pool.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { openSqliteStore } from '../store/sqlite-store.ts';
@@ -29,9 +29,11 @@ function countingStore(store: RunStore): {
   store: RunStore;
   getRun: () => number;
   getRunJson: () => number;
+  getRunJsonBytes: () => number;
 } {
   let getRun = 0;
   let getRunJson = 0; // the report decoded into a string
+  let getRunJsonBytes = 0; // the report read back as bytes
   const spy = new Proxy(store, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
@@ -39,11 +41,17 @@ function countingStore(store: RunStore): {
       return (...args: unknown[]) => {
         if (prop === 'getRun') getRun += 1;
         if (prop === 'getRunJson') getRunJson += 1;
+        if (prop === 'getRunJsonBytes') getRunJsonBytes += 1;
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },
   });
-  return { store: spy, getRun: () => getRun, getRunJson: () => getRunJson };
+  return {
+    store: spy,
+    getRun: () => getRun,
+    getRunJson: () => getRunJson,
+    getRunJsonBytes: () => getRunJsonBytes,
+  };
 }
 
 async function setup(options: { largeBodyBytes?: number; maxHeldBytes?: number } = {}) {
@@ -64,6 +72,7 @@ async function setup(options: { largeBodyBytes?: number; maxHeldBytes?: number }
     real,
     getRunCalls: counting.getRun,
     getRunJsonCalls: counting.getRunJson,
+    getRunJsonBytesCalls: counting.getRunJsonBytes,
     async close() {
       await t.close();
       await pool.close();
@@ -108,9 +117,11 @@ describe('freezing the baseline comparison at upload', () => {
       expect(s.pool.stats.jobs - jobsBefore).toBe(2);
       expect(s.getRunCalls()).toBe(0);
       expect(s.getRunJsonCalls()).toBe(0);
+      // Nor read back as bytes: the baseline's report was kept from its own upload (recentReportsOf).
+      expect(s.getRunJsonBytesCalls()).toBe(0);
       // Both reports went to the worker as UTF-8 bytes, moved (their buffers are detached here),
-      // never a string on this thread (P13): the baseline's as the store read it, the upload's own
-      // as its analysis in the pool sent it.
+      // never a string on this thread (P13): the baseline's as kept from its upload, the upload's
+      // own as its analysis in the pool sent it.
       expect(compared.map((runs) => runs.map((r) => r.id))).toEqual([[baseline.id, run.id]]);
       for (const report of compared[0]!.map((r) => r.reportJson)) {
         expect(report).toBeInstanceOf(Uint8Array);
@@ -132,6 +143,38 @@ describe('freezing the baseline comparison at upload', () => {
         })),
       );
       expect(inline.ok && JSON.parse(inline.resultJson)).toEqual(comparison.result);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('large reports: a baseline not kept here (another replica, a restart, a feature branch before it) is read back from the store as bytes, and compares the same', async () => {
+    const s = await setup({ largeBodyBytes: 1024 });
+    try {
+      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1')).body);
+      // Another process never saw that upload: what it would find here is nothing.
+      expect(recentReportsOf(s.t.ctx.store).take(baseline.id)?.id).toBe(baseline.id);
+      // A feature branch's run is no one's baseline: nothing of it is kept.
+      await upload(s.t, 'feature', 'ffff1').expect(201);
+      expect(s.getRunJsonBytesCalls()).toBe(1);
+      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
+      expect(s.getRunJsonBytesCalls()).toBe(2);
+      expect(s.getRunJsonCalls()).toBe(0);
+      const comparison = await linkedComparison(s.t, run.id);
+      const stored = await Promise.all([s.real.getRunJson(baseline.id), s.real.getRunJson(run.id)]);
+      const inline = buildPairComparison(
+        stored.map((r) => ({
+          id: r!.id,
+          labels: r!.labels,
+          reportJson: r!.reportJson,
+          summaryJson: r!.summaryJson,
+        })),
+      );
+      expect(inline.ok && JSON.parse(inline.resultJson)).toEqual(comparison.result);
+      // The run just stored on main is kept for the next one; the feature branch's is not.
+      const kept = recentReportsOf(s.t.ctx.store);
+      expect(kept.size).toBe(1);
+      expect(kept.get(run.id)?.id).toBe(run.id);
     } finally {
       await s.close();
     }

@@ -18,7 +18,7 @@ import {
   type SerializedRun,
   type StoredRunText,
 } from '../ingest/pair-comparison.ts';
-import { recentRunsOf } from '../ingest/recent-runs.ts';
+import { recentReportsOf, recentRunsOf } from '../ingest/recent-runs.ts';
 import type { Reservation } from '../ingest/parse-pool.ts';
 import { cursorForRun } from '../store/cursor.ts';
 import {
@@ -226,6 +226,17 @@ export async function freezeBaselineComparison(
         jobSettingsBytes(current.jobSettings),
     );
   const gate = await readGate(ctx, run, labels.series, 1, labels);
+  // Analyzed in the pool, a run of the base branch: the next upload's baseline. A copy of its
+  // report's bytes is kept for that comparison (the one below moves these to its worker).
+  const ownReport = justStored?.text.reportJson;
+  if (ownReport instanceof Uint8Array && gate.pick.ok && gate.pick.baseBranch === labels.branch) {
+    const copy = Buffer.allocUnsafeSlow(ownReport.byteLength);
+    copy.set(ownReport);
+    recentReportsOf(ctx.store).remember(
+      { ...justStored!.text, reportJson: copy },
+      copy.byteLength + utf8Bytes(justStored!.text.summaryJson),
+    );
+  }
   const latest = gate.baseline[0];
   if (!latest || !gate.pick.ok) return null;
   const pair = [latest.id, run.id] as const;
@@ -242,8 +253,11 @@ export async function freezeBaselineComparison(
     parsed: SerializedRun | null,
     text?: JustStored['text'],
   ): Promise<PairSide> => (parsed ? { id, parsed } : { id, text: text ?? (await readStoredRun(ctx, id)) });
+  // The baseline's report kept from its own upload, if it was analyzed here in the pool: taken,
+  // as the comparison moves it, rather than read back from the store on the event loop (P13).
+  const keptBaseline = cachedBaseline ? undefined : (recentReportsOf(ctx.store).take(latest.id) ?? undefined);
   const [baseline, currentSide] = await Promise.all([
-    sideOf(latest.id, cachedBaseline),
+    sideOf(latest.id, cachedBaseline, keptBaseline),
     sideOf(run.id, current, justStored?.text),
   ]);
   const result = await compare(ctx, [baseline, currentSide], reservation);

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { RECENT_REPORTS_MAX_BYTES, RecentRuns, recentReportsOf, recentRunsOf } from './recent-runs.ts';
+
+const entry = (id: string) => ({ id });
+
+describe('RecentRuns: immutable facts by id, least recently used dropped first, within a byte budget', () => {
+  it('drops the least recently used when a new entry goes past the budget; a read counts as a use', () => {
+    const cache = new RecentRuns<{ id: string }>(100);
+    cache.remember(entry('a'), 40);
+    cache.remember(entry('b'), 40);
+    expect(cache.get('a')?.id).toBe('a'); // a is now the most recent
+    cache.remember(entry('c'), 40);
+    expect(cache.get('b')).toBeNull();
+    expect([cache.get('a')?.id, cache.get('c')?.id]).toEqual(['a', 'c']);
+    expect(cache.bytes).toBe(80);
+  });
+
+  it('keeps nothing larger than the whole budget, and charges a run remembered again once', () => {
+    const cache = new RecentRuns<{ id: string }>(100);
+    cache.remember(entry('huge'), 101);
+    expect(cache.size).toBe(0);
+    cache.remember(entry('a'), 30);
+    cache.remember(entry('a'), 50);
+    expect([cache.size, cache.bytes]).toEqual([1, 50]);
+  });
+
+  it('take(): the entry, no longer kept nor charged (its caller moves it); null when absent', () => {
+    const cache = new RecentRuns<{ id: string }>(100);
+    cache.remember(entry('a'), 60);
+    expect(cache.take('a')?.id).toBe('a');
+    expect([cache.size, cache.bytes, cache.take('a')]).toEqual([0, 0, null]);
+    cache.remember(entry('b'), 100); // the whole budget is free again
+    expect(cache.get('b')?.id).toBe('b');
+  });
+
+  it('one cache of runs and one of reports per store; the reports one holds two 11 MB reports', () => {
+    const store = {};
+    expect(recentRunsOf(store)).toBe(recentRunsOf(store));
+    expect(recentReportsOf(store)).toBe(recentReportsOf(store));
+    expect(recentRunsOf({})).not.toBe(recentRunsOf(store));
+    const reports = recentReportsOf({});
+    for (const id of ['x', 'y']) {
+      reports.remember({ id, labels: {}, reportJson: new Uint8Array(0), summaryJson: '{}' }, 11e6);
+    }
+    expect(reports.size).toBe(2);
+    expect(RECENT_REPORTS_MAX_BYTES).toBeGreaterThanOrEqual(22e6);
+  });
+});
