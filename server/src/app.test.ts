@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
 import { ErrorResponseSchema, HealthSchema } from '@blockwise/shared/api';
+import { createApp } from './app.ts';
 import { StoreUnavailableError, type RunStore } from './store/run-store.ts';
 import { fixture, makeTestApp, type TestApp } from './testing/test-app.ts';
 
@@ -68,6 +70,18 @@ describe('errors are {error:{code,message}} with stable codes', () => {
     const api = await request(t.app).get('/api/nowhere');
     expect(api.status).toBe(404);
     expect(ErrorResponseSchema.parse(api.body).error.code).toBe('not_found');
+  });
+});
+
+describe('the parse pool', () => {
+  it('a server’s own pool has its worker started before the first large upload; a pool given to the app is left as it is', async () => {
+    const own = createApp({ store: t.store, logger: pino({ level: 'silent' }) });
+    try {
+      expect(own.ctx.pool.stats).toEqual({ jobs: 0, workersStarted: 1 });
+    } finally {
+      await own.close();
+    }
+    expect(t.ctx.pool.stats.workersStarted).toBe(0); // makeTestApp's pool: no large upload yet
   });
 });
 

@@ -99,6 +99,26 @@ describe('ParsePool workers', () => {
     await pool.close();
   });
 
+  it('keepWarm(): a worker started before any job, and started again when one is retired', async () => {
+    const pool = new ParsePool({ size: 1, maxQueue: 3, timeoutMs: 60_000, retireMemoryBytes: 1 });
+    expect(pool.stats).toEqual({ jobs: 0, workersStarted: 0 });
+    pool.keepWarm();
+    expect(pool.stats).toEqual({ jobs: 0, workersStarted: 1 });
+    // The job runs in that worker; it is retired after (any worker holds more than 1 byte) and
+    // the next one is started at once, before any job asks for it.
+    expect((await pool.analyze(small, {}, MiB)).ok).toBe(true);
+    expect(pool.stats).toEqual({ jobs: 1, workersStarted: 2 });
+    expect(pool.snapshot().running).toBe(0);
+    await pool.close();
+  });
+
+  it('without keepWarm() (tests, the CLI), no worker starts until a job needs one', async () => {
+    const pool = new ParsePool({ size: 1, maxQueue: 3, timeoutMs: 60_000, retireMemoryBytes: 1 });
+    expect((await pool.analyze(small, {}, MiB)).ok).toBe(true);
+    expect(pool.stats).toEqual({ jobs: 1, workersStarted: 1 });
+    await pool.close();
+  });
+
   it('snapshot() (GET /metrics) shows jobs waiting, running and admitted, and drains to zero', async () => {
     const pool = new ParsePool({ size: 1, maxQueue: 3, timeoutMs: 60_000, largeJobBytes: 64 * 1024 });
     const padded = Buffer.concat([small, Buffer.alloc(100 * 1024, 0x20)]);

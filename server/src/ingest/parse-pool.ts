@@ -157,6 +157,8 @@ export class ParsePool {
   private held = { large: 0, small: 0, bytes: 0 };
   /** Jobs each worker ran, in spawn order (for tests: reuse vs retirement). */
   private counters = { jobs: 0, spawned: 0 };
+  /** keepWarm() was called: a worker is started whenever none is. */
+  private warm = false;
 
   constructor(
     private readonly options: ParsePoolOptions = {
@@ -341,6 +343,21 @@ export class ParsePool {
     });
   }
 
+  /**
+   * Keeps a worker started from now on, idle until a job comes: one now, and another whenever the
+   * last one is retired or fails. A worker's start — ~40 ms of compiling its code before it can
+   * lower its own priority — otherwise comes with the first large upload, on a core the event
+   * loop needs then (bench P13: every round's first uploads). It costs an idle thread's memory.
+   */
+  keepWarm(): void {
+    this.warm = true;
+    this.startIfCold();
+  }
+
+  private startIfCold() {
+    if (this.warm && !this.closed && this.slots.length === 0) this.spawn();
+  }
+
   private spawn(): Slot {
     // A worker is a new JavaScript realm with the built-in catalog: it gets the catalog this
     // process installed (`--catalog`/BLOCKWISE_CATALOG), or an upload analyzed there would be
@@ -416,6 +433,7 @@ export class ParsePool {
     if (i !== -1) this.slots.splice(i, 1);
     slot.worker.removeAllListeners('exit');
     void slot.worker.terminate();
+    this.startIfCold();
   }
 
   /** A worker died or timed out: fail its job, replace the worker, carry on with the queue. */
@@ -427,6 +445,7 @@ export class ParsePool {
     void slot.worker.terminate();
     job?.reject(error);
     if (!this.closed) this.dispatch();
+    this.startIfCold();
   }
 
   async close(): Promise<void> {
