@@ -148,7 +148,8 @@ export function createApp(options: CreateAppOptions): {
   const logger = options.logger ?? createLogger();
   const ownPool = !options.pool;
   const pool = options.pool ?? new ParsePool({ size: 1, maxQueue: 3, timeoutMs: 60_000 });
-  // A server's own pool has its worker started before the first large upload needs it.
+  // A server's own pool has its worker started before the first large upload needs it. A worker
+  // plans with the catalog installed when it starts: `serve` applies --catalog before this.
   if (ownPool) pool.keepWarm();
   const ctx: AppContext = {
     store: options.store,

@@ -255,7 +255,9 @@ export async function freezeBaselineComparison(
   ): Promise<PairSide> => (parsed ? { id, parsed } : { id, text: text ?? (await readStoredRun(ctx, id)) });
   // The baseline's report kept from its own upload, if it was analyzed here in the pool: taken,
   // as the comparison moves it, rather than read back from the store on the event loop (P13).
-  const keptBaseline = cachedBaseline ? undefined : (recentReportsOf(ctx.store).take(latest.id) ?? undefined);
+  // Taken also when RecentRuns holds the baseline parsed: then it is not needed again.
+  const keptReport = recentReportsOf(ctx.store).take(latest.id) ?? undefined;
+  const keptBaseline = cachedBaseline ? undefined : keptReport;
   const [baseline, currentSide] = await Promise.all([
     sideOf(latest.id, cachedBaseline, keptBaseline),
     sideOf(run.id, current, justStored?.text),
