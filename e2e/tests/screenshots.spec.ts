@@ -40,14 +40,28 @@ async function nextFrames(page: Page) {
 }
 
 /**
+ * Scrolls `target` to the middle of the screen until `drawn` shows. One scroll is not enough on the
+ * planning page: regions off screen are laid out at an estimated size (content-visibility: auto)
+ * and take their real one once painted, so the regions above the target can move it a screen or
+ * more from where the scroll put it — past CHART_ROOT_MARGIN, where its chart never mounts. CI
+ * (Node 24 stage, twice on 2026-11-29): the cost chart's frame without its chart, the viewport
+ * at the EBS rates table below it.
+ */
+async function scrollUntilDrawn(target: Locator, drawn: Locator) {
+  await expect(async () => {
+    await target.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await expect(drawn).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
+/**
  * Charts mount only near the viewport (ChartFrame) and the planning page's off-screen regions are
  * not painted (content-visibility: auto): bring each chart of `target` on screen and wait for its
  * SVG, then shoot.
  */
 async function shootDrawn(target: Locator, name: string) {
   for (const plot of await target.locator('.chart-frame__plot').all()) {
-    await plot.scrollIntoViewIfNeeded();
-    await expect(plot.locator('svg').first()).toBeVisible({ timeout: 20_000 });
+    await scrollUntilDrawn(plot, plot.locator('svg').first());
   }
   await chartsDrawn(target.page());
   await shoot(target, name);
@@ -86,9 +100,11 @@ async function shootWholePage(page: Page, name: string) {
   }
   // A chart scrolled past can still be loading its code on a busy machine: bring each one not yet
   // drawn back on screen and wait for its SVG, rather than counting them against a short timeout.
-  for (const plot of await page.locator('.chart-frame__plot:not(:has(svg))').all()) {
-    await plot.scrollIntoViewIfNeeded();
-    await expect(plot.locator('svg').first(), 'every chart drawn').toBeVisible({ timeout: 20_000 });
+  // By position among all plots, not among those without a chart: that list shrinks as each draws.
+  const plots = page.locator('.chart-frame__plot');
+  for (let i = 0, n = await plots.count(); i < n; i++) {
+    const plot = plots.nth(i);
+    if ((await plot.locator('svg').count()) === 0) await scrollUntilDrawn(plot, plot.locator('svg').first());
   }
   await page.evaluate(() => window.scrollTo(0, 0));
   await setSkippedRegionsPainted(page, true);
@@ -150,10 +166,7 @@ test('the example: its answer on one screen, the whole page, right-size, what bi
     // down here, a few rows of the tables above it from out of reach. Bring the chart's own frame on
     // screen, then wait for its SVG as for every other chart here.
     const costChart = rightSize.getByRole('figure', { name: /^Monthly cost per node/ });
-    await costChart.scrollIntoViewIfNeeded();
-    await expect(costChart.getByRole('img', { name: /^Monthly cost per node/ })).toBeVisible({
-      timeout: 20_000,
-    });
+    await scrollUntilDrawn(costChart, costChart.getByRole('img', { name: /^Monthly cost per node/ }));
     await shootDrawn(rightSize, `plan-right-size-${w}`);
     await shootDrawn(whatBinds, `plan-what-binds-${w}`);
     await shootDrawn(latency, `plan-latency-${w}`);
