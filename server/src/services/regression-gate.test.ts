@@ -97,6 +97,20 @@ async function linkedComparison(t: Awaited<ReturnType<typeof setup>>['t'], runId
   return comparison!;
 }
 
+/** What buildPairComparison builds inline from the two runs' stored text (null when it cannot). */
+async function inlineComparison(s: Awaited<ReturnType<typeof setup>>, ids: [string, string]) {
+  const stored = await Promise.all(ids.map((id) => s.real.getRunJson(id)));
+  const inline = buildPairComparison(
+    stored.map((r) => ({
+      id: r!.id,
+      labels: r!.labels,
+      reportJson: r!.reportJson,
+      summaryJson: r!.summaryJson,
+    })),
+  );
+  return inline.ok ? (JSON.parse(inline.resultJson) as unknown) : null;
+}
+
 describe('freezing the baseline comparison at upload', () => {
   it('large reports: read as JSON text, compared in the pool; no stored report decoded on the main thread', async () => {
     // Every report of this fixture is "large" here, as a 7,000-job one is with the defaults.
@@ -133,16 +147,7 @@ describe('freezing the baseline comparison at upload', () => {
       // The regression check itself reads the run without decoding its report either.
       expect(s.getRunCalls()).toBe(0);
       // What the worker built is what the same function builds inline from the stored text.
-      const stored = await Promise.all([s.real.getRunJson(baseline.id), s.real.getRunJson(run.id)]);
-      const inline = buildPairComparison(
-        stored.map((r) => ({
-          id: r!.id,
-          labels: r!.labels,
-          reportJson: r!.reportJson,
-          summaryJson: r!.summaryJson,
-        })),
-      );
-      expect(inline.ok && JSON.parse(inline.resultJson)).toEqual(comparison.result);
+      expect(await inlineComparison(s, [baseline.id, run.id])).toEqual(comparison.result);
     } finally {
       await s.close();
     }
@@ -161,16 +166,7 @@ describe('freezing the baseline comparison at upload', () => {
       expect(s.getRunJsonBytesCalls()).toBe(2);
       expect(s.getRunJsonCalls()).toBe(0);
       const comparison = await linkedComparison(s.t, run.id);
-      const stored = await Promise.all([s.real.getRunJson(baseline.id), s.real.getRunJson(run.id)]);
-      const inline = buildPairComparison(
-        stored.map((r) => ({
-          id: r!.id,
-          labels: r!.labels,
-          reportJson: r!.reportJson,
-          summaryJson: r!.summaryJson,
-        })),
-      );
-      expect(inline.ok && JSON.parse(inline.resultJson)).toEqual(comparison.result);
+      expect(await inlineComparison(s, [baseline.id, run.id])).toEqual(comparison.result);
       // The run just stored on main is kept for the next one; the feature branch's is not.
       const kept = recentReportsOf(s.t.ctx.store);
       expect(kept.size).toBe(1);
