@@ -345,9 +345,10 @@ export class ParsePool {
 
   /**
    * Keeps a worker started from now on, idle until a job comes: one now, and another whenever the
-   * last one is retired or fails. A worker's start — ~40 ms of compiling its code before it can
-   * lower its own priority — otherwise comes with the first large upload, on a core the event
-   * loop needs then (bench P13: every round's first uploads). It costs an idle thread's memory.
+   * last one is retired or fails. A worker's start — `new Worker` held the event loop 0.6–1.9 ms
+   * and the loop saw 4.5–5 ms gaps while the bundled worker compiled its code, before it can lower
+   * its own priority — otherwise comes with the first large upload, on a core the event loop needs
+   * then (bench P13: every round's first uploads). It costs an idle thread's memory.
    */
   keepWarm(): void {
     this.warm = true;

@@ -94,8 +94,8 @@ const reportsPerStore = new WeakMap<object, RecentRuns<StoredRunJson>>();
  * The stored JSON of the newest runs analyzed in the parse pool — their reports as the UTF-8 bytes
  * the store was given — by id, up to RECENT_REPORTS_MAX_BYTES. The regression gate compares a CI
  * upload with the run before it, in the pool when their reports are large; reading that run's
- * report back from SQLite held the event loop 2–6 ms for a 1.9 MB one (bench P13), ~10 times as
- * long for 7,000 jobs. An entry is taken, not read: the comparison moves its bytes to the worker.
+ * report back from SQLite held the event loop 2–6 ms for a 1.9 MB one (bench P13), and longer as
+ * reports grow. An entry is taken, not read: the comparison moves its bytes to the worker.
  * Immutable facts only, as RecentRuns: another replica, or a restart, reads the store.
  */
 export function recentReportsOf(store: object): RecentRuns<StoredRunJson> {
