@@ -93,3 +93,9 @@ export function baseUrl(ctx: StorelessContext): string {
 export const runUrl = (base: string, id: string) => `${base}/runs/${id}`;
 export const rawUrl = (base: string, id: string) => `${base}/api/runs/${id}/raw`;
 export const comparisonUrl = (base: string, id: string) => `${base}/c/${id}`;
+/**
+ * The regression check's link to the comparison of a run with its baseline before it exists:
+ * opening it freezes that comparison once and redirects to its comparisonUrl (series.router.ts).
+ */
+export const pairComparisonUrl = (base: string, baselineId: string, runId: string) =>
+  `${base}/c/pair/${baselineId}/${runId}`;

@@ -71,7 +71,7 @@ async function rowCounts(archive: PgArchive): Promise<Record<string, unknown>> {
 }
 
 describe('two replicas on one PostgreSQL archive', () => {
-  it('make one baseline comparison per [baseline, run] pair, whichever gets the upload and the checks', async (context) => {
+  it('make one baseline comparison per [baseline, run] pair, whichever gets the upload and the openings of its link', async (context) => {
     const r = await replicas();
     if (!r) return context.skip();
     const { archive, a, b } = r;
@@ -84,12 +84,18 @@ describe('two replicas on one PostgreSQL archive', () => {
     expect(CreatedRunSchema.parse(second.body).id).toBe(run);
 
     const checks = await Promise.all([a, b, a, b].map((t) => regression(t, run)));
-    expect(checks[0]!.comparisonUrl).toMatch(/\/c\/[A-Za-z0-9_-]{22}$/);
-    for (const check of checks) expect(check.comparisonUrl).toBe(checks[0]!.comparisonUrl);
+    const link = `/c/pair/${baseline}/${run}`;
+    for (const check of checks) expect(check.comparisonUrl).toBe(link);
+    // Reviewers open the link at once, each request on another replica.
+    const openings = await Promise.all([a, b, a, b].map((t) => request(t.app).get(link)));
+    expect(openings.map((o) => o.status)).toEqual([303, 303, 303, 303]);
+    const frozen = openings[0]!.headers.location as string;
+    for (const o of openings) expect(o.headers.location).toBe(frozen);
+    for (const t of [a, b]) expect((await regression(t, run)).comparisonUrl).toBe(frozen);
     const pairs = await archive.sql(
       `SELECT id FROM comparisons WHERE run_ids = '${JSON.stringify([baseline, run])}'::jsonb`,
     );
-    expect(pairs).toEqual([{ id: checks[0]!.comparisonUrl!.split('/c/')[1] }]);
+    expect(pairs).toEqual([{ id: frozen.split('/c/')[1] }]);
   });
 
   it('answer GET /api/runs/:id/regression without writing anything', async (context) => {

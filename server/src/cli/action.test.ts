@@ -251,7 +251,7 @@ describe('the action, run locally', { timeout: 120_000 }, () => {
     expect(r.commands).toEqual([]);
     expect(r.outputs).toMatchObject({ verdict: 'pass', 'regressed-metrics': '0', 'iac-verdict': '' });
     expect(r.outputs['run-url']).toMatch(new RegExp(`^${url}/runs/[\\w-]+$`));
-    expect(r.outputs['comparison-url']).toMatch(new RegExp(`^${url}/c/[\\w-]+$`));
+    expect(r.outputs['comparison-url']).toMatch(new RegExp(`^${url}/c/pair/[\\w-]+/[\\w-]+$`));
     expect(r.summary).toMatch(/^\*\*storage regression gate: PASS\*\*/);
     // The pull request's head branch and head commit, against its base (github context defaults).
     expect(r.summary).toContain('`feature/slow` @ `bbbb0001` vs the last 5 runs on `main`');

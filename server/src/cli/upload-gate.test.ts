@@ -88,7 +88,9 @@ describe('blockwise upload: the regression gate', () => {
     // Baseline: main runs 0–4, whose throughput factors average exactly 1.
     expect(r.stderr).toContain('\nread IOPS                   10,267   7,187  -30.0%  REGRESSION\n');
     expect(r.stderr).toContain('\nwrite clat p99 (ms)           19.5    31.2  +60.0%  REGRESSION\n');
-    expect(r.stderr).toMatch(new RegExp(`\\ncomparison: ${url}/c/[A-Za-z0-9_-]{22}\\n`));
+    expect(r.stderr).toMatch(
+      new RegExp(`\\ncomparison: ${url}/c/pair/[A-Za-z0-9_-]{22}/[A-Za-z0-9_-]{22}\\n`),
+    );
   });
 
   it('the same regression without the flag: reported, exit 0, with a hint', async () => {
@@ -120,7 +122,7 @@ describe('blockwise upload: the regression gate', () => {
     expect(r.stdout).toMatch(/\n\| read IOPS \| 10,\d{3} \| 10,\d{3} \| \+[01]\.\d% \| ✅ ok \|\n/);
     expect(r.stdout).toMatch(
       new RegExp(
-        `\\[Comparison with the latest baseline run\\]\\(${url}/c/[A-Za-z0-9_-]{22}\\) · \\[This run\\]\\(${url}/runs/`,
+        `\\[Comparison with the latest baseline run\\]\\(${url}/c/pair/[A-Za-z0-9_-]{22}/[A-Za-z0-9_-]{22}\\) · \\[This run\\]\\(${url}/runs/`,
       ),
     );
     expect(r.stderr).toMatch(/^healthy\.json: http:\/\//);

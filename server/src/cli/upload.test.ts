@@ -118,7 +118,8 @@ describe('blockwise upload', () => {
     const id = /[A-Za-z0-9_-]{22}/.source;
     expect(out.run.url).toMatch(new RegExp(`^${url}/runs/${id}$`));
     expect(out.regression.report.runUrl).toBe(out.run.url);
-    expect(out.regression.report.comparisonUrl).toMatch(new RegExp(`^${url}/c/${id}$`));
+    // The link to the comparison with the baseline, frozen when first opened.
+    expect(out.regression.report.comparisonUrl).toMatch(new RegExp(`^${url}/c/pair/${id}/${id}$`));
   });
 
   it('uses BLOCKWISE_TOKEN when tokens are required', async () => {

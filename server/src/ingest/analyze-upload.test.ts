@@ -12,13 +12,7 @@ import {
 } from './analyze-upload.ts';
 import { buildComparison, comparedRunOf, type ComparisonRun } from '@blockwise/shared/analysis';
 import { parseFio } from '@blockwise/shared/fio';
-import {
-  buildPairComparison,
-  comparePair,
-  parseStoredRun,
-  type SerializedRun,
-  type StoredRunText,
-} from './pair-comparison.ts';
+import { buildPairComparison, comparePair, parseStoredRun, type StoredRunText } from './pair-comparison.ts';
 
 const MiB = 1024 * 1024;
 const FIO = new URL('../../../fixtures/fio/', import.meta.url);
@@ -158,9 +152,9 @@ describe('movableAnalysis: what the parse worker sends back', () => {
   });
 });
 
-describe('an inline analysis keeps its documents, equal to what their stored JSON parses back to', () => {
-  // The regression gate compares a new upload (and, from RecentRuns, the run before it) using
-  // these objects instead of parsing the JSON just written: it must build the same comparison.
+describe('what an analysis stores parses back to its documents, and compares as they do', () => {
+  // The regression gate compares runs from their stored JSON, and keeps in RecentRuns only what
+  // the comparison reads of them (comparedRunOf): it must build the comparison of the whole runs.
   const labelSets = [
     {},
     // What CI sends (bench/lib/fixtures.mjs ciUploadPath): with a volume, the summary holds a plan.
@@ -183,15 +177,13 @@ describe('an inline analysis keeps its documents, equal to what their stored JSO
   it('for every real fio file and the labels CI sends, the same documents and the same comparison', () => {
     let compared = 0;
     // Each run is also compared with the one before it (another file, often another kind).
-    let previous: { text: StoredRunText; parsed: SerializedRun; whole: ComparisonRun } | null = null;
+    let previous: { text: StoredRunText; whole: ComparisonRun } | null = null;
     for (const { name, bytes } of realFioFiles()) {
       for (const raw of labelSets) {
         const labels = RunLabelsSchema.parse(raw);
-        const analyzed = analyzeUpload(bytes, labels, 50 * MiB, { keepDocuments: true });
-        if (!analyzed.ok) continue; // refused files have no documents (tested above)
-        expect(analyzed.documents, name).toBeDefined();
-        // A worker's result crosses threads: it never carries them.
-        expect('documents' in analyzeUpload(bytes, labels, 50 * MiB)).toBe(false);
+        const analyzed = analyzeUpload(bytes, labels, 50 * MiB);
+        if (!analyzed.ok) continue; // refused files store nothing (tested above)
+        expect(analyzed.summaryJson).toBe(JSON.stringify(analyzed.summary));
         const text = {
           id: `run-${compared}`,
           labels,
@@ -201,34 +193,33 @@ describe('an inline analysis keeps its documents, equal to what their stored JSO
         const read = parseStoredRun(text);
         expect(read.ok, name).toBe(true);
         if (!read.ok) continue;
-        // What the comparison reads of the documents, not the report itself (it dies with the analysis).
-        const { summaryText, ...kept } = analyzed.documents!;
-        expect(comparedRunOf(read.value), name).toStrictEqual({ id: text.id, labels, ...kept });
-        expect('report' in analyzed.documents!).toBe(false);
-        // The analysis' own report, as the gate compared it before it kept only what it reads.
+        // The analysis' own report and summary, as stored and read back.
         const parsed = parseFio(bytes, { maxBytes: 50 * MiB });
         if (!parsed.ok) return expect.fail(name);
         expect(read.value.report, name).toStrictEqual(parsed.report);
-        const wholeRun: ComparisonRun = { id: text.id, labels, report: parsed.report, summary: kept.summary };
-        expect(analyzed.summaryJson).toBe(JSON.stringify(analyzed.summary));
-        expect(summaryText).toStrictEqual({
-          summary: analyzed.summaryJson,
-          plan: JSON.stringify(analyzed.summary.plan),
-        });
-        // The frozen comparison holds the same document (its keys may come in another order: the
-        // schemas' order after a parse, the analysis' own before).
-        const asAnalyzed = { id: text.id, labels, ...analyzed.documents! };
-        const other = previous ?? { text, parsed: asAnalyzed, whole: wholeRun };
-        const fromObjects = comparePair([other.parsed, asAnalyzed]);
+        expect(read.value.summary, name).toStrictEqual(analyzed.summary);
+        const wholeRun: ComparisonRun = {
+          id: text.id,
+          labels,
+          report: parsed.report,
+          summary: analyzed.summary,
+        };
+        const other = previous ?? { text, whole: wholeRun };
+        // From what RecentRuns keeps (comparedRunOf of the stored JSON), and from the stored JSON.
+        const otherRead = parseStoredRun(other.text);
+        if (!otherRead.ok) return expect.fail(name);
+        const fromKept = comparePair([comparedRunOf(otherRead.value), comparedRunOf(read.value)]);
         const fromText = buildPairComparison([other.text, text]);
-        previous = { text, parsed: asAnalyzed, whole: wholeRun };
-        expect(fromObjects.ok && fromText.ok, name).toBe(true);
-        if (!fromObjects.ok || !fromText.ok) continue;
-        // Written from the runs' summary texts: the bytes JSON.stringify writes for the result.
+        previous = { text, whole: wholeRun };
+        expect(fromKept.ok && fromText.ok, name).toBe(true);
+        if (!fromKept.ok || !fromText.ok) continue;
+        // The comparison of the whole runs, serialized: the same bytes.
         const whole = buildComparison([other.whole, wholeRun], null);
-        expect(whole.ok && fromObjects.resultJson === JSON.stringify(whole.value), name).toBe(true);
-        expect(fromObjects.priceTableDate).toBe(fromText.priceTableDate);
-        expect(JSON.parse(fromObjects.resultJson), name).toStrictEqual(JSON.parse(fromText.resultJson));
+        expect(whole.ok, name).toBe(true);
+        if (!whole.ok) continue;
+        expect(JSON.parse(fromKept.resultJson), name).toStrictEqual(JSON.parse(JSON.stringify(whole.value)));
+        expect(fromKept.resultJson, name).toBe(fromText.resultJson);
+        expect(fromKept.priceTableDate).toBe(fromText.priceTableDate);
         compared += 1;
       }
     }

@@ -1,17 +1,11 @@
 import { parseFio } from '@blockwise/shared/fio';
 import { type Problem } from '@blockwise/shared/problem';
 import { type RunLabels, type RunSummary } from '@blockwise/shared/records';
-import { summarizeRun, type ComparedRun } from '@blockwise/shared/analysis';
-import { jobSettingsOf } from '@blockwise/shared/compare';
-import type { SummaryText } from './pair-comparison.ts';
+import { summarizeRun } from '@blockwise/shared/analysis';
 
 /**
  * What an upload becomes before it is stored: the normalized report and the summary, each
- * serialized once, as the store writes them (and as the upload's answer and the regression gate
- * use them) — or why not. `documents` are the same two as objects when the analysis ran in this
- * thread (inline): the regression gate compares them without parsing back what was just
- * serialized. A worker never sends them (structured-cloning the report would cost more than
- * parsing its JSON).
+ * serialized once, as the store writes them (and as the upload's answer uses them) — or why not.
  */
 export type AnalyzedUpload =
   | {
@@ -24,19 +18,8 @@ export type AnalyzedUpload =
       fioVersion: string | null;
       summary: RunSummary;
       summaryJson: string;
-      documents?: AnalyzedDocuments;
     }
   | { ok: false; error: Problem };
-
-/**
- * What the regression gate's comparison reads of the report and summary an inline analysis built
- * (equal to what their stored JSON parses back to), and the summary's JSON (and its plan's, a part
- * of it) as stored: a comparison that embeds them writes that text instead of serializing them
- * again (pair-comparison.ts comparePair). Not the report itself: read here for its fio version
- * and job settings, it dies with the analysis instead of living across the run's commit and, in
- * RecentRuns, until the next upload of its series (docs/performance.md P2, fifth pass).
- */
-export type AnalyzedDocuments = Omit<ComparedRun, 'id' | 'labels'> & { summaryText: SummaryText };
 
 /**
  * The stored report may be at most this many times the (decompressed) input, plus
@@ -59,12 +42,7 @@ export const maxReportBytes = (inputBytes: number) => MAX_REPORT_TO_INPUT * inpu
  * here means the worker hands the main thread the report's JSON (movableAnalysis) instead of an
  * object graph it would have to rebuild (structured clone) and serialize again to store.
  */
-export function analyzeUpload(
-  bytes: Uint8Array,
-  labels: RunLabels,
-  maxBytes: number,
-  { keepDocuments = false }: { keepDocuments?: boolean } = {},
-): AnalyzedUpload {
+export function analyzeUpload(bytes: Uint8Array, labels: RunLabels, maxBytes: number): AnalyzedUpload {
   const limit = maxReportBytes(bytes.length);
   // parseFio refuses what clearly grows too much before normalizing it (an estimate); the exact
   // size is known once serialized.
@@ -83,23 +61,12 @@ export function analyzeUpload(
     };
   }
   const summary = summarizeRun(report, labels);
-  const summaryText = serializeSummary(summary);
   return {
     ok: true,
     reportJson,
     fioVersion: report.fioVersion,
     summary,
-    summaryJson: summaryText.summary,
-    ...(keepDocuments
-      ? {
-          documents: {
-            fioVersion: report.fioVersion,
-            jobSettings: jobSettingsOf(report),
-            summary,
-            summaryText,
-          },
-        }
-      : {}),
+    summaryJson: JSON.stringify(summary),
   };
 }
 
@@ -107,9 +74,8 @@ export function analyzeUpload(
  * An analysis as the parse worker sends it to the event loop: the report as UTF-8 bytes in memory
  * of their own, with the buffer to move (transfer) with the message. As a string (~1.9 MB for a
  * 1 MB upload built to grow) it was copied into the main thread's heap, encoded there again for
- * the store and copied once more into the comparison's worker, and those large strings were what
- * the event loop's garbage collector paused for (docs/performance.md P13). The store writes the
- * bytes as they are; the regression gate moves them on to the comparison.
+ * the store, and those large strings were what the event loop's garbage collector paused for
+ * (docs/performance.md P13). The store writes the bytes as they are.
  */
 export function movableAnalysis(analyzed: AnalyzedUpload): {
   result: AnalyzedUpload;
@@ -120,21 +86,4 @@ export function movableAnalysis(analyzed: AnalyzedUpload): {
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(analyzed.reportJson));
   bytes.write(analyzed.reportJson);
   return { result: { ...analyzed, reportJson: bytes }, transfer: [bytes.buffer as ArrayBuffer] };
-}
-
-/**
- * JSON.stringify(summary), written from its plan's JSON so that both are at hand: the regression
- * gate's comparison embeds each run's summary and plan (~29 KB of its ~59 KB for a 16-job file),
- * and would otherwise serialize both again after every upload. Same bytes as JSON.stringify
- * (same keys, same order: the members after `plan` follow it).
- */
-function serializeSummary(summary: RunSummary): SummaryText {
-  const plan = JSON.stringify(summary.plan);
-  const parts: string[] = [];
-  for (const key of Object.keys(summary) as (keyof RunSummary)[]) {
-    const text = key === 'plan' ? plan : JSON.stringify(summary[key]);
-    // As JSON.stringify: a member whose value does not serialize (undefined) is left out.
-    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
-  }
-  return { summary: `{${parts.join(',')}}`, plan };
 }

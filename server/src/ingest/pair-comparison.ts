@@ -7,7 +7,6 @@ import {
   type ComparedRun,
   type ComparisonRun,
 } from '@blockwise/shared/analysis';
-import type { ComparisonResult } from '@blockwise/shared/records';
 import type { z } from 'zod';
 
 /** A stored run as the store hands it out without decoding its two large documents (getRunJson). */
@@ -110,55 +109,12 @@ export function buildPairComparison(runs: readonly StoredRunText[]): BuiltCompar
   return comparePair(parsed);
 }
 
-/** A run's summary as the store writes it (JSON.stringify of it), and its plan's JSON, a part of it. */
-export type SummaryText = { summary: string; plan: string };
-
 /**
- * A run to compare: what the comparison reads of its documents, and for a run this process
- * analyzed, its summary's JSON as stored (summaryText is JSON.stringify of `summary` and of
- * `summary.plan`: never set it for documents parsed through a schema, whose output may differ
- * from the stored text).
+ * The comparison of runs whose documents are parsed already (parseStoredRun, or kept in
+ * RecentRuns), serialized as the store writes it.
  */
-export type SerializedRun = ComparedRun & { summaryText?: SummaryText };
-
-/**
- * The comparison of runs whose documents are parsed already (parseStoredRun, or as analyzed),
- * serialized. The result embeds each run's summary and repeats its plan: those of a run with
- * summaryText are written as that text, not serialized again (after every CI upload, ~29 KB of
- * the ~59 KB result for a 16-job file). Same bytes as JSON.stringify of the result.
- */
-export function comparePair(runs: readonly SerializedRun[]): BuiltComparison {
+export function comparePair(runs: readonly ComparedRun[]): BuiltComparison {
   const result = buildStoredPlansComparison(runs);
   if (!result.ok) return { ok: false, error: result.error };
-  return {
-    ok: true,
-    resultJson: serializeComparison(result.value, runs),
-    priceTableDate: result.value.rates.date,
-  };
-}
-
-function serializeComparison(result: ComparisonResult, runs: readonly SerializedRun[]): string {
-  const texts = new Map<object, string>();
-  for (const run of runs) {
-    if (!run.summaryText) continue;
-    texts.set(run.summary, run.summaryText.summary);
-    if (run.summary.plan) texts.set(run.summary.plan, run.summaryText.plan);
-  }
-  if (texts.size === 0) return JSON.stringify(result);
-  // The two lists that hold the summaries (runs) and the plans (plans), one level down.
-  texts.set(result.runs, `[${result.runs.map((entry) => stringifyWith(entry, texts)).join(',')}]`);
-  texts.set(result.plans, `[${result.plans.map((plan) => stringifyWith(plan, texts)).join(',')}]`);
-  return stringifyWith(result, texts);
-}
-
-/** JSON.stringify of a plain object, writing the members whose value is a key of `texts` as that text. */
-function stringifyWith(object: object, texts: ReadonlyMap<object, string>): string {
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(object)) {
-    const known = typeof value === 'object' && value !== null ? texts.get(value) : undefined;
-    const text = known ?? (JSON.stringify(value) as string | undefined);
-    // As JSON.stringify: a member whose value does not serialize (undefined) is left out.
-    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
-  }
-  return `{${parts.join(',')}}`;
+  return { ok: true, resultJson: JSON.stringify(result.value), priceTableDate: result.value.rates.date };
 }

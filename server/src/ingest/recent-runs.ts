@@ -1,27 +1,20 @@
-import type { RunMeta } from '../store/run-store.ts';
-import type { SerializedRun, StoredRunText } from './pair-comparison.ts';
+import type { ComparedRun } from '@blockwise/shared/analysis';
 
-/**
- * JSON bytes of the summaries kept per store, charged once per form held (objects, and the text of
- * a run analyzed here): a proxy for their heap.
- */
+/** JSON bytes of the summaries (and job settings) kept per store: a proxy for their heap. */
 export const RECENT_RUNS_MAX_BYTES = 8 * 1024 * 1024;
 
-/** Report bytes kept per store (see recentReportsOf): two 11 MB reports of 7,000-job files fit. */
-export const RECENT_REPORTS_MAX_BYTES = 32 * 1024 * 1024;
-
 /**
- * What the comparison reads of runs this process stored or compared lately (their summaries, fio
- * versions and job settings: not their reports), by id, least recently used dropped first. The
- * regression gate compares each CI upload with the run before it on the base branch, usually the
- * previous upload: without this, every upload parsed that run's stored report and summary again
- * through their schemas (~1 ms of a 104 KB upload's ~5 ms, bench P2).
+ * What the comparison reads of runs this process compared lately (their summaries, fio versions
+ * and job settings: not their reports), by id, least recently used dropped first. The regression
+ * gate compares a run with the latest run of its base branch: the runs of a feature branch are
+ * all compared with the same one, whose stored report and summary would otherwise be parsed again
+ * through their schemas for each.
  *
  * A cache of immutable facts only: runs are append-only and an id never names other documents,
- * and an entry is what the stored JSON parses back to (the analysis' own objects, or the parse of
- * the stored text). Another replica, or a restart, simply misses and reads the store.
+ * and an entry is what the stored JSON parses back to. Another replica, or a restart, simply
+ * misses and reads the store.
  */
-export class RecentRuns<T extends { id: string } = SerializedRun> {
+export class RecentRuns<T extends { id: string } = ComparedRun> {
   readonly #entries = new Map<string, { run: T; bytes: number }>();
   #bytes = 0;
 
@@ -33,15 +26,6 @@ export class RecentRuns<T extends { id: string } = SerializedRun> {
     // Most recently used last: Map keeps insertion order.
     this.#entries.delete(id);
     this.#entries.set(id, entry);
-    return entry.run;
-  }
-
-  /** The entry of `id`, no longer kept (its caller moves it: recentReportsOf). */
-  take(id: string): T | null {
-    const entry = this.#entries.get(id);
-    if (!entry) return null;
-    this.#entries.delete(id);
-    this.#bytes -= entry.bytes;
     return entry.run;
   }
 
@@ -81,28 +65,6 @@ export function recentRunsOf(store: object): RecentRuns {
   if (!cache) {
     cache = new RecentRuns();
     perStore.set(store, cache);
-  }
-  return cache;
-}
-
-/** A run's stored JSON with its labels as the store validated them (regression-gate.ts JustStored). */
-type StoredRunJson = StoredRunText & Pick<RunMeta, 'labels'>;
-
-const reportsPerStore = new WeakMap<object, RecentRuns<StoredRunJson>>();
-
-/**
- * The stored JSON of the newest runs analyzed in the parse pool — their reports as the UTF-8 bytes
- * the store was given — by id, up to RECENT_REPORTS_MAX_BYTES. The regression gate compares a CI
- * upload with the run before it, in the pool when their reports are large; reading that run's
- * report back from SQLite held the event loop 2–6 ms for a 1.9 MB one (bench P13), and longer as
- * reports grow. An entry is taken, not read: the comparison moves its bytes to the worker.
- * Immutable facts only, as RecentRuns: another replica, or a restart, reads the store.
- */
-export function recentReportsOf(store: object): RecentRuns<StoredRunJson> {
-  let cache = reportsPerStore.get(store);
-  if (!cache) {
-    cache = new RecentRuns<StoredRunJson>(RECENT_REPORTS_MAX_BYTES);
-    reportsPerStore.set(store, cache);
   }
   return cache;
 }

@@ -38,7 +38,14 @@ const rateLimits = {
   notFound: NO_LIMITS,
 };
 
-type Ids = { run: string; comparison: string; series: string; fleetPlan: string };
+type Ids = {
+  run: string;
+  /** The run after `run` on its branch: `run` is its baseline. */
+  next: string;
+  comparison: string;
+  series: string;
+  fleetPlan: string;
+};
 type Route = {
   /** As Express registered it: METHOD path. */
   route: string;
@@ -69,9 +76,15 @@ const STORE_ROUTES: Route[] = [
   },
   {
     route: 'GET /api/runs/:id/regression',
-    // Read-only: the comparison it links was frozen when the run was uploaded.
+    // Read-only: the comparison it links is frozen when that link is opened (the route below).
     writes: false,
     send: (app, ids) => request(app).get(`/api/runs/${ids.run}/regression`),
+  },
+  {
+    route: 'GET /c/pair/:baselineId/:runId',
+    // Its first opening stores the comparison.
+    writes: true,
+    send: (app, ids) => request(app).get(`/c/pair/${ids.run}/${ids.next}`),
   },
   {
     route: 'POST /api/comparisons',
@@ -160,6 +173,12 @@ async function seed(app: Express, series: string): Promise<Ids> {
     .serialize((b: unknown) => b as string)
     .send(fio);
   expect(run.status, JSON.stringify(run.body)).toBe(201);
+  const next = await request(app)
+    .post(`/api/runs?series=${series}&branch=main&commit=abcd1`)
+    .set('Content-Type', 'application/json')
+    .serialize((b: unknown) => b as string)
+    .send(fio);
+  expect(next.status, JSON.stringify(next.body)).toBe(201);
   const comparison = await request(app)
     .post('/api/comparisons')
     .send({ runIds: [run.body.id] });
@@ -168,6 +187,7 @@ async function seed(app: Express, series: string): Promise<Ids> {
   expect(fleetPlan.status, JSON.stringify(fleetPlan.body)).toBe(201);
   return {
     run: run.body.id as string,
+    next: next.body.id as string,
     comparison: comparison.body.id as string,
     series,
     fleetPlan: fleetPlan.body.id as string,

@@ -20,8 +20,7 @@ export async function analyze(
   maxBytes = ctx.config.maxUploadBytes,
 ): Promise<AnalyzedUpload> {
   if (bytes.length > ctx.config.largeBodyBytes) return ctx.pool.analyze(bytes, labels, maxBytes, admission);
-  // Inline, the report and summary objects are at hand: the regression gate compares them as they are.
-  return analyzeUpload(bytes, labels, maxBytes, { keepDocuments: true });
+  return analyzeUpload(bytes, labels, maxBytes);
 }
 
 /** A stored run as the analysis reads it: its labels and the version its documents were made by. */

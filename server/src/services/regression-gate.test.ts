@@ -8,7 +8,7 @@ import { jobSettingsOf } from '@blockwise/shared/compare';
 import { FioReportSchema } from '@blockwise/shared/fio';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { buildPairComparison, type StoredRunText } from '../ingest/pair-comparison.ts';
-import { recentReportsOf, recentRunsOf } from '../ingest/recent-runs.ts';
+import { recentRunsOf } from '../ingest/recent-runs.ts';
 import { ParsePool } from '../ingest/parse-pool.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { openSqliteStore } from '../store/sqlite-store.ts';
@@ -16,9 +16,10 @@ import { fixture, makeTestApp } from '../testing/test-app.ts';
 import { pickPairComparison } from './regression-gate.ts';
 
 /**
- * The comparison the regression check links is frozen at upload: of the two stored reports, which
- * for a many-job file are megabytes of JSON. Building it must not hold the event loop: the
- * reports are read as text and parsed, compared and serialized in the parse pool, unless small.
+ * The comparison the regression check links is frozen when that link is first opened, not at
+ * upload: of the two stored reports, which for a many-job file are megabytes of JSON. Building it
+ * must not hold the event loop: the reports are read as bytes and parsed, compared and serialized
+ * in the parse pool, unless small.
  */
 
 const fio = fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json');
@@ -89,11 +90,20 @@ const upload = (t: Awaited<ReturnType<typeof setup>>['t'], branch: string, commi
     .serialize((b: unknown) => b as string)
     .send(fio);
 
+async function regressionCheck(t: Awaited<ReturnType<typeof setup>>['t'], runId: string) {
+  return RunRegressionSchema.parse(
+    (await request(t.app).get(`/api/runs/${runId}/regression`).expect(200)).body,
+  );
+}
+
+/** Opens the check's link to the comparison with the baseline: the frozen comparison it leads to. */
 async function linkedComparison(t: Awaited<ReturnType<typeof setup>>['t'], runId: string) {
-  const check = RunRegressionSchema.parse((await request(t.app).get(`/api/runs/${runId}/regression`)).body);
-  expect(check.comparisonUrl).toMatch(/\/c\/[A-Za-z0-9_-]{22}$/);
-  const id = check.comparisonUrl!.split('/c/')[1]!;
-  const comparison = await t.store.getComparison(id);
+  const link = (await regressionCheck(t, runId)).comparisonUrl;
+  expect(link).toMatch(/^\/c\/pair\/[A-Za-z0-9_-]{22}\/[A-Za-z0-9_-]{22}$/);
+  const opened = await request(t.app).get(link!);
+  expect(opened.status, JSON.stringify(opened.body)).toBe(303);
+  expect(opened.headers.location).toMatch(/^\/c\/[A-Za-z0-9_-]{22}$/);
+  const comparison = await t.store.getComparison(opened.headers.location!.slice('/c/'.length));
   return comparison!;
 }
 
@@ -111,12 +121,43 @@ async function inlineComparison(s: Awaited<ReturnType<typeof setup>>, ids: [stri
   return inline.ok ? (JSON.parse(inline.resultJson) as unknown) : null;
 }
 
-describe('freezing the baseline comparison at upload', () => {
-  it('large reports: read as JSON text, compared in the pool; no stored report decoded on the main thread', async () => {
+describe('the baseline comparison, frozen when the regression check’s link is first opened', () => {
+  it('an upload builds and stores no comparison; the check links /c/pair/BASELINE/RUN; opening it freezes one, once', async () => {
+    const s = await setup();
+    try {
+      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
+      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
+      expect(await s.real.findPairComparisons([baseline.id, run.id])).toEqual([]);
+      expect(recentRunsOf(s.t.store).size).toBe(0); // nothing parsed back, nothing kept
+      expect(s.getRunJsonBytesCalls()).toBe(0);
+      const check = await regressionCheck(s.t, run.id);
+      expect(check.comparisonUrl).toBe(`/c/pair/${baseline.id}/${run.id}`);
+
+      const first = await linkedComparison(s.t, run.id);
+      expect(first.runIds).toEqual([baseline.id, run.id]);
+      expect(first.title).toBe('gate: main@aaaa1 vs main@bbbb2');
+      expect(await inlineComparison(s, [baseline.id, run.id])).toEqual(first.result);
+      // Opened again: the same comparison, nothing built again (the run is read for its labels, its
+      // baseline not at all); the check now links it directly.
+      const reads = s.getRunJsonBytesCalls();
+      const again = await request(s.t.app).get(`/c/pair/${baseline.id}/${run.id}`).expect(303);
+      expect(again.headers.location).toBe(`/c/${first.id}`);
+      expect(s.getRunJsonBytesCalls()).toBe(reads + 1);
+      expect((await regressionCheck(s.t, run.id)).comparisonUrl).toBe(`/c/${first.id}`);
+      expect(await s.real.findPairComparisons([baseline.id, run.id])).toHaveLength(1);
+      // The first run of the branch has no baseline, so no link.
+      expect((await regressionCheck(s.t, baseline.id)).comparisonUrl).toBeNull();
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('large reports: read as bytes, compared in the pool; no stored report decoded on the main thread', async () => {
     // Every report of this fixture is "large" here, as a 7,000-job one is with the defaults.
     const s = await setup({ largeBodyBytes: 1024 });
     try {
       const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1')).body);
+      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
       const jobsBefore = s.pool.stats.jobs;
       const compared: StoredRunText[][] = [];
       const compare = s.pool.compare.bind(s.pool);
@@ -124,28 +165,19 @@ describe('freezing the baseline comparison at upload', () => {
         compared.push(runs);
         return compare(runs, reservation);
       };
-      const res = await upload(s.t, 'main', 'bbbb2');
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      const run = CreatedRunSchema.parse(res.body);
-      // The upload's analysis and the comparison: two jobs in the pool.
-      expect(s.pool.stats.jobs - jobsBefore).toBe(2);
+      const comparison = await linkedComparison(s.t, run.id);
+      expect(comparison.runIds).toEqual([baseline.id, run.id]);
+      expect(s.pool.stats.jobs - jobsBefore).toBe(1);
+      // Neither the upload, nor the check, nor its link decoded a stored report into a string.
       expect(s.getRunCalls()).toBe(0);
-      expect(s.getRunJsonCalls()).toBe(0);
-      // Nor read back as bytes: the baseline's report was kept from its own upload (recentReportsOf).
-      expect(s.getRunJsonBytesCalls()).toBe(0);
-      // Both reports went to the worker as UTF-8 bytes, moved (their buffers are detached here),
-      // never a string on this thread (P13): the baseline's as kept from its upload, the upload's
-      // own as its analysis in the pool sent it.
+      expect(s.getRunJsonCalls()).toBe(1); // the check reads its run's summary (report left unparsed)
+      expect(s.getRunJsonBytesCalls()).toBe(2); // the link: the run, then its baseline
+      // Both reports went to the worker as UTF-8 bytes, moved (their buffers are detached here).
       expect(compared.map((runs) => runs.map((r) => r.id))).toEqual([[baseline.id, run.id]]);
       for (const report of compared[0]!.map((r) => r.reportJson)) {
         expect(report).toBeInstanceOf(Uint8Array);
         expect((report as Uint8Array).byteLength).toBe(0);
       }
-
-      const comparison = await linkedComparison(s.t, run.id);
-      expect(comparison.runIds).toEqual([baseline.id, run.id]);
-      // The regression check itself reads the run without decoding its report either.
-      expect(s.getRunCalls()).toBe(0);
       // What the worker built is what the same function builds inline from the stored text.
       expect(await inlineComparison(s, [baseline.id, run.id])).toEqual(comparison.result);
     } finally {
@@ -153,80 +185,104 @@ describe('freezing the baseline comparison at upload', () => {
     }
   });
 
-  it('large reports: a baseline not kept here (another replica, a restart, a feature branch before it) is read back from the store as bytes, and compares the same', async () => {
-    const s = await setup({ largeBodyBytes: 1024 });
-    try {
-      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1')).body);
-      // Another process never saw that upload: what it would find here is nothing.
-      expect(recentReportsOf(s.t.ctx.store).take(baseline.id)?.id).toBe(baseline.id);
-      // A feature branch's run is no one's baseline: nothing of it is kept.
-      await upload(s.t, 'feature', 'ffff1').expect(201);
-      expect(s.getRunJsonBytesCalls()).toBe(1);
-      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
-      expect(s.getRunJsonBytesCalls()).toBe(2);
-      expect(s.getRunJsonCalls()).toBe(0);
-      const comparison = await linkedComparison(s.t, run.id);
-      expect(await inlineComparison(s, [baseline.id, run.id])).toEqual(comparison.result);
-      // The run just stored on main is kept for the next one; the feature branch's is not.
-      const kept = recentReportsOf(s.t.ctx.store);
-      expect(kept.size).toBe(1);
-      expect(kept.get(run.id)?.id).toBe(run.id);
-    } finally {
-      await s.close();
-    }
-  });
-
-  it('small reports (the default threshold): compared inline, no pool job', async () => {
+  it('small reports (the default threshold): compared inline, no pool job; both runs kept in RecentRuns for the next comparison, charged their summary’s JSON and job settings', async () => {
     const s = await setup();
     try {
-      await upload(s.t, 'main', 'aaaa1').expect(201);
-      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
+      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
+      const run = CreatedRunSchema.parse((await upload(s.t, 'feature', 'ffff1').expect(201)).body);
+      const other = CreatedRunSchema.parse((await upload(s.t, 'feature', 'ffff2').expect(201)).body);
+      expect((await linkedComparison(s.t, run.id)).runIds).toEqual([baseline.id, run.id]);
       expect(s.pool.stats.jobs).toBe(0);
       expect(s.getRunCalls()).toBe(0);
-      expect((await linkedComparison(s.t, run.id)).runIds[1]).toBe(run.id);
+      const recent = recentRunsOf(s.t.store);
+      expect(recent.size).toBe(2);
+      const charge = async (id: string) => {
+        const stored = (await s.real.getRunJson(id))!;
+        const jobSettings = jobSettingsOf(FioReportSchema.parse(JSON.parse(stored.reportJson)));
+        return Buffer.byteLength(stored.summaryJson) + Buffer.byteLength(JSON.stringify(jobSettings));
+      };
+      expect(recent.bytes).toBe((await charge(baseline.id)) + (await charge(run.id)));
+      // Another run of the branch, compared with the same baseline: the baseline is not read again.
+      const reads = s.getRunJsonBytesCalls();
+      expect((await linkedComparison(s.t, other.id)).runIds).toEqual([baseline.id, other.id]);
+      expect(s.getRunJsonBytesCalls()).toBe(reads + 1);
     } finally {
       await s.close();
     }
   });
 
-  it('RecentRuns charges what it holds of the upload: its summary twice (objects and text), its plan’s JSON and its job settings', async () => {
+  it('only the run’s latest baseline makes a pair: another run, an unknown id, a run without a series → 404', async () => {
     const s = await setup();
     try {
-      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
-      const stored = (await s.real.getRunJson(run.id))!;
-      const summary = JSON.parse(stored.summaryJson) as { plan: unknown };
-      const jobSettings = jobSettingsOf(FioReportSchema.parse(JSON.parse(stored.reportJson)));
-      const recent = recentRunsOf(s.t.store);
-      expect(recent.size).toBe(1);
-      expect(recent.bytes).toBe(
-        2 * Buffer.byteLength(stored.summaryJson) +
-          Buffer.byteLength(JSON.stringify(summary.plan)) +
-          Buffer.byteLength(JSON.stringify(jobSettings)),
+      const first = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
+      const second = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
+      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'cccc3').expect(201)).body);
+      const older = await request(s.t.app).get(`/c/pair/${first.id}/${run.id}`).expect(404);
+      expect(older.body.error).toMatchObject({ code: 'comparison_not_found', path: 'baselineId' });
+      expect(older.body.error.message).toContain(`under the series settings in force it is ${second.id}`);
+      const reversed = await request(s.t.app).get(`/c/pair/${run.id}/${second.id}`).expect(404);
+      expect(reversed.body.error.code).toBe('comparison_not_found');
+      const unknown = await request(s.t.app)
+        .get(`/c/pair/${second.id}/${'A'.repeat(22)}`)
+        .expect(404);
+      expect(unknown.body.error).toMatchObject({ code: 'run_not_found', path: 'runId' });
+      await request(s.t.app).get(`/c/pair/not-an-id/${run.id}`).expect(404);
+      const plain = CreatedRunSchema.parse(
+        (
+          await request(s.t.app)
+            .post('/api/runs')
+            .set('Content-Type', 'application/json')
+            .serialize((b: unknown) => b as string)
+            .send(fio)
+            .expect(201)
+        ).body,
       );
+      const noSeries = await request(s.t.app).get(`/c/pair/${run.id}/${plain.id}`).expect(404);
+      expect(noSeries.body.error.message).toContain('no series label');
+      await request(s.t.app).post(`/c/pair/${second.id}/${run.id}`).expect(405);
+      expect(
+        await Promise.all([first, second].map((b) => s.real.findPairComparisons([b.id, run.id]))),
+      ).toEqual([[], []]);
     } finally {
       await s.close();
     }
   });
 
-  it('a pool without room for the comparison: 503 busy with Retry-After, the run stored; the retry freezes it', async () => {
+  it('a pool without room for the comparison: 503 busy with Retry-After, nothing stored; opened again, it is frozen', async () => {
     const maxHeldBytes = 1024 * 1024;
     const s = await setup({ largeBodyBytes: 1024, maxHeldBytes });
     try {
-      await upload(s.t, 'main', 'aaaa1').expect(201);
-      // Another request holds all the room but what this upload's body needs.
-      const other = s.pool.reserve(maxHeldBytes - fio.length)!;
+      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
+      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
+      // Another request holds all the room but a little.
+      const other = s.pool.reserve(maxHeldBytes - 1024)!;
       expect(other).not.toBeNull();
-      const refused = await upload(s.t, 'main', 'bbbb2');
+      const refused = await request(s.t.app).get(`/c/pair/${baseline.id}/${run.id}`);
       expect(refused.status, JSON.stringify(refused.body)).toBe(503);
       expect(refused.body.error.code).toBe('busy');
       expect(refused.headers['retry-after']).toBe('5');
       other.release();
       expect(s.pool.heldBytes).toBe(0); // nothing leaked by the refused comparison
+      expect(await s.real.findPairComparisons([baseline.id, run.id])).toEqual([]);
+      expect((await linkedComparison(s.t, run.id)).runIds).toEqual([baseline.id, run.id]);
+    } finally {
+      await s.close();
+    }
+  });
 
-      const retried = await upload(s.t, 'main', 'bbbb2');
-      expect(retried.status).toBe(200); // the run was stored by the first attempt
-      const run = CreatedRunSchema.parse(retried.body);
-      expect((await linkedComparison(s.t, run.id)).runIds[1]).toBe(run.id);
+  it('public like the share link it leads to: opened without a token on a server that requires one', async () => {
+    const s = await setup();
+    try {
+      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
+      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
+      const t = await makeTestApp({ store: s.real, pool: s.pool, config: { auth: 'required' } });
+      try {
+        await request(t.app).get(`/api/runs/${run.id}/regression`).expect(401);
+        const opened = await request(t.app).get(`/c/pair/${baseline.id}/${run.id}`).expect(303);
+        expect(opened.headers.location).toMatch(/^\/c\/[A-Za-z0-9_-]{22}$/);
+      } finally {
+        await t.close();
+      }
     } finally {
       await s.close();
     }

@@ -4,22 +4,20 @@ import {
   pickBaseBranch,
   type SeriesConfig,
 } from '@blockwise/shared/history';
-import { comparedRunOf } from '@blockwise/shared/analysis';
+import { comparedRunOf, type ComparedRun } from '@blockwise/shared/analysis';
+import type { Problem } from '@blockwise/shared/problem';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { RunLabelsSchema, type RunLabels } from '@blockwise/shared/records';
 import type { RouteContext } from '../context.ts';
-import type { AnalyzedDocuments } from '../ingest/analyze-upload.ts';
 import {
   comparePair,
   parseStoredRun,
   storedRunBytes,
   utf8Bytes,
   type BuiltComparison,
-  type SerializedRun,
   type StoredRunText,
 } from '../ingest/pair-comparison.ts';
-import { recentReportsOf, recentRunsOf } from '../ingest/recent-runs.ts';
-import type { Reservation } from '../ingest/parse-pool.ts';
+import { recentRunsOf } from '../ingest/recent-runs.ts';
 import { cursorForRun } from '../store/cursor.ts';
 import {
   JsonObjectText,
@@ -34,8 +32,8 @@ import {
 import { storeCall } from '../http/route-helpers.ts';
 
 /**
- * The regression gate's state, read the same way by the upload (which freezes the baseline
- * comparison once) and by GET /api/runs/:id/regression (which only reads):
+ * The regression gate's state, read the same way by GET /api/runs/:id/regression (which only
+ * reads) and by the link it gives (which freezes the baseline comparison once):
  * the series settings in force, the base branch, the baseline runs before the run.
  */
 
@@ -127,35 +125,27 @@ const storedRunText = (run: StoredRunText): StoredRunText => ({
   summaryJson: run.summaryJson,
 });
 
-/** A run of the pair: its parsed documents when they are at hand, else its stored JSON. */
+/** A run of the pair: its documents parsed already (RecentRuns), else its stored JSON. */
 type PairSide =
-  | { id: string; parsed: SerializedRun; text?: never }
-  | { id: string; parsed?: never; text: StoredRunText & Pick<RunMeta, 'labels'> };
+  { id: string; parsed: ComparedRun; text?: never } | { id: string; parsed?: never; text: RunJsonBytes };
 
 /**
  * Builds the comparison off the event loop unless the reports are small: parsing two stored
  * reports (up to ~11 MB of JSON each for a 7,000-job file) and comparing them would hold it for
  * hundreds of ms. Same threshold as an upload's analysis (largeBodyBytes); in the pool it holds
- * room like an upload — the upload's own, grown to the comparison's bytes, when it has one — and
- * a full pool is a 503 the client retries (the retried upload is idempotent and freezes again).
- * A side already parsed (the upload just analyzed inline, a run in RecentRuns) is not parsed
- * again; one parsed here is remembered for the next upload of its series.
+ * room like an upload, and a full pool is a 503 the client retries. A run parsed here is
+ * remembered for the next comparison with it (the runs of a branch share one baseline).
  */
-async function compare(
-  ctx: RouteContext<RunRecords>,
-  sides: readonly PairSide[],
-  reservation: Reservation | null,
-): Promise<BuiltComparison> {
+async function compare(ctx: RouteContext<RunRecords>, sides: readonly PairSide[]): Promise<BuiltComparison> {
   const texts = sides.flatMap((side) => (side.text ? [side.text] : []));
   if (storedRunBytes(texts) > ctx.config.largeBodyBytes) {
-    // The worker takes stored JSON: a side parsed here already is read again (rare: a large
-    // baseline with a retried upload). Reports are UTF-8 bytes — read from the store, or as the
-    // upload's analysis in the pool sent them — moved to the worker (P13): never decoded nor
-    // copied on the event loop.
+    // The worker takes stored JSON: a side parsed already is read again (rare: a large run in
+    // RecentRuns). Reports are UTF-8 bytes as read from the store, moved to the worker (P13):
+    // never decoded nor copied on the event loop.
     const all = await Promise.all(sides.map((side) => side.text ?? readStoredRun(ctx, side.id)));
-    return ctx.pool.compare(all.map(storedRunText), reservation);
+    return ctx.pool.compare(all.map(storedRunText));
   }
-  const runs: SerializedRun[] = [];
+  const runs: ComparedRun[] = [];
   for (const side of sides) {
     if (side.parsed) {
       runs.push(side.parsed);
@@ -167,19 +157,12 @@ async function compare(
     const compared = comparedRunOf(read.value);
     recentRunsOf(ctx.store).remember(
       compared,
-      utf8Bytes(side.text.summaryJson) + jobSettingsBytes(compared.jobSettings),
+      utf8Bytes(side.text.summaryJson) + utf8Bytes(JSON.stringify(compared.jobSettings)),
     );
     runs.push(compared);
   }
   return comparePair(runs);
 }
-
-/**
- * What a run's job settings weigh in RecentRuns: their JSON's bytes. Small for fio's usual files
- * (~1 KB), but one entry per distinct job: a file of thousands of jobs with per-job options is not.
- */
-const jobSettingsBytes = (settings: SerializedRun['jobSettings']): number =>
-  utf8Bytes(JSON.stringify(settings));
 
 /** A stored run with its report as UTF-8 bytes: decoded only where it is compared (inline or in the pool). */
 async function readStoredRun(ctx: RouteContext<RunRecords>, id: string): Promise<RunJsonBytes> {
@@ -188,87 +171,59 @@ async function readStoredRun(ctx: RouteContext<RunRecords>, id: string): Promise
   return run;
 }
 
-/** What an upload hands the gate about the run it just stored: its JSON and, if analyzed inline, its documents. */
-export type JustStored = {
-  text: StoredRunText & Pick<RunMeta, 'labels'>;
-  documents: AnalyzedDocuments | null;
-};
+/**
+ * The frozen comparison of a run with its baseline, or why there is none: not a pair the gate
+ * makes (`notThisPair`: no series, no baseline, another baseline), or runs that cannot be compared
+ * today (`problem`: a stored document that no longer validates).
+ */
+export type FrozenPair =
+  | { ok: true; comparisonId: string }
+  | { ok: false; notThisPair: string; problem?: never }
+  | { ok: false; notThisPair?: never; problem: Problem };
 
 /**
- * After an upload with a series label: freezes the comparison of [latest baseline run, this run]
- * that the regression check links to. Once per pair and analysis version, whichever replica gets
- * there first (ensurePairComparison's UNIQUE key), so a retried upload or two replicas make one.
- * Returns the comparison's id, or null when the run has no baseline (first run of a branch, no
- * base branch to pick). A comparison that cannot be built is logged and skipped: the run is
- * stored, and the check says it has no link.
+ * The comparison of [baseline, run] that the regression check links to, frozen the first time
+ * the link is opened (GET /c/pair/:baselineId/:runId), not at upload: most CI runs pass and
+ * their comparison is never looked at, while building and storing it (~59 KB of JSON for a
+ * 16-job file) cost a quarter of each upload's CPU (docs/performance.md P2, sixth pass). Once per
+ * pair, whichever request or replica gets there first (ensurePairComparison's UNIQUE key); a pair
+ * frozen already — at an upload by an earlier version, or under an earlier analysis version — is
+ * what the link keeps opening. `baselineId` must be the run's latest baseline under today's
+ * series settings (the one its regression check names): no other pair can be made this way.
  */
 export async function freezeBaselineComparison(
   ctx: RouteContext<GateRecords>,
   run: RunMeta,
-  reservation: Reservation | null = null,
-  /** The run's report and summary as just stored, when the caller has them (a new upload). */
-  justStored: JustStored | null = null,
-): Promise<string | null> {
+  baselineId: string,
+  /** The run's stored JSON, when the caller read it already. */
+  runJson: RunJsonBytes | null = null,
+): Promise<FrozenPair> {
   const labels = storedLabels(run);
-  const recent = recentRunsOf(ctx.store);
-  // The documents of a new upload analyzed inline are what its stored JSON parses back to
-  // (analyze-upload.test.ts): the next upload of the series compares with them as they are.
-  const current: SerializedRun | null = justStored?.documents
-    ? { id: run.id, labels, ...justStored.documents }
-    : recent.get(run.id);
-  if (!labels.series) return null;
-  // The summary is kept as objects and as its JSON, with its plan's JSON, and the job settings.
-  if (current && justStored?.documents)
-    recent.remember(
-      current,
-      2 * utf8Bytes(justStored.text.summaryJson) +
-        utf8Bytes(justStored.documents.summaryText.plan) +
-        jobSettingsBytes(current.jobSettings),
-    );
+  const notThisPair = (message: string): FrozenPair => ({ ok: false, notThisPair: message });
+  if (!labels.series) return notThisPair(`run ${run.id} has no series label, so it has no baseline`);
   const gate = await readGate(ctx, run, labels.series, 1, labels);
-  // Analyzed in the pool, a run of the base branch: the next upload's baseline. A copy of its
-  // report's bytes is kept for that comparison (the one below moves these to its worker).
-  const ownReport = justStored?.text.reportJson;
-  if (ownReport instanceof Uint8Array && gate.pick.ok && gate.pick.baseBranch === labels.branch) {
-    const copy = Buffer.allocUnsafeSlow(ownReport.byteLength);
-    copy.set(ownReport);
-    recentReportsOf(ctx.store).remember(
-      { ...justStored!.text, reportJson: copy },
-      copy.byteLength + utf8Bytes(justStored!.text.summaryJson),
-    );
-  }
   const latest = gate.baseline[0];
-  if (!latest || !gate.pick.ok) return null;
+  if (!gate.pick.ok || !latest)
+    return notThisPair(`run ${run.id} has no baseline run in its series ${labels.series}`);
+  if (latest.id !== baselineId)
+    return notThisPair(
+      `run ${baselineId} is not the baseline of run ${run.id}: under the series settings in force it is ${latest.id} (ask GET /api/runs/${run.id}/regression for its link)`,
+    );
   const pair = [latest.id, run.id] as const;
-  // A retried upload: the pair is frozen already, nothing to compute.
   const existing = pickPairComparison(await storeCall(() => ctx.store.findPairComparisons(pair)));
-  if (existing?.analysisVersion === ANALYSIS_VERSION) return existing.id;
-  // The reports as the store wrote them (their JSON, as text or UTF-8 bytes), parsed only where
-  // the comparison is built, unless they are parsed already. A new upload's own JSON is in hand
-  // (the bytes its analysis in the pool sent); a retried one may have been stored by an older
-  // analysis.
-  const cachedBaseline = recent.get(latest.id);
-  const sideOf = async (
-    id: string,
-    parsed: SerializedRun | null,
-    text?: JustStored['text'],
-  ): Promise<PairSide> => (parsed ? { id, parsed } : { id, text: text ?? (await readStoredRun(ctx, id)) });
-  // The baseline's report kept from its own upload, if it was analyzed here in the pool: taken,
-  // as the comparison moves it, rather than read back from the store on the event loop (P13).
-  // Taken also when RecentRuns holds the baseline parsed: then it is not needed again.
-  const keptReport = recentReportsOf(ctx.store).take(latest.id) ?? undefined;
-  const keptBaseline = cachedBaseline ? undefined : keptReport;
-  const [baseline, currentSide] = await Promise.all([
-    sideOf(latest.id, cachedBaseline, keptBaseline),
-    sideOf(run.id, current, justStored?.text),
-  ]);
-  const result = await compare(ctx, [baseline, currentSide], reservation);
+  if (existing) return { ok: true, comparisonId: existing.id };
+  const recent = recentRunsOf(ctx.store);
+  const sideOf = async (id: string, text: RunJsonBytes | null = null): Promise<PairSide> => {
+    const parsed = recent.get(id);
+    return parsed ? { id, parsed } : { id, text: text ?? (await readStoredRun(ctx, id)) };
+  };
+  const [baseline, current] = await Promise.all([sideOf(latest.id), sideOf(run.id, runJson)]);
+  const result = await compare(ctx, [baseline, current]);
   if (!result.ok) {
     ctx.logger.warn({ runIds: pair, problem: result.error }, 'the baseline comparison could not be built');
-    return null;
+    return { ok: false, problem: result.error };
   }
-  const baselineLabels = baseline.parsed ? baseline.parsed.labels : storedLabels(baseline.text);
-  const title = `${gate.series}: ${gate.pick.baseBranch}${shortCommit(baselineLabels)} vs ${labels.branch ?? 'run'}${shortCommit(labels)}`;
+  const title = `${gate.series}: ${gate.pick.baseBranch}${shortCommit(storedLabels(latest))} vs ${labels.branch ?? 'run'}${shortCommit(labels)}`;
   const stored = await storeCall(() =>
     ctx.store.ensurePairComparison({
       title: title.slice(0, 200),
@@ -280,7 +235,7 @@ export async function freezeBaselineComparison(
     }),
   );
   if (!stored.ok) throw new Error(`the baseline comparison was refused: ${stored.error.message}`);
-  return stored.value.comparison.id;
+  return { ok: true, comparisonId: stored.value.comparison.id };
 }
 
 /**

@@ -292,9 +292,9 @@ export type SeriesList = z.infer<typeof SeriesListSchema>;
 export const RunRegressionSchema = RegressionReportSchema.extend({
   runUrl: z.string(),
   /**
-   * The comparison of the latest baseline run and this run, frozen when the run was uploaded; null
-   * without a baseline run, or when that pair was not the run's baseline at upload (settings
-   * changed since, or the run predates frozen comparisons; a note says so).
+   * The comparison of the latest baseline run and this run: `/c/ID` once frozen, else
+   * `/c/pair/BASELINE/RUN`, which freezes it the first time it is opened and redirects to
+   * `/c/ID`; null without a baseline run.
    */
   comparisonUrl: z.string().nullable(),
 });

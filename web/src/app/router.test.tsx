@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Link, matchRoute, navigate, paths, useRoute } from './router.tsx';
@@ -48,6 +48,7 @@ function Where() {
     <>
       <p>route: {route.name}</p>
       <Link to="/runs">Archive</Link>
+      <Link to={`/c/pair/${'B'.repeat(22)}/${'R'.repeat(22)}`}>Compare</Link>
     </>
   );
 }
@@ -63,5 +64,13 @@ describe('navigation', () => {
     expect(screen.getByText('route: runs')).toBeDefined();
     act(() => navigate('/c/abc'));
     expect(screen.getByText('route: share')).toBeDefined();
+  });
+
+  it('leaves a link to a path no page owns to the browser (the server answers /c/pair/…)', () => {
+    window.history.replaceState(null, '', '/runs');
+    render(<Where />);
+    // fireEvent answers false when a handler prevented the default action (the browser's navigation).
+    expect(fireEvent.click(screen.getByRole('link', { name: 'Archive' }))).toBe(false);
+    expect(fireEvent.click(screen.getByRole('link', { name: 'Compare' }))).toBe(true);
   });
 });

@@ -47,11 +47,17 @@ export function useRoute(): Route {
 
 type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string };
 
+/**
+ * A link to a path no page of the app owns (the server answers it: the regression check's
+ * /c/pair/… link freezes a comparison and redirects to it) is followed by the browser, not drawn
+ * in-app as "not found".
+ */
 export function Link({ to, onClick, ...rest }: LinkProps) {
   const handle = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
     if (
       event.defaultPrevented ||
+      matchRoute(new URL(to, 'http://localhost').pathname).name === 'not-found' ||
       event.button !== 0 ||
       event.metaKey ||
       event.ctrlKey ||

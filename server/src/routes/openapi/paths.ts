@@ -280,7 +280,7 @@ function registerSeriesPaths(registry: OpenAPIRegistry): void {
     method: 'get',
     path: '/api/runs/{id}/regression',
     summary:
-      "The storage regression gate: the run against the latest runs of its base branch (labels.baseBranch, else the series' baseBranch), with a link to the comparison frozen at upload. Read-only: it never writes",
+      "The storage regression gate: the run against the latest runs of its base branch (labels.baseBranch, else the series' baseBranch), with a link to the comparison with its latest baseline run (/c/ID once frozen; before, /c/pair/BASELINE/RUN, which freezes it when first opened and answers 303 to /c/ID). Read-only: it never writes",
     security: OPTIONAL_BEARER,
     request: { params: idParams },
     responses: {

@@ -18,7 +18,6 @@ import { JsonObjectText, type RunJson, type RunRecords } from '../../store/run-s
 import { methodNotAllowed, pageOrThrow, storeCall } from '../../http/route-helpers.ts';
 import { runsValidators } from '../validators.ts';
 import { toListPage } from '../../presenters/run.ts';
-import { freezeBaselineComparison, type GateRecords } from '../../services/regression-gate.ts';
 import { analyze, currentAnalysis } from '../../services/current-analysis.ts';
 import { RunAnswers } from './run-answers.ts';
 
@@ -75,12 +74,11 @@ function admitLargeBody(ctx: StorelessContext, req: Request): Admission {
 type StoredUpload = { status: number; created: boolean; json: string };
 
 async function storeUpload(
-  ctx: RouteContext<GateRecords>,
+  ctx: RouteContext<RunRecords>,
   base: string,
   file: UploadedFile,
   labels: RunLabels,
   analyzed: Extract<AnalyzedUpload, { ok: true }>,
-  reservation: Reservation | null,
   tokenId: string | null,
 ): Promise<StoredUpload> {
   const { run, created } = await storeCall(() =>
@@ -99,19 +97,8 @@ async function storeUpload(
     }),
   );
   ctx.metrics?.runUploaded(created);
-  // Also for an identical earlier upload (a retry): its comparison may be what failed last time.
-  const stored = created
-    ? {
-        text: {
-          id: run.id,
-          labels: run.labels,
-          reportJson: analyzed.reportJson,
-          summaryJson: analyzed.summaryJson,
-        },
-        documents: analyzed.documents ?? null,
-      }
-    : null;
-  await freezeBaselineComparison(ctx, run, reservation, stored);
+  // The regression gate's comparison with the run's baseline is frozen when its link is first
+  // opened (GET /c/pair/:baselineId/:runId, regression-gate.ts), not here.
   const head: Omit<CreatedRun, 'summary'> = { id: run.id, url: runUrl(base, run.id), created };
   return {
     status: created ? 201 : 200,
@@ -136,7 +123,7 @@ export const runAnswerEtag = (id: string, encoding: 'gzip' | 'identity') =>
  * @param answers the answers of `GET /api/runs/:id` kept by this app: the app reads them before
  *   Express too (cached-run-reads.ts).
  */
-export function runsRouter(ctx: RouteContext<GateRecords>, answers = new RunAnswers()): Router {
+export function runsRouter(ctx: RouteContext<RunRecords>, answers = new RunAnswers()): Router {
   const listQuery = runsValidators.list;
   const router = Router();
   const { writeLimit, bytesLimiter, byteBudget } = writeLimits(ctx.limiters);
@@ -182,9 +169,7 @@ export function runsRouter(ctx: RouteContext<GateRecords>, answers = new RunAnsw
     }
     const runs = [];
     for (const a of analyzed)
-      runs.push(
-        await storeUpload(ctx, base, a.file, a.labels, a.result, admission.reservation, req.tokenId ?? null),
-      );
+      runs.push(await storeUpload(ctx, base, a.file, a.labels, a.result, req.tokenId ?? null));
     res
       .status(runs.some((r) => r.created) ? 201 : 200)
       .type('json')
@@ -234,7 +219,6 @@ export function runsRouter(ctx: RouteContext<GateRecords>, answers = new RunAnsw
         { fileName, mediaType, bytes },
         labels,
         result,
-        admission.reservation,
         req.tokenId ?? null,
       );
       res.status(stored.status).type('json').send(stored.json);

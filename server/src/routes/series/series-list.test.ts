@@ -1,6 +1,7 @@
 /**
  * GET /api/series (the series with their counts, for the web's CI history page) and the
- * regression check's read-only link to the comparison frozen at upload (issue 12).
+ * regression check's link to the comparison with its baseline: the check only reads; the link
+ * freezes the comparison when it is first opened (issue 12; issue 24, 2026-11-29).
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { ErrorResponseSchema, RunRegressionSchema, SeriesListSchema } from '@blo
 import { generateToken, hashToken } from '../../http/auth.ts';
 import { readOnlyStore } from '../../testing/read-only-store.ts';
 import { MANY_UPLOADS, fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
-import { runInput, smallRunInput } from '../../store/testing/run-inputs.ts';
+import { smallRunInput } from '../../store/testing/run-inputs.ts';
 
 const BODY = fixture('fio/generated/a_randrw_bsrange4k-16k_64k_mix33_nj4_qd16_grouped.json');
 async function upload(t: TestApp, labels: Record<string, string>): Promise<string> {
@@ -98,22 +99,25 @@ describe('GET /api/series', () => {
   });
 });
 
-describe('the regression check links the comparison frozen at upload, and only reads', () => {
-  it('a check served by a store that fails every write links the same comparison', async () => {
+describe('the regression check only reads; the comparison it links is frozen when the link is opened', () => {
+  it('a check served by a store that fails every write: the pair’s link before it is opened, the frozen comparison after', async () => {
     const t = await makeTestApp({ rateLimits: MANY_UPLOADS });
     try {
       await upload(t, { series: 's', branch: 'main', commit: 'ccc1' });
       const baseline = await upload(t, { series: 's', branch: 'main', commit: 'ccc2' });
       const run = await upload(t, { series: 's', branch: 'feature', baseBranch: 'main', commit: 'fff1' });
-      const frozen = (await t.store.findPairComparisons([baseline, run]))[0];
-      expect(frozen).toBeDefined();
+      expect(await t.store.findPairComparisons([baseline, run])).toEqual([]);
 
       const spy = readOnlyStore(t.store);
       const readOnly = await makeTestApp({ store: spy.store, dir: t.dir });
       try {
-        const report = await regression(readOnly, run);
-        expect(report.comparisonUrl).toBe(`/c/${frozen!.id}`);
-        expect(report.baselineRunIds[0]).toBe(baseline);
+        const before = await regression(readOnly, run);
+        expect(before.comparisonUrl).toBe(`/c/pair/${baseline}/${run}`);
+        expect(before.baselineRunIds[0]).toBe(baseline);
+        const opened = await request(t.app).get(before.comparisonUrl!).expect(303);
+        const frozen = (await t.store.findPairComparisons([baseline, run]))[0];
+        expect(opened.headers.location).toBe(`/c/${frozen!.id}`);
+        expect((await regression(readOnly, run)).comparisonUrl).toBe(`/c/${frozen!.id}`);
         expect(spy.writes).toEqual([]);
       } finally {
         await readOnly.close({ keepDir: true });
@@ -123,34 +127,35 @@ describe('the regression check links the comparison frozen at upload, and only r
     }
   });
 
-  it('after the settings change the baseline, or for a run stored without one, there is no link (and no write)', async () => {
+  it('after the settings change the baseline, the check links the new pair and the old link is 404; a run with no baseline has no link', async () => {
     const t = await makeTestApp({ rateLimits: MANY_UPLOADS });
     try {
-      await upload(t, { series: 's', branch: 'main', commit: 'ccc1' });
-      await upload(t, { series: 's', branch: 'develop', commit: 'ddd1' });
+      const main = await upload(t, { series: 's', branch: 'main', commit: 'ccc1' });
+      const develop = await upload(t, { series: 's', branch: 'develop', commit: 'ddd1' });
       const run = await upload(t, { series: 's', branch: 'feature', commit: 'fff1' });
-      expect((await regression(t, run)).comparisonUrl).toMatch(/^\/c\//);
+      const oldLink = (await regression(t, run)).comparisonUrl;
+      expect(oldLink).toBe(`/c/pair/${main}/${run}`);
 
       const put = await request(t.app).put('/api/series/s/settings').send({ baseBranch: 'develop' });
       expect(put.status, JSON.stringify(put.body)).toBe(200);
-      // A run stored directly (as by a version before comparisons were frozen at upload).
-      const old = (await t.store.insertRun(runInput({}, { series: 's', branch: 'feature', commit: 'fff0' })))
-        .run;
       await t.store.insertRun(smallRunInput({ series: 'other' }));
 
       const spy = readOnlyStore(t.store);
       const readOnly = await makeTestApp({ store: spy.store, dir: t.dir });
       try {
-        for (const id of [run, old.id]) {
-          const report = await regression(readOnly, id);
-          expect(report.baseBranch).toBe('develop');
-          expect(report.comparisonUrl).toBeNull();
-          expect(report.notes.join('\n')).toMatch(/no comparison link: comparisons are frozen at upload/);
-        }
+        const report = await regression(readOnly, run);
+        expect(report.baseBranch).toBe('develop');
+        expect(report.comparisonUrl).toBe(`/c/pair/${develop}/${run}`);
+        expect(report.notes.join('\n')).not.toMatch(/no comparison link/);
+        expect((await regression(readOnly, develop)).comparisonUrl).toBeNull(); // the first of its branch
         expect(spy.writes).toEqual([]);
       } finally {
         await readOnly.close({ keepDir: true });
       }
+      // (A 404 counts against the unknown-id rate limit, a write: asked of the app that writes.)
+      const gone = await request(t.app).get(oldLink!).expect(404);
+      expect(gone.body.error.message).toContain(`under the series settings in force it is ${develop}`);
+      expect(await t.store.findPairComparisons([main, run])).toEqual([]);
     } finally {
       await t.close();
     }

@@ -154,15 +154,16 @@ describe('a series on main, a healthy and a degraded feature branch', () => {
     expect(Math.abs(metric(r, 'read.iops').deltaPct!)).toBeLessThan(2);
   });
 
-  it('links an immutable comparison of [latest main run, this run], reused on every check', async () => {
+  it('links an immutable comparison of [latest main run, this run], frozen when first opened and linked by every later check', async () => {
     const first = await regression(degraded);
-    const again = await regression(degraded);
-    expect(first.comparisonUrl).toMatch(/\/c\/[A-Za-z0-9_-]{22}$/);
     // (links are relative unless BLOCKWISE_PUBLIC_URL is set: compare the paths)
     const path = (url: string | null) => new URL(url!, 'http://localhost').pathname;
-    expect(path(again.comparisonUrl)).toBe(path(first.comparisonUrl));
+    expect(path(first.comparisonUrl)).toBe(`/c/pair/${main.at(-1)}/${degraded}`);
     expect(first.runUrl).toMatch(new RegExp(`/runs/${degraded}$`));
-    const id = first.comparisonUrl!.split('/c/')[1]!;
+    const opened = await request(t.app).get(path(first.comparisonUrl)).expect(303);
+    const again = await regression(degraded);
+    expect(path(again.comparisonUrl)).toBe(opened.headers.location);
+    const id = again.comparisonUrl!.split('/c/')[1]!;
     const c = ComparisonSchema.parse((await request(t.app).get(`/api/comparisons/${id}`)).body);
     expect(c.runIds).toEqual([main.at(-1), degraded]);
     expect(c.title).toBe('pg-data-volume: main@c0ffee50 vs feature/xfs-nobarrier@dead0001');

@@ -1,18 +1,19 @@
 import express, { Router, type RequestHandler } from 'express';
 import type { RunRegression, SeriesList } from '@blockwise/shared/api';
 import { checkRegression } from '@blockwise/shared/history';
-import { baseUrl, comparisonUrl, runUrl, type RouteContext } from '../../context.ts';
-import { HttpError } from '../../http/errors.ts';
+import { baseUrl, comparisonUrl, pairComparisonUrl, runUrl, type RouteContext } from '../../context.ts';
+import { HttpError, problemError } from '../../http/errors.ts';
 import { rateLimit, writeLimits } from '../../http/rate-limit.ts';
 import { mediaTypeOf } from '../../http/read-body.ts';
 import { isValidId } from '../../store/ids.ts';
 import { jsonObjectOf } from '../../store/records.ts';
-import type { RunJson, RunMeta } from '../../store/run-store.ts';
+import type { RunJson, RunJsonBytes, RunMeta } from '../../store/run-store.ts';
 import { pageOrThrow, storeCall } from '../../http/route-helpers.ts';
 import { seriesValidators } from '../validators.ts';
 import { toListItem, toListPage } from '../../presenters/run.ts';
 import { toRegressionRun, toSeriesSettings } from '../../presenters/series.ts';
 import {
+  freezeBaselineComparison,
   pickPairComparison,
   readGate,
   storedLabels,
@@ -25,7 +26,9 @@ import {
  * - `GET /api/series` — the series with their counts, most recently active first (series_stats);
  * - `GET|PUT /api/series/:series/settings` — how a series is judged (SeriesConfigSchema);
  * - `GET /api/series/:series/runs` — its history, newest first (index (series, branch, created_at, id));
- * - `GET /api/runs/:id/regression` — a run against the latest runs of its base branch (read-only).
+ * - `GET /api/runs/:id/regression` — a run against the latest runs of its base branch (read-only);
+ * - `GET /c/pair/:baselineId/:runId` — the comparison of a run with its latest baseline, the
+ *   regression check's link: frozen the first time it is opened, then 303 to its share link.
  *
  * A series is just a label: the first upload that names it creates it, and an unknown series has
  * an empty history and the default settings. Names with `/` travel URL-encoded (`team%2Fpg`).
@@ -40,8 +43,8 @@ const allowOnly =
     next(new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here (allowed: ${allow})`));
   };
 
-/** A run's metadata from its stored JSON text, parsing only the (small) summary. */
-function runMetaOf({ summaryJson, reportJson: _report, ...meta }: RunJson): RunMeta {
+/** A run's metadata from its stored JSON, parsing only the (small) summary. */
+function runMetaOf({ summaryJson, reportJson: _report, ...meta }: RunJson | RunJsonBytes): RunMeta {
   return { ...meta, summary: jsonObjectOf(JSON.parse(summaryJson), `run ${meta.id}`, 'summary') };
 }
 
@@ -132,7 +135,9 @@ export function seriesRouter(ctx: RouteContext<GateRecords>): Router {
         'this run has no series label, so it has no history to be compared with: upload it with --series NAME --branch B --commit C',
         'labels.series',
       );
-    // Read-only, on every replica alike: the comparison it links was frozen at upload.
+    // Read-only, on every replica alike. The comparison it links is frozen when the link is first
+    // opened (GET /c/pair/…); a pair frozen already — at upload, by an earlier version — is linked
+    // as it is.
     const gate = await readGate(ctx, run, series);
     const base = baseUrl(ctx);
     const report = checkRegression(
@@ -145,24 +150,50 @@ export function seriesRouter(ctx: RouteContext<GateRecords>): Router {
     const frozen = latest
       ? pickPairComparison(await storeCall(() => ctx.store.findPairComparisons([latest.id, run.id])))
       : null;
-    // No link rather than a link to nothing: a run stored before comparisons were frozen at
-    // upload, or whose baseline changed since (new settings), has no frozen pair. The report
-    // still names the baseline runs.
-    if (latest && !frozen)
-      report.notes.push(
-        `no comparison link: comparisons are frozen at upload, and ${latest.id} was not this run's latest baseline then (the series settings changed, or the run predates frozen comparisons)`,
-      );
+    const link = frozen
+      ? comparisonUrl(base, frozen.id)
+      : latest
+        ? pairComparisonUrl(base, latest.id, run.id)
+        : null;
     const body: RunRegression = {
       ...report,
       runUrl: runUrl(base, run.id),
-      comparisonUrl: frozen ? comparisonUrl(base, frozen.id) : null,
+      comparisonUrl: link,
     };
     res.json(body);
+  });
+
+  // A link for people (a PR comment, the history page), public like the share link it leads to:
+  // the two run ids are its capability, and only the run's latest baseline under today's series
+  // settings makes a pair, so each run has at most one comparison made this way.
+  router.get('/c/pair/:baselineId/:runId', reads, async (req, res, next) => {
+    const baselineId = String(req.params.baselineId);
+    const runId = String(req.params.runId);
+    // The report as bytes: decoded only where it is compared, inline or in the pool (P13).
+    const stored =
+      isValidId(baselineId) && isValidId(runId)
+        ? await storeCall(() => ctx.store.getRunJsonBytes(runId))
+        : null;
+    if (!stored)
+      return notFound(req, res, (err?: unknown) =>
+        next(err ?? new HttpError(404, 'run_not_found', 'no run with this id', 'runId')),
+      );
+    const frozen = await freezeBaselineComparison(ctx, runMetaOf(stored), baselineId, stored);
+    if (!frozen.ok) {
+      if (frozen.problem) throw problemError(frozen.problem);
+      const message = frozen.notThisPair;
+      return notFound(req, res, (err?: unknown) =>
+        next(err ?? new HttpError(404, 'comparison_not_found', message, 'baselineId')),
+      );
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    res.redirect(303, comparisonUrl(baseUrl(ctx), frozen.comparisonId));
   });
 
   router.all('/api/series', allowOnly('GET, HEAD'));
   router.all('/api/series/:series/settings', allowOnly('GET, HEAD, PUT'));
   router.all('/api/series/:series/runs', allowOnly('GET, HEAD'));
   router.all('/api/runs/:id/regression', allowOnly('GET, HEAD'));
+  router.all('/c/pair/:baselineId/:runId', allowOnly('GET, HEAD'));
   return router;
 }

@@ -81,9 +81,13 @@ describe('one series over time (a real fio-3.33 run, re-measured)', () => {
     expect(runsToCheck(points, 3, runId(1))).toEqual([runId(1), runId(8), runId(7), runId(6)]);
   });
 
-  it('comparison links open in-app; anything else is refused', () => {
+  it('comparison links (frozen, or a pair the server freezes when followed); anything else is refused', () => {
     expect(appPath(`http://example.com/c/${'C'.repeat(22)}`)).toBe(`/c/${'C'.repeat(22)}`);
     expect(appPath(`/c/${'C'.repeat(22)}`)).toBe(`/c/${'C'.repeat(22)}`);
+    const pair = `/c/pair/${'B'.repeat(22)}/${'R'.repeat(22)}`;
+    expect(appPath(`http://example.com${pair}`)).toBe(pair);
+    expect(appPath(`/c/pair/${'B'.repeat(21)}/${'R'.repeat(22)}`)).toBeNull();
+    expect(appPath(`/c/other/${'R'.repeat(22)}`)).toBeNull();
     expect(appPath('javascript:alert(1)')).toBeNull();
     expect(appPath(null)).toBeNull();
   });

@@ -172,14 +172,16 @@ export function runsToCheck(
 }
 
 /**
- * "/c/abc…" from the comparison URL the server returns (opened in-app): relative (`/c/…`), or
- * absolute when the server has BLOCKWISE_PUBLIC_URL.
+ * The path of the comparison URL the server returns, relative (`/c/…`) or absolute when the server
+ * has BLOCKWISE_PUBLIC_URL: "/c/ID", a frozen comparison (opened in-app), or "/c/pair/BASELINE/RUN",
+ * the one not frozen yet (the server freezes it when the link is followed, then redirects to it).
+ * Anything else is no link.
  */
 export function appPath(url: string | null): string | null {
   if (!url) return null;
   try {
     const path = new URL(url, 'http://localhost').pathname;
-    return /^\/c\/[A-Za-z0-9_-]{22}$/.test(path) ? path : null;
+    return /^\/c\/(pair\/[A-Za-z0-9_-]{22}\/)?[A-Za-z0-9_-]{22}$/.test(path) ? path : null;
   } catch {
     return null;
   }
