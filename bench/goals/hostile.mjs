@@ -1,8 +1,9 @@
 // P13: one anonymous client cannot stall the event loop. The largest /healthz latency while that
 // client sends everything the anonymous limit lets it (30 uploads a minute, three at a time) of
 // ~1 MB fio files built to be as expensive as the parser's limits allow (lib/hostile.mjs), labeled
-// with a series and branch so that each also freezes a baseline comparison (two stored reports), as a
-// ratio to the same polling of the same server without them. The server runs with its shipped
+// with a series and branch, each followed by its regression check and the opening of the check's
+// link, which freezes a baseline comparison (two stored reports), as a ratio to the same polling
+// of the same server without them. The server runs with its shipped
 // rate limits (BENCH_RATE_LIMITS=real), so refused uploads (429) count as what the client could do.
 //
 // Rounds as in bench/README.md: a fresh server per round (a fresh rate-limit window and database),
@@ -66,8 +67,10 @@ async function pollHealth(url, during) {
 
 /**
  * 30 uploads from one address, three at a time; statuses counted. Each is labeled as a run of
- * one series on its base branch, so every upload after the first also freezes the regression
- * gate's comparison with the run before it: two stored reports of ~2 MB parsed and compared.
+ * one series on its base branch, and each stored one is followed by its regression check and the
+ * opening of the comparison link the check gives: every upload after the first also freezes the
+ * gate's comparison with the run before it, two stored reports of ~2 MB parsed and compared (at
+ * upload until 2026-11-29; since, when that link is opened, which a hostile client does at once).
  */
 async function hostileUploads(url) {
   const statuses = {};
@@ -85,6 +88,14 @@ async function hostileUploads(url) {
         },
       );
       statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+      if (r.status !== 201) continue;
+      const { id } = JSON.parse(r.body.toString());
+      const check = await request(`${url}/api/runs/${id}/regression`);
+      const link = check.status === 200 ? JSON.parse(check.body.toString()).comparisonUrl : null;
+      if (!link) continue;
+      const opened = await request(new URL(link, url).href);
+      const key = `link ${opened.status}`;
+      statuses[key] = (statuses[key] ?? 0) + 1;
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, client));
@@ -177,7 +188,7 @@ main('P13', async () => {
           control: summary(r.control),
         })),
       },
-      note: `${round(median(rounds.map((r) => r.hostile.maxMs)), 1)} vs ${round(median(rounds.map((r) => r.control.maxMs)), 1)} ms (min–max ${round(Math.min(...ratios), 2)}–${round(Math.max(...ratios), 2)}×); ${median(stored)} of ${UPLOADS} uploads stored per round${rounds.length < ROUNDS ? `; ${rounds.length} of ${ROUNDS} rounds (the rest would not fit the ${BUDGET_MS / 1000} s budget)` : ''}`,
+      note: `${round(median(rounds.map((r) => r.hostile.maxMs)), 1)} vs ${round(median(rounds.map((r) => r.control.maxMs)), 1)} ms (min–max ${round(Math.min(...ratios), 2)}–${round(Math.max(...ratios), 2)}×); ${median(stored)} of ${UPLOADS} uploads stored per round, ${median(rounds.map((r) => r.hostile.result['link 303'] ?? 0))} comparisons frozen${rounds.length < ROUNDS ? `; ${rounds.length} of ${ROUNDS} rounds (the rest would not fit the ${BUDGET_MS / 1000} s budget)` : ''}`,
     }),
   ];
 });
