@@ -75,7 +75,8 @@ export default defineConfig({
     moduleGraphPlugin(resolve(import.meta.dirname, 'src')),
   ],
   server: {
-    proxy: { '/api': api, '/healthz': api },
+    // /c/pair/…: the regression check's link, answered by the server (it redirects to /c/ID).
+    proxy: { '/api': api, '/healthz': api, '/c/pair': api },
   },
   worker: { format: 'es', plugins: () => [zodJitless()] },
   build: {

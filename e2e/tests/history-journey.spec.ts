@@ -76,7 +76,8 @@ test('CI history: the degraded branch is the one run flagged, with its report an
   await expect(mainTable.locator('tbody tr')).toHaveCount(6);
   await expect(mainTable.locator('.badge', { hasText: /^regression$/ })).toHaveCount(0);
 
-  // Back to the degraded run; compare it with its baseline: a frozen comparison of 6 runs.
+  // Back to the degraded run; compare it with its baseline: the link freezes the comparison of the
+  // latest main run and this one, and the server redirects to it.
   await page.goto(historyRunPath(series, degradedId));
   await page
     .getByRole('region', { name: 'Selected run' })

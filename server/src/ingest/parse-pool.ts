@@ -285,11 +285,11 @@ export class ParsePool {
    * of stored JSON it parses. Reports given as bytes are moved to the worker, not copied (P13):
    * the caller must not read them afterwards.
    */
-  compare(runs: StoredRunText[], reservation?: Reservation | null): Promise<BuiltComparison> {
+  compare(runs: StoredRunText[]): Promise<BuiltComparison> {
     return this.run(
       { kind: 'compare', runs },
       storedRunBytes(runs),
-      reservation,
+      null,
       movableReportBuffers(runs),
     ) as Promise<BuiltComparison>;
   }

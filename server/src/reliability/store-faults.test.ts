@@ -87,6 +87,12 @@ const STORE_ROUTES: Route[] = [
     send: (app, ids) => request(app).get(`/c/pair/${ids.run}/${ids.next}`),
   },
   {
+    route: 'HEAD /c/pair/:baselineId/:runId',
+    // Never builds: it only looks for the comparison.
+    writes: false,
+    send: (app, ids) => request(app).head(`/c/pair/${ids.run}/${ids.next}`),
+  },
+  {
     route: 'POST /api/comparisons',
     writes: true,
     send: (app, ids) =>
@@ -197,6 +203,7 @@ async function seed(app: Express, series: string): Promise<Ids> {
 function expectUnavailable(res: request.Response, route: string, causes: RegExp): void {
   expect(res.status, `${route}: ${String(res.text).slice(0, 300)}`).toBe(503);
   expect(res.headers['retry-after'], route).toBe('5');
+  if (route.startsWith('HEAD ')) return; // no body
   expect(ErrorResponseSchema.parse(res.body).error.code, route).toBe('store_unavailable');
   expect(String(res.text), `${route} must not carry the cause`).not.toMatch(causes);
 }

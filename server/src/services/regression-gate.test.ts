@@ -13,6 +13,7 @@ import { ParsePool } from '../ingest/parse-pool.ts';
 import type { RunStore } from '../store/run-store.ts';
 import { openSqliteStore } from '../store/sqlite-store.ts';
 import { fixture, makeTestApp } from '../testing/test-app.ts';
+import { runInput } from '../store/testing/run-inputs.ts';
 import { pickPairComparison } from './regression-gate.ts';
 
 /**
@@ -25,34 +26,23 @@ import { pickPairComparison } from './regression-gate.ts';
 const fio = fixture('fio/generated/c_randread_4k_libaio_qd32_timebased5s.json');
 const NO_LIMIT = { name: 'test', limit: 1_000_000, windowMs: 60_000 };
 
-/** The store, counting the calls that decode a whole stored report on the main thread. */
-function countingStore(store: RunStore): {
-  store: RunStore;
-  getRun: () => number;
-  getRunJson: () => number;
-  getRunJsonBytes: () => number;
-} {
-  let getRun = 0;
-  let getRunJson = 0; // the report decoded into a string
-  let getRunJsonBytes = 0; // the report read back as bytes
+/**
+ * The store, counting calls by method: getRun and getRunJson decode a whole stored report on the
+ * main thread, getRunJsonBytes reads it back as bytes, ensurePairComparison stores a comparison.
+ */
+function countingStore(store: RunStore): { store: RunStore; calls: (method: keyof RunStore) => number } {
+  const counts = new Map<PropertyKey, number>();
   const spy = new Proxy(store, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
-        if (prop === 'getRun') getRun += 1;
-        if (prop === 'getRunJson') getRunJson += 1;
-        if (prop === 'getRunJsonBytes') getRunJsonBytes += 1;
+        counts.set(prop, (counts.get(prop) ?? 0) + 1);
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },
   });
-  return {
-    store: spy,
-    getRun: () => getRun,
-    getRunJson: () => getRunJson,
-    getRunJsonBytes: () => getRunJsonBytes,
-  };
+  return { store: spy, calls: (method) => counts.get(method) ?? 0 };
 }
 
 async function setup(options: { largeBodyBytes?: number; maxHeldBytes?: number } = {}) {
@@ -71,9 +61,10 @@ async function setup(options: { largeBodyBytes?: number; maxHeldBytes?: number }
     t,
     pool,
     real,
-    getRunCalls: counting.getRun,
-    getRunJsonCalls: counting.getRunJson,
-    getRunJsonBytesCalls: counting.getRunJsonBytes,
+    getRunCalls: () => counting.calls('getRun'),
+    getRunJsonCalls: () => counting.calls('getRunJson'),
+    getRunJsonBytesCalls: () => counting.calls('getRunJsonBytes'),
+    ensurePairCalls: () => counting.calls('ensurePairComparison'),
     async close() {
       await t.close();
       await pool.close();
@@ -137,12 +128,13 @@ describe('the baseline comparison, frozen when the regression check’s link is 
       expect(first.runIds).toEqual([baseline.id, run.id]);
       expect(first.title).toBe('gate: main@aaaa1 vs main@bbbb2');
       expect(await inlineComparison(s, [baseline.id, run.id])).toEqual(first.result);
-      // Opened again: the same comparison, nothing built again (the run is read for its labels, its
-      // baseline not at all); the check now links it directly.
+      // Opened again: the same comparison, no run read, nothing built; the check now links it directly.
       const reads = s.getRunJsonBytesCalls();
       const again = await request(s.t.app).get(`/c/pair/${baseline.id}/${run.id}`).expect(303);
       expect(again.headers.location).toBe(`/c/${first.id}`);
-      expect(s.getRunJsonBytesCalls()).toBe(reads + 1);
+      expect(again.headers['cache-control']).toBe('no-store');
+      expect(s.getRunJsonBytesCalls()).toBe(reads);
+      expect(s.ensurePairCalls()).toBe(1);
       expect((await regressionCheck(s.t, run.id)).comparisonUrl).toBe(`/c/${first.id}`);
       expect(await s.real.findPairComparisons([baseline.id, run.id])).toHaveLength(1);
       // The first run of the branch has no baseline, so no link.
@@ -161,9 +153,9 @@ describe('the baseline comparison, frozen when the regression check’s link is 
       const jobsBefore = s.pool.stats.jobs;
       const compared: StoredRunText[][] = [];
       const compare = s.pool.compare.bind(s.pool);
-      s.pool.compare = (runs, reservation) => {
+      s.pool.compare = (runs) => {
         compared.push(runs);
-        return compare(runs, reservation);
+        return compare(runs);
       };
       const comparison = await linkedComparison(s.t, run.id);
       expect(comparison.runIds).toEqual([baseline.id, run.id]);
@@ -219,7 +211,9 @@ describe('the baseline comparison, frozen when the regression check’s link is 
       const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'cccc3').expect(201)).body);
       const older = await request(s.t.app).get(`/c/pair/${first.id}/${run.id}`).expect(404);
       expect(older.body.error).toMatchObject({ code: 'comparison_not_found', path: 'baselineId' });
-      expect(older.body.error.message).toContain(`under the series settings in force it is ${second.id}`);
+      expect(older.body.error.message).toContain('is not the latest baseline');
+      // The link is public: which run is the baseline is for those who may read the check.
+      expect(older.text).not.toContain(second.id);
       const reversed = await request(s.t.app).get(`/c/pair/${run.id}/${second.id}`).expect(404);
       expect(reversed.body.error.code).toBe('comparison_not_found');
       const unknown = await request(s.t.app)
@@ -270,6 +264,81 @@ describe('the baseline comparison, frozen when the regression check’s link is 
     }
   });
 
+  it('concurrent openings of one link: one build, one comparison', async () => {
+    const s = await setup();
+    try {
+      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
+      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
+      const openings = await Promise.all(
+        [1, 2, 3, 4].map(() => request(s.t.app).get(`/c/pair/${baseline.id}/${run.id}`)),
+      );
+      expect(openings.map((o) => o.status)).toEqual([303, 303, 303, 303]);
+      expect(new Set(openings.map((o) => o.headers.location)).size).toBe(1);
+      expect(s.ensurePairCalls()).toBe(1);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('HEAD (link checkers, previews) builds nothing: 200 before the comparison exists, 303 to it after', async () => {
+    const s = await setup();
+    try {
+      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
+      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
+      const link = `/c/pair/${baseline.id}/${run.id}`;
+      await request(s.t.app).head(link).expect(200);
+      await request(s.t.app).head(`/c/pair/x/${run.id}`).expect(404);
+      expect([s.ensurePairCalls(), s.getRunJsonBytesCalls()]).toEqual([0, 0]);
+      const opened = await request(s.t.app).get(link).expect(303);
+      const head = await request(s.t.app).head(link).expect(303);
+      expect(head.headers.location).toBe(opened.headers.location);
+      expect(s.ensurePairCalls()).toBe(1);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a person who opens a link that leads nowhere gets a page saying why; a program gets the JSON error', async () => {
+    const s = await setup();
+    try {
+      const first = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
+      const second = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
+      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'cccc3').expect(201)).body);
+      const page = await request(s.t.app)
+        .get(`/c/pair/${first.id}/${run.id}`)
+        .set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8')
+        .expect(404);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.text).toContain('<h1>No comparison at this link</h1>');
+      expect(page.text).toContain('is not the latest baseline');
+      expect(page.text).not.toContain(second.id);
+      const json = await request(s.t.app)
+        .get(`/c/pair/${first.id}/${run.id}`)
+        .set('Accept', 'application/json')
+        .expect(404);
+      expect(json.body.error.code).toBe('comparison_not_found');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a run whose stored documents today’s schemas refuse: 422 stored_run_invalid, nothing stored', async () => {
+    const s = await setup();
+    try {
+      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
+      // Stored directly, with a document that is not a fio report (as another version might have).
+      const { run } = await s.real.insertRun(
+        runInput({}, { series: 'gate', branch: 'main', commit: 'bbbb2' }),
+      );
+      const refused = await request(s.t.app).get(`/c/pair/${baseline.id}/${run.id}`).expect(422);
+      expect(refused.body.error.code).toBe('stored_run_invalid');
+      expect(refused.body.error.message).toContain(`run ${run.id}`);
+      expect(await s.real.findPairComparisons([baseline.id, run.id])).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('public like the share link it leads to: opened without a token on a server that requires one', async () => {
     const s = await setup();
     try {
@@ -297,12 +366,12 @@ describe('pickPairComparison: which frozen comparison of a pair the regression c
   it.each([
     ['none frozen yet', [], null],
     [
-      'only one frozen by 2026.11.2 (uploaded before the bump): that one, never recomputed on read',
+      'only one frozen by 2026.11.2 (before the bump): that one, never recomputed on read',
       [previous, older],
       'previous',
     ],
     [
-      'one of today’s version beside older ones (a retried upload after the bump froze it again)',
+      'one of today’s version beside older ones (two replicas froze it across the bump)',
       [previous, today, older],
       'today',
     ],

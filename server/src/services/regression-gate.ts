@@ -6,6 +6,7 @@ import {
 } from '@blockwise/shared/history';
 import { comparedRunOf, type ComparedRun } from '@blockwise/shared/analysis';
 import type { Problem } from '@blockwise/shared/problem';
+import type { z } from 'zod';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { RunLabelsSchema, type RunLabels } from '@blockwise/shared/records';
 import type { RouteContext } from '../context.ts';
@@ -181,37 +182,78 @@ export type FrozenPair =
   | { ok: false; notThisPair: string; problem?: never }
   | { ok: false; notThisPair?: never; problem: Problem };
 
+/** The id of the comparison of [baseline, run] frozen already (of any analysis version), or null. */
+export async function findFrozenPair(
+  ctx: RouteContext<ComparisonRecords>,
+  baselineId: string,
+  runId: string,
+): Promise<string | null> {
+  return (
+    pickPairComparison(await storeCall(() => ctx.store.findPairComparisons([baselineId, runId])))?.id ?? null
+  );
+}
+
+/** The builds in progress in this process, per store and pair: concurrent openings share one. */
+const building = new WeakMap<object, Map<string, Promise<FrozenPair>>>();
+
 /**
  * The comparison of [baseline, run] that the regression check links to, frozen the first time
  * the link is opened (GET /c/pair/:baselineId/:runId), not at upload: most CI runs pass and
  * their comparison is never looked at, while building and storing it (~59 KB of JSON for a
- * 16-job file) cost a quarter of each upload's CPU (docs/performance.md P2, sixth pass). Once per
- * pair, whichever request or replica gets there first (ensurePairComparison's UNIQUE key); a pair
- * frozen already — at an upload by an earlier version, or under an earlier analysis version — is
- * what the link keeps opening. `baselineId` must be the run's latest baseline under today's
- * series settings (the one its regression check names): no other pair can be made this way.
+ * 16-job file) cost a fifth of each upload's CPU (docs/performance.md P2, sixth pass). Once per
+ * pair, whichever request or replica gets there first (ensurePairComparison's UNIQUE key; within
+ * a process, concurrent openings wait for the same build); a pair frozen already — at an upload by
+ * an earlier version, or under an earlier analysis version — is what the link keeps opening
+ * (findFrozenPair, which the route asks first). `baselineId` must be the run's latest baseline
+ * under today's series settings (the one its regression check names): no other pair can be made
+ * this way. Why not is said without naming the baseline: the link is public, and which run is
+ * another's baseline is for those who may read the check.
  */
-export async function freezeBaselineComparison(
+export function freezeBaselineComparison(
   ctx: RouteContext<GateRecords>,
   run: RunMeta,
   baselineId: string,
   /** The run's stored JSON, when the caller read it already. */
   runJson: RunJsonBytes | null = null,
 ): Promise<FrozenPair> {
-  const labels = storedLabels(run);
+  let inProcess = building.get(ctx.store);
+  if (!inProcess) building.set(ctx.store, (inProcess = new Map()));
+  const key = `${baselineId}/${run.id}`;
+  const pending = inProcess.get(key);
+  if (pending) return pending;
+  const build = buildAndFreeze(ctx, run, baselineId, runJson).finally(() => inProcess.delete(key));
+  inProcess.set(key, build);
+  return build;
+}
+
+async function buildAndFreeze(
+  ctx: RouteContext<GateRecords>,
+  run: RunMeta,
+  baselineId: string,
+  runJson: RunJsonBytes | null,
+): Promise<FrozenPair> {
   const notThisPair = (message: string): FrozenPair => ({ ok: false, notThisPair: message });
-  if (!labels.series) return notThisPair(`run ${run.id} has no series label, so it has no baseline`);
-  const gate = await readGate(ctx, run, labels.series, 1, labels);
+  const labels = RunLabelsSchema.safeParse(run.labels);
+  if (!labels.success) return { ok: false, problem: storedLabelsProblem(run.id, labels.error) };
+  const { series } = labels.data;
+  if (!series) return notThisPair(`run ${run.id} has no series label, so it has no baseline`);
+  const gate = await readGate(ctx, run, series, 1, labels.data);
   const latest = gate.baseline[0];
   if (!gate.pick.ok || !latest)
-    return notThisPair(`run ${run.id} has no baseline run in its series ${labels.series}`);
+    return notThisPair(
+      [`run ${run.id} has no baseline run in its series ${series}`, ...gate.notes].join('; '),
+    );
   if (latest.id !== baselineId)
     return notThisPair(
-      `run ${baselineId} is not the baseline of run ${run.id}: under the series settings in force it is ${latest.id} (ask GET /api/runs/${run.id}/regression for its link)`,
+      `run ${baselineId} is not the latest baseline of run ${run.id} under the series settings in force (its regression check links the comparison with the one that is)`,
     );
+  const baselineLabels = RunLabelsSchema.safeParse(latest.labels);
+  if (!baselineLabels.success)
+    return { ok: false, problem: storedLabelsProblem(latest.id, baselineLabels.error) };
   const pair = [latest.id, run.id] as const;
-  const existing = pickPairComparison(await storeCall(() => ctx.store.findPairComparisons(pair)));
-  if (existing) return { ok: true, comparisonId: existing.id };
+  // Another replica may have frozen it since the route looked.
+  const existing = await findFrozenPair(ctx, latest.id, run.id);
+  if (existing) return { ok: true, comparisonId: existing };
   const recent = recentRunsOf(ctx.store);
   const sideOf = async (id: string, text: RunJsonBytes | null = null): Promise<PairSide> => {
     const parsed = recent.get(id);
@@ -223,7 +265,7 @@ export async function freezeBaselineComparison(
     ctx.logger.warn({ runIds: pair, problem: result.error }, 'the baseline comparison could not be built');
     return { ok: false, problem: result.error };
   }
-  const title = `${gate.series}: ${gate.pick.baseBranch}${shortCommit(storedLabels(latest))} vs ${labels.branch ?? 'run'}${shortCommit(labels)}`;
+  const title = `${gate.series}: ${gate.pick.baseBranch}${shortCommit(baselineLabels.data)} vs ${labels.data.branch ?? 'run'}${shortCommit(labels.data)}`;
   const stored = await storeCall(() =>
     ctx.store.ensurePairComparison({
       title: title.slice(0, 200),
@@ -237,6 +279,12 @@ export async function freezeBaselineComparison(
   if (!stored.ok) throw new Error(`the baseline comparison was refused: ${stored.error.message}`);
   return { ok: true, comparisonId: stored.value.comparison.id };
 }
+
+/** Stored labels today's schema refuses (written by another version): the pair cannot be compared. */
+const storedLabelsProblem = (id: string, error: z.ZodError): Problem => ({
+  code: 'stored_run_invalid',
+  message: `run ${id}: its stored labels do not validate today (${error.issues[0]?.path.join('.') || 'labels'}: ${error.issues[0]?.message ?? 'invalid'})`,
+});
 
 /**
  * Which frozen comparison of a pair to link: the one of this analysis version, else the newest

@@ -78,7 +78,7 @@ export interface ComparisonRecords {
   getComparison(id: string): Promise<Comparison | null>;
   /**
    * The regression gate's comparison of `runIds` = [baseline run, run], made once per pair and
-   * analysis version: when one exists (an earlier call, a retried upload, another replica), it is
+   * analysis version: when one exists (an earlier call, another replica), it is
    * returned with `created: false` instead of a second one — a UNIQUE index decides races.
    */
   ensurePairComparison(input: InsertComparisonInput): Promise<StoreResult<PairComparison>>;

@@ -154,7 +154,8 @@ describe('the regression check only reads; the comparison it links is frozen whe
       }
       // (A 404 counts against the unknown-id rate limit, a write: asked of the app that writes.)
       const gone = await request(t.app).get(oldLink!).expect(404);
-      expect(gone.body.error.message).toContain(`under the series settings in force it is ${develop}`);
+      expect(gone.body.error.message).toContain('is not the latest baseline');
+      expect(gone.text).not.toContain(develop);
       expect(await t.store.findPairComparisons([main, run])).toEqual([]);
     } finally {
       await t.close();

@@ -1,4 +1,4 @@
-import express, { Router, type RequestHandler } from 'express';
+import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { RunRegression, SeriesList } from '@blockwise/shared/api';
 import { checkRegression } from '@blockwise/shared/history';
 import { baseUrl, comparisonUrl, pairComparisonUrl, runUrl, type RouteContext } from '../../context.ts';
@@ -12,7 +12,9 @@ import { pageOrThrow, storeCall } from '../../http/route-helpers.ts';
 import { seriesValidators } from '../validators.ts';
 import { toListItem, toListPage } from '../../presenters/run.ts';
 import { toRegressionRun, toSeriesSettings } from '../../presenters/series.ts';
+import { escapeHtml } from '../../presenters/escape-html.ts';
 import {
+  findFrozenPair,
   freezeBaselineComparison,
   pickPairComparison,
   readGate,
@@ -46,6 +48,25 @@ const allowOnly =
 /** A run's metadata from its stored JSON, parsing only the (small) summary. */
 function runMetaOf({ summaryJson, reportJson: _report, ...meta }: RunJson | RunJsonBytes): RunMeta {
   return { ...meta, summary: jsonObjectOf(JSON.parse(summaryJson), `run ${meta.id}`, 'summary') };
+}
+
+/** An error of the /c/pair link, for its error handler (a page for people, JSON for programs). */
+class PairLinkError extends Error {
+  constructor(readonly error: HttpError) {
+    super(error.message);
+  }
+}
+
+/** What a person who opened a /c/pair link sees when it leads nowhere. */
+function pairLinkErrorHtml(error: HttpError): string {
+  const title =
+    error.status === 404
+      ? 'No comparison at this link'
+      : error.status === 503
+        ? 'The comparison cannot be made right now'
+        : 'This comparison cannot be made';
+  const retry = error.status === 503 ? ' Reload the page in a few seconds.' : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} — Blockwise</title></head><body><h1>${title}</h1><p>${escapeHtml(error.message)}.${retry}</p><p><a href="/history">CI history</a> · <a href="/runs">The archive</a></p></body></html>`;
 }
 
 export function seriesRouter(ctx: RouteContext<GateRecords>): Router {
@@ -166,29 +187,67 @@ export function seriesRouter(ctx: RouteContext<GateRecords>): Router {
   // A link for people (a PR comment, the history page), public like the share link it leads to:
   // the two run ids are its capability, and only the run's latest baseline under today's series
   // settings makes a pair, so each run has at most one comparison made this way.
-  router.get('/c/pair/:baselineId/:runId', reads, async (req, res, next) => {
+  const pairIds = (req: express.Request) => {
     const baselineId = String(req.params.baselineId);
     const runId = String(req.params.runId);
-    // The report as bytes: decoded only where it is compared, inline or in the pool (P13).
-    const stored =
-      isValidId(baselineId) && isValidId(runId)
-        ? await storeCall(() => ctx.store.getRunJsonBytes(runId))
-        : null;
-    if (!stored)
-      return notFound(req, res, (err?: unknown) =>
-        next(err ?? new HttpError(404, 'run_not_found', 'no run with this id', 'runId')),
-      );
-    const frozen = await freezeBaselineComparison(ctx, runMetaOf(stored), baselineId, stored);
-    if (!frozen.ok) {
-      if (frozen.problem) throw problemError(frozen.problem);
-      const message = frozen.notThisPair;
-      return notFound(req, res, (err?: unknown) =>
-        next(err ?? new HttpError(404, 'comparison_not_found', message, 'baselineId')),
-      );
-    }
+    return isValidId(baselineId) && isValidId(runId) ? { baselineId, runId } : null;
+  };
+  const toFrozen = (res: express.Response, comparisonId: string) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.redirect(303, comparisonUrl(baseUrl(ctx), frozen.comparisonId));
+    res.redirect(303, comparisonUrl(baseUrl(ctx), comparisonId));
+  };
+  // HEAD (link checkers, previews) never builds: the comparison if it is frozen, else only that
+  // the link answers.
+  router.head('/c/pair/:baselineId/:runId', reads, async (req, res) => {
+    const ids = pairIds(req);
+    const frozen = ids ? await findFrozenPair(ctx, ids.baselineId, ids.runId) : null;
+    if (frozen) return toFrozen(res, frozen);
+    res.setHeader('Cache-Control', 'no-store');
+    res
+      .status(ids ? 200 : 404)
+      .type('html')
+      .end();
   });
+  router.get('/c/pair/:baselineId/:runId', reads, async (req, res, next) => {
+    const ids = pairIds(req);
+    // Frozen already (the usual case after the first opening): no run is read.
+    const frozen = ids ? await findFrozenPair(ctx, ids.baselineId, ids.runId) : null;
+    if (frozen) return toFrozen(res, frozen);
+    const failed = (error: HttpError) => next(new PairLinkError(error));
+    // The report as bytes: decoded only where it is compared, inline or in the pool (P13).
+    const stored = ids ? await storeCall(() => ctx.store.getRunJsonBytes(ids.runId)) : null;
+    if (!ids || !stored)
+      return notFound(req, res, (err?: unknown) =>
+        err ? next(err) : failed(new HttpError(404, 'run_not_found', 'no run with this id', 'runId')),
+      );
+    let made;
+    try {
+      made = await freezeBaselineComparison(ctx, runMetaOf(stored), ids.baselineId, stored);
+    } catch (error) {
+      // A full parse pool (503 busy, said here of comparing, not uploading) or an unavailable
+      // archive (503): a page that says to retry.
+      if (!(error instanceof HttpError)) throw error;
+      const message =
+        error.code === 'busy'
+          ? 'the server is comparing or analyzing as many large runs as it can hold; retry shortly'
+          : error.message;
+      return failed(new HttpError(error.status, error.code, message, error.path, error.headers));
+    }
+    if (made.ok) return toFrozen(res, made.comparisonId);
+    if (made.problem) return failed(problemError(made.problem));
+    const message = made.notThisPair;
+    return notFound(req, res, (err?: unknown) =>
+      err ? next(err) : failed(new HttpError(404, 'comparison_not_found', message, 'baselineId')),
+    );
+  });
+  // Its errors reach a person who followed a link: a page saying why, unless JSON is asked for.
+  router.use('/c/pair', ((err, req, res, next) => {
+    if (!(err instanceof PairLinkError)) return next(err);
+    if (req.accepts(['json', 'html']) !== 'html') return next(err.error);
+    res.setHeader('Cache-Control', 'no-store');
+    for (const [name, value] of Object.entries(err.error.headers)) res.setHeader(name, value);
+    res.status(err.error.status).type('html').send(pairLinkErrorHtml(err.error));
+  }) as ErrorRequestHandler);
 
   router.all('/api/series', allowOnly('GET, HEAD'));
   router.all('/api/series/:series/settings', allowOnly('GET, HEAD, PUT'));

@@ -5,7 +5,7 @@ import {
   type StoredAnswer,
   type StoredCapacityAnswer,
 } from '@blockwise/shared/answer';
-import { escapeHtml } from './escape-html.ts';
+import { escapeHtml } from '../../presenters/escape-html.ts';
 
 /**
  * A share link's answer box as HTML, element for element what web's StoredAnswer renders

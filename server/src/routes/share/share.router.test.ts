@@ -7,7 +7,7 @@ import { ComparisonSchema, type Comparison } from '@blockwise/shared/api';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { CLOUDWATCH_PEAK, planSession } from '../../../../shared/src/test-support/plan-session.ts';
 import { StoreUnavailableError } from '../../store/run-store.ts';
-import { escapeHtml } from './escape-html.ts';
+import { escapeHtml } from '../../presenters/escape-html.ts';
 import { fixture, makeTestApp, type TestApp } from '../../testing/test-app.ts';
 
 /**

@@ -13,7 +13,7 @@ import { comparisonRecordOf } from '../../store/records.ts';
 import { storeCall } from '../../http/route-helpers.ts';
 import { toComparison } from '../../presenters/comparison.ts';
 import { shareAnswerHtml, shareCapacityHtml } from './answer-html.ts';
-import { escapeHtml } from './escape-html.ts';
+import { escapeHtml } from '../../presenters/escape-html.ts';
 
 /** Without the built web app: a plain, script-free HTML summary of a comparison. */
 function minimalShareHtml(

@@ -113,8 +113,8 @@ CREATE TRIGGER comparisons_no_delete BEFORE DELETE ON comparisons
   {
     // State that replicas share (issue 12); same logical schema as postgres.ts version 2, minus
     // rate_limits (SQLite is one process: its counters live in memory).
-    // - comparisons.pair_key: the regression gate's [baseline run, run] comparison is made once,
-    //   at upload; UNIQUE (pair_key, analysis_version) makes that insert-or-return-existing across
+    // - comparisons.pair_key: the regression gate's [baseline run, run] comparison is made once
+    //   (at upload until 2026-11-29, since when its link is first opened); UNIQUE (pair_key, analysis_version) makes that insert-or-return-existing across
     //   processes and lets the read-only GET find it. NULL for every other comparison (NULLs are
     //   distinct, so they never conflict).
     // - series_stats: one row per series (runs, branches, latest run) kept with each insert, so
