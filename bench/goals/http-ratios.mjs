@@ -33,14 +33,24 @@ function referenceTarget(name, server, path) {
   };
 }
 
+/** Runs `body` against a fresh app (its own database) and bare Express, stopping both after. */
+async function withAppAndReference(body) {
+  const app = await startApp({ name: 'app' });
+  const ref = await startReference();
+  try {
+    return await body(app, ref);
+  } finally {
+    await app.cleanup();
+    await ref.cleanup();
+  }
+}
+
 async function ingestVsReferences() {
   log(
     'P1',
     `ingest vs Express echo / parse-and-ack of ${fixture.name} (${fixture.bytes.length} B), fresh database`,
   );
-  const app = await startApp({ name: 'app' });
-  const ref = await startReference();
-  try {
+  return withAppAndReference(async (app, ref) => {
     const s = await interleave(
       [
         uploadTarget('ingest', app, 'p1'),
@@ -92,10 +102,7 @@ async function ingestVsReferences() {
         note: `p99 ${details.ingest.p99_ms_median} vs ${details.ack.p99_ms_median} ms`,
       }),
     ];
-  } finally {
-    await app.cleanup();
-    await ref.cleanup();
-  }
+  });
 }
 
 /**
@@ -105,9 +112,7 @@ async function ingestVsReferences() {
  */
 async function ingestVsDurableStore() {
   log('P2durable', `ingest vs the same bytes kept durably by bare Express + SQLite, and parse-and-ack`);
-  const app = await startApp({ name: 'app' });
-  const ref = await startReference();
-  try {
+  return withAppAndReference(async (app, ref) => {
     const s = await interleave(
       [
         uploadTarget('ingest', app, 'p2d'),
@@ -130,17 +135,12 @@ async function ingestVsDurableStore() {
         note: `[${round(durableCpu.min)}–${round(durableCpu.max)}] ${details.ingest.cpu_us_per_req_median} vs ${details.durable.cpu_us_per_req_median} µs/req; the durable store alone is ${round(floorCpu.median)}× parse-and-ack (${details.ack.cpu_us_per_req_median} µs/req)${bad ? `; ${bad} non-2xx/errors` : ''}`,
       }),
     ];
-  } finally {
-    await app.cleanup();
-    await ref.cleanup();
-  }
+  });
 }
 
 async function runReadVsConstantGet() {
   log('P3', 'GET /api/runs/:id (share link data) vs Express constant GET, fresh database');
-  const app = await startApp({ name: 'app' });
-  const ref = await startReference();
-  try {
+  return withAppAndReference(async (app, ref) => {
     const created = await postJson(`${app.url}${ciUploadPath(1, 'p3')}`, fixture.bytes);
     if (created.status !== 201) throw new Error(`upload for P3 failed: ${created.status} ${created.body}`);
     const id = created.json.id;
@@ -219,10 +219,7 @@ async function runReadVsConstantGet() {
         note: `p99 ${details.run_get.p99_ms_median} vs ${details.const_get.p99_ms_median} ms (1 ms floor)`,
       }),
     ];
-  } finally {
-    await app.cleanup();
-    await ref.cleanup();
-  }
+  });
 }
 
 async function fullVsNormal() {

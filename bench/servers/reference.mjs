@@ -34,16 +34,23 @@ app.put('/bytes', express.raw({ limit: '64mb', type: () => true }), (req, res) =
   res.json({ ok: true });
 });
 app.get('/bytes', (_req, res) => res.type('json').send(bytes));
-const dbDir = mkdtempSync(join(tmpdir(), 'bw-bench-ref-'));
-const Database = serverRequire('better-sqlite3');
-const db = new Database(join(dbDir, 'ref.db'));
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = FULL');
-db.exec('CREATE TABLE uploads (id INTEGER PRIMARY KEY, raw BLOB NOT NULL, document TEXT NOT NULL)');
-const insert = db.prepare('INSERT INTO uploads (raw, document) VALUES (?, ?)');
+// Opened on the first POST /store: the other references (and P7's peak RSS of this process) carry
+// no database.
+let durable = null;
+function durableStore() {
+  if (durable) return durable;
+  const dir = mkdtempSync(join(tmpdir(), 'bw-bench-ref-'));
+  const Database = serverRequire('better-sqlite3');
+  const db = new Database(join(dir, 'ref.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec('CREATE TABLE uploads (id INTEGER PRIMARY KEY, raw BLOB NOT NULL, document TEXT NOT NULL)');
+  durable = { dir, db, insert: db.prepare('INSERT INTO uploads (raw, document) VALUES (?, ?)') };
+  return durable;
+}
 app.post('/store', express.raw({ limit: '64mb', type: () => true }), (req, res) => {
   const document = JSON.parse(req.body.toString('utf8'));
-  insert.run(req.body, JSON.stringify(document));
+  durableStore().insert.run(req.body, JSON.stringify(document));
   res.json({ ok: true });
 });
 app.use((err, _req, res, _next) => res.status(err.status ?? 500).json({ error: err.type ?? 'error' }));
@@ -59,7 +66,9 @@ process.on('message', (message) => {
   }
 });
 process.on('SIGTERM', () => {
-  db.close();
-  rmSync(dbDir, { recursive: true, force: true });
+  if (durable) {
+    durable.db.close();
+    rmSync(durable.dir, { recursive: true, force: true });
+  }
   process.exit(0);
 });

@@ -77,11 +77,15 @@ function parseStored<S extends z.ZodType>(
   };
 }
 
+/** A stored run's labels parsed through today's schema, or why they do not validate. */
+export const parseStoredLabels = (id: string, labels: unknown) =>
+  parseStored(RunLabelsSchema, labels, id, 'labels');
+
 /** A stored run's documents parsed through today's schemas, or why they do not validate. */
 export function parseStoredRun(
   run: StoredRunText,
 ): { ok: true; value: ComparisonRun } | { ok: false; error: Problem } {
-  const labels = parseStored(RunLabelsSchema, run.labels, run.id, 'labels');
+  const labels = parseStoredLabels(run.id, run.labels);
   if (!labels.ok) return labels;
   const report = parseStored(FioReportSchema, JSON.parse(reportText(run)), run.id, 'report');
   if (!report.ok) return report;
@@ -102,11 +106,22 @@ export function parseStoredRun(
 export function buildPairComparison(runs: readonly StoredRunText[]): BuiltComparison {
   const parsed: ComparedRun[] = [];
   for (const run of runs) {
-    const read = parseStoredRun(run);
+    const read = readComparedRun(run);
     if (!read.ok) return read;
-    parsed.push(comparedRunOf(read.value));
+    parsed.push(read.value);
   }
   return comparePair(parsed);
+}
+
+/**
+ * What the comparison reads of a stored run (its labels, fio version, job settings and summary:
+ * not its report), parsed through today's schemas, or why they do not validate.
+ */
+export function readComparedRun(
+  run: StoredRunText,
+): { ok: true; value: ComparedRun } | { ok: false; error: Problem } {
+  const read = parseStoredRun(run);
+  return read.ok ? { ok: true, value: comparedRunOf(read.value) } : read;
 }
 
 /**

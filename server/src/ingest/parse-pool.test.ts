@@ -81,7 +81,7 @@ describe('ParsePool workers', () => {
     expect(pool.stats).toEqual({ jobs: 3, workersStarted: 1 });
     // A large job by its bytes (here: > 64 KiB, padded with spaces fio's JSON allows) that leaves
     // the worker holding less than 128 MiB: it stays (the regression gate's comparison of two
-    // ~1.9 MB reports is such a job, once per CI upload of a large file: bench P13).
+    // ~1.9 MB reports is such a job, once per opening of a large run's comparison link: bench P13).
     const padded = Buffer.concat([small, Buffer.alloc(100 * 1024, 0x20)]);
     expect((await pool.analyze(padded, {}, MiB)).ok).toBe(true);
     expect((await pool.analyze(small, {}, MiB)).ok).toBe(true);

@@ -319,10 +319,12 @@ export class ParsePool {
   ) {
     if (this.closed) return Promise.reject(new Error('parse pool closed'));
     let release = () => {};
+    const full = () =>
+      Promise.reject(busy(task.kind === 'compare' ? 'comparing or analyzing as many large runs' : undefined));
     if (reservation) {
-      if (!reservation.grow(bytes)) return Promise.reject(busy());
+      if (!reservation.grow(bytes)) return full();
     } else {
-      if (!this.hasRoom(bytes)) return Promise.reject(busy());
+      if (!this.hasRoom(bytes)) return full();
       release = this.hold(bytes);
     }
     const large = this.isLarge(bytes);
@@ -457,12 +459,8 @@ export class ParsePool {
   }
 }
 
-export function busy(): HttpError {
-  return new HttpError(
-    503,
-    'busy',
-    'the server is analyzing as many large uploads as it can hold; retry shortly',
-    undefined,
-    { 'Retry-After': '5' },
-  );
+export function busy(doing = 'analyzing as many large uploads'): HttpError {
+  return new HttpError(503, 'busy', `the server is ${doing} as it can hold; retry shortly`, undefined, {
+    'Retry-After': '5',
+  });
 }

@@ -45,7 +45,10 @@ function countingStore(store: RunStore): { store: RunStore; calls: (method: keyo
   return { store: spy, calls: (method) => counts.get(method) ?? 0 };
 }
 
-async function setup(options: { largeBodyBytes?: number; maxHeldBytes?: number } = {}) {
+type SetupOptions = { largeBodyBytes?: number; maxHeldBytes?: number };
+type Gate = Awaited<ReturnType<typeof setup>>;
+
+async function setup(options: SetupOptions = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'bw-gate-'));
   const real = await openSqliteStore({ path: join(dir, 'blockwise.db') });
   const counting = countingStore(real);
@@ -74,12 +77,30 @@ async function setup(options: { largeBodyBytes?: number; maxHeldBytes?: number }
   };
 }
 
+/** `body` with a fresh gate setup, closed after it whatever happens. */
+async function withGate(
+  ...args: [body: (s: Gate) => Promise<void>] | [options: SetupOptions, body: (s: Gate) => Promise<void>]
+) {
+  const [options, body] = args.length === 1 ? [{}, args[0]] : args;
+  const s = await setup(options);
+  try {
+    await body(s);
+  } finally {
+    await s.close();
+  }
+}
+
 const upload = (t: Awaited<ReturnType<typeof setup>>['t'], branch: string, commit: string) =>
   request(t.app)
     .post(`/api/runs?series=gate&branch=${branch}&commit=${commit}`)
     .set('Content-Type', 'application/json')
     .serialize((b: unknown) => b as string)
     .send(fio);
+
+/** An upload that must be stored (201): its answer. */
+async function uploaded(t: Awaited<ReturnType<typeof setup>>['t'], branch: string, commit: string) {
+  return CreatedRunSchema.parse((await upload(t, branch, commit).expect(201)).body);
+}
 
 async function regressionCheck(t: Awaited<ReturnType<typeof setup>>['t'], runId: string) {
   return RunRegressionSchema.parse(
@@ -114,10 +135,9 @@ async function inlineComparison(s: Awaited<ReturnType<typeof setup>>, ids: [stri
 
 describe('the baseline comparison, frozen when the regression check’s link is first opened', () => {
   it('an upload builds and stores no comparison; the check links /c/pair/BASELINE/RUN; opening it freezes one, once', async () => {
-    const s = await setup();
-    try {
-      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
-      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
+    await withGate(async (s) => {
+      const baseline = await uploaded(s.t, 'main', 'aaaa1');
+      const run = await uploaded(s.t, 'main', 'bbbb2');
       expect(await s.real.findPairComparisons([baseline.id, run.id])).toEqual([]);
       expect(recentRunsOf(s.t.store).size).toBe(0); // nothing parsed back, nothing kept
       expect(s.getRunJsonBytesCalls()).toBe(0);
@@ -139,17 +159,14 @@ describe('the baseline comparison, frozen when the regression check’s link is 
       expect(await s.real.findPairComparisons([baseline.id, run.id])).toHaveLength(1);
       // The first run of the branch has no baseline, so no link.
       expect((await regressionCheck(s.t, baseline.id)).comparisonUrl).toBeNull();
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('large reports: read as bytes, compared in the pool; no stored report decoded on the main thread', async () => {
     // Every report of this fixture is "large" here, as a 7,000-job one is with the defaults.
-    const s = await setup({ largeBodyBytes: 1024 });
-    try {
-      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1')).body);
-      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
+    await withGate({ largeBodyBytes: 1024 }, async (s) => {
+      const baseline = await uploaded(s.t, 'main', 'aaaa1');
+      const run = await uploaded(s.t, 'main', 'bbbb2');
       const jobsBefore = s.pool.stats.jobs;
       const compared: StoredRunText[][] = [];
       const compare = s.pool.compare.bind(s.pool);
@@ -172,17 +189,14 @@ describe('the baseline comparison, frozen when the regression check’s link is 
       }
       // What the worker built is what the same function builds inline from the stored text.
       expect(await inlineComparison(s, [baseline.id, run.id])).toEqual(comparison.result);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('small reports (the default threshold): compared inline, no pool job; both runs kept in RecentRuns for the next comparison, charged their summary’s JSON and job settings', async () => {
-    const s = await setup();
-    try {
-      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
-      const run = CreatedRunSchema.parse((await upload(s.t, 'feature', 'ffff1').expect(201)).body);
-      const other = CreatedRunSchema.parse((await upload(s.t, 'feature', 'ffff2').expect(201)).body);
+    await withGate(async (s) => {
+      const baseline = await uploaded(s.t, 'main', 'aaaa1');
+      const run = await uploaded(s.t, 'feature', 'ffff1');
+      const other = await uploaded(s.t, 'feature', 'ffff2');
       expect((await linkedComparison(s.t, run.id)).runIds).toEqual([baseline.id, run.id]);
       expect(s.pool.stats.jobs).toBe(0);
       expect(s.getRunCalls()).toBe(0);
@@ -198,17 +212,14 @@ describe('the baseline comparison, frozen when the regression check’s link is 
       const reads = s.getRunJsonBytesCalls();
       expect((await linkedComparison(s.t, other.id)).runIds).toEqual([baseline.id, other.id]);
       expect(s.getRunJsonBytesCalls()).toBe(reads + 1);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('only the run’s latest baseline makes a pair: another run, an unknown id, a run without a series → 404', async () => {
-    const s = await setup();
-    try {
-      const first = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
-      const second = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
-      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'cccc3').expect(201)).body);
+    await withGate(async (s) => {
+      const first = await uploaded(s.t, 'main', 'aaaa1');
+      const second = await uploaded(s.t, 'main', 'bbbb2');
+      const run = await uploaded(s.t, 'main', 'cccc3');
       const older = await request(s.t.app).get(`/c/pair/${first.id}/${run.id}`).expect(404);
       expect(older.body.error).toMatchObject({ code: 'comparison_not_found', path: 'baselineId' });
       expect(older.body.error.message).toContain('is not the latest baseline');
@@ -237,17 +248,14 @@ describe('the baseline comparison, frozen when the regression check’s link is 
       expect(
         await Promise.all([first, second].map((b) => s.real.findPairComparisons([b.id, run.id]))),
       ).toEqual([[], []]);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('a pool without room for the comparison: 503 busy with Retry-After, nothing stored; opened again, it is frozen', async () => {
     const maxHeldBytes = 1024 * 1024;
-    const s = await setup({ largeBodyBytes: 1024, maxHeldBytes });
-    try {
-      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
-      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
+    await withGate({ largeBodyBytes: 1024, maxHeldBytes }, async (s) => {
+      const baseline = await uploaded(s.t, 'main', 'aaaa1');
+      const run = await uploaded(s.t, 'main', 'bbbb2');
       // Another request holds all the room but a little.
       const other = s.pool.reserve(maxHeldBytes - 1024)!;
       expect(other).not.toBeNull();
@@ -259,32 +267,26 @@ describe('the baseline comparison, frozen when the regression check’s link is 
       expect(s.pool.heldBytes).toBe(0); // nothing leaked by the refused comparison
       expect(await s.real.findPairComparisons([baseline.id, run.id])).toEqual([]);
       expect((await linkedComparison(s.t, run.id)).runIds).toEqual([baseline.id, run.id]);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('concurrent openings of one link: one build, one comparison', async () => {
-    const s = await setup();
-    try {
-      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
-      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
+    await withGate(async (s) => {
+      const baseline = await uploaded(s.t, 'main', 'aaaa1');
+      const run = await uploaded(s.t, 'main', 'bbbb2');
       const openings = await Promise.all(
         [1, 2, 3, 4].map(() => request(s.t.app).get(`/c/pair/${baseline.id}/${run.id}`)),
       );
       expect(openings.map((o) => o.status)).toEqual([303, 303, 303, 303]);
       expect(new Set(openings.map((o) => o.headers.location)).size).toBe(1);
       expect(s.ensurePairCalls()).toBe(1);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('HEAD (link checkers, previews) builds nothing: 200 before the comparison exists, 303 to it after', async () => {
-    const s = await setup();
-    try {
-      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
-      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
+    await withGate(async (s) => {
+      const baseline = await uploaded(s.t, 'main', 'aaaa1');
+      const run = await uploaded(s.t, 'main', 'bbbb2');
       const link = `/c/pair/${baseline.id}/${run.id}`;
       await request(s.t.app).head(link).expect(200);
       await request(s.t.app).head(`/c/pair/x/${run.id}`).expect(404);
@@ -293,17 +295,14 @@ describe('the baseline comparison, frozen when the regression check’s link is 
       const head = await request(s.t.app).head(link).expect(303);
       expect(head.headers.location).toBe(opened.headers.location);
       expect(s.ensurePairCalls()).toBe(1);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('a person who opens a link that leads nowhere gets a page saying why; a program gets the JSON error', async () => {
-    const s = await setup();
-    try {
-      const first = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
-      const second = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
-      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'cccc3').expect(201)).body);
+    await withGate(async (s) => {
+      const first = await uploaded(s.t, 'main', 'aaaa1');
+      const second = await uploaded(s.t, 'main', 'bbbb2');
+      const run = await uploaded(s.t, 'main', 'cccc3');
       const page = await request(s.t.app)
         .get(`/c/pair/${first.id}/${run.id}`)
         .set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8')
@@ -317,15 +316,12 @@ describe('the baseline comparison, frozen when the regression check’s link is 
         .set('Accept', 'application/json')
         .expect(404);
       expect(json.body.error.code).toBe('comparison_not_found');
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('a run whose stored documents today’s schemas refuse: 422 stored_run_invalid, nothing stored', async () => {
-    const s = await setup();
-    try {
-      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
+    await withGate(async (s) => {
+      const baseline = await uploaded(s.t, 'main', 'aaaa1');
       // Stored directly, with a document that is not a fio report (as another version might have).
       const { run } = await s.real.insertRun(
         runInput({}, { series: 'gate', branch: 'main', commit: 'bbbb2' }),
@@ -334,16 +330,13 @@ describe('the baseline comparison, frozen when the regression check’s link is 
       expect(refused.body.error.code).toBe('stored_run_invalid');
       expect(refused.body.error.message).toContain(`run ${run.id}`);
       expect(await s.real.findPairComparisons([baseline.id, run.id])).toEqual([]);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('public like the share link it leads to: opened without a token on a server that requires one', async () => {
-    const s = await setup();
-    try {
-      const baseline = CreatedRunSchema.parse((await upload(s.t, 'main', 'aaaa1').expect(201)).body);
-      const run = CreatedRunSchema.parse((await upload(s.t, 'main', 'bbbb2').expect(201)).body);
+    await withGate(async (s) => {
+      const baseline = await uploaded(s.t, 'main', 'aaaa1');
+      const run = await uploaded(s.t, 'main', 'bbbb2');
       const t = await makeTestApp({ store: s.real, pool: s.pool, config: { auth: 'required' } });
       try {
         await request(t.app).get(`/api/runs/${run.id}/regression`).expect(401);
@@ -352,9 +345,7 @@ describe('the baseline comparison, frozen when the regression check’s link is 
       } finally {
         await t.close();
       }
-    } finally {
-      await s.close();
-    }
+    });
   });
 });
 

@@ -4,15 +4,15 @@ import {
   pickBaseBranch,
   type SeriesConfig,
 } from '@blockwise/shared/history';
-import { comparedRunOf, type ComparedRun } from '@blockwise/shared/analysis';
+import { type ComparedRun } from '@blockwise/shared/analysis';
 import type { Problem } from '@blockwise/shared/problem';
-import type { z } from 'zod';
 import { ANALYSIS_VERSION } from '@blockwise/shared/plan';
 import { RunLabelsSchema, type RunLabels } from '@blockwise/shared/records';
 import type { RouteContext } from '../context.ts';
 import {
   comparePair,
-  parseStoredRun,
+  parseStoredLabels,
+  readComparedRun,
   storedRunBytes,
   utf8Bytes,
   type BuiltComparison,
@@ -76,7 +76,7 @@ export type GateRecords = RunRecords & SeriesRecords & ComparisonRecords;
  */
 export async function readGate(
   ctx: RouteContext<RunRecords & SeriesRecords>,
-  run: RunMeta,
+  run: Pick<RunMeta, 'id' | 'createdAt' | 'labels'>,
   series: string,
   baselineRuns?: number,
   labels: RunLabels = storedLabels(run),
@@ -152,10 +152,10 @@ async function compare(ctx: RouteContext<RunRecords>, sides: readonly PairSide[]
       runs.push(side.parsed);
       continue;
     }
-    const read = parseStoredRun(storedRunText(side.text));
+    const read = readComparedRun(storedRunText(side.text));
     if (!read.ok) return read;
     // Kept without its report: the comparison reads only its fio version and job settings.
-    const compared = comparedRunOf(read.value);
+    const compared = read.value;
     recentRunsOf(ctx.store).remember(
       compared,
       utf8Bytes(side.text.summaryJson) + utf8Bytes(JSON.stringify(compared.jobSettings)),
@@ -174,13 +174,20 @@ async function readStoredRun(ctx: RouteContext<RunRecords>, id: string): Promise
 
 /**
  * The frozen comparison of a run with its baseline, or why there is none: not a pair the gate
- * makes (`notThisPair`: no series, no baseline, another baseline), or runs that cannot be compared
- * today (`problem`: a stored document that no longer validates).
+ * makes (`notFound`: no such run, no series, no baseline, another baseline), or runs that cannot
+ * be compared today (`problem`: a stored document that no longer validates).
  */
 export type FrozenPair =
   | { ok: true; comparisonId: string }
-  | { ok: false; notThisPair: string; problem?: never }
-  | { ok: false; notThisPair?: never; problem: Problem };
+  | { ok: false; notFound: PairNotFound; problem?: never }
+  | { ok: false; notFound?: never; problem: Problem };
+
+/** Why a link makes no comparison: a 404 naming the id it is about. */
+type PairNotFound = {
+  code: 'run_not_found' | 'comparison_not_found';
+  message: string;
+  path: 'runId' | 'baselineId';
+};
 
 /** The id of the comparison of [baseline, run] frozen already (of any analysis version), or null. */
 export async function findFrozenPair(
@@ -202,70 +209,74 @@ const building = new WeakMap<object, Map<string, Promise<FrozenPair>>>();
  * their comparison is never looked at, while building and storing it (~59 KB of JSON for a
  * 16-job file) cost a fifth of each upload's CPU (docs/performance.md P2, sixth pass). Once per
  * pair, whichever request or replica gets there first (ensurePairComparison's UNIQUE key; within
- * a process, concurrent openings wait for the same build); a pair frozen already — at an upload by
- * an earlier version, or under an earlier analysis version — is what the link keeps opening
- * (findFrozenPair, which the route asks first). `baselineId` must be the run's latest baseline
- * under today's series settings (the one its regression check names): no other pair can be made
- * this way. Why not is said without naming the baseline: the link is public, and which run is
- * another's baseline is for those who may read the check.
+ * a process, concurrent openings share one build, the run's read included); a pair frozen
+ * already — at an upload by an earlier version, or under an earlier analysis version — is what
+ * the link keeps opening (findFrozenPair, which the route asks first). `baselineId` must be the
+ * run's latest baseline under today's series settings (the one its regression check names): no
+ * other pair can be made this way. Why not is said without naming the baseline: the link is
+ * public, and which run is another's baseline is for those who may read the check.
  */
 export function freezeBaselineComparison(
   ctx: RouteContext<GateRecords>,
-  run: RunMeta,
   baselineId: string,
-  /** The run's stored JSON, when the caller read it already. */
-  runJson: RunJsonBytes | null = null,
+  runId: string,
 ): Promise<FrozenPair> {
   let inProcess = building.get(ctx.store);
   if (!inProcess) building.set(ctx.store, (inProcess = new Map()));
-  const key = `${baselineId}/${run.id}`;
+  const key = `${baselineId}/${runId}`;
   const pending = inProcess.get(key);
   if (pending) return pending;
-  const build = buildAndFreeze(ctx, run, baselineId, runJson).finally(() => inProcess.delete(key));
+  const build = buildAndFreeze(ctx, baselineId, runId).finally(() => inProcess.delete(key));
   inProcess.set(key, build);
   return build;
 }
 
 async function buildAndFreeze(
   ctx: RouteContext<GateRecords>,
-  run: RunMeta,
   baselineId: string,
-  runJson: RunJsonBytes | null,
+  runId: string,
 ): Promise<FrozenPair> {
-  const notThisPair = (message: string): FrozenPair => ({ ok: false, notThisPair: message });
-  const labels = RunLabelsSchema.safeParse(run.labels);
-  if (!labels.success) return { ok: false, problem: storedLabelsProblem(run.id, labels.error) };
-  const { series } = labels.data;
-  if (!series) return notThisPair(`run ${run.id} has no series label, so it has no baseline`);
-  const gate = await readGate(ctx, run, series, 1, labels.data);
+  const notFound = (code: 'run_not_found' | 'comparison_not_found', message: string): FrozenPair => ({
+    ok: false,
+    notFound: { code, message, path: code === 'run_not_found' ? 'runId' : 'baselineId' },
+  });
+  // The report as bytes: decoded only where it is compared, inline or in the pool (P13).
+  const run = await storeCall(() => ctx.store.getRunJsonBytes(runId));
+  if (!run) return notFound('run_not_found', 'no run with this id');
+  const labels = parseStoredLabels(run.id, run.labels);
+  if (!labels.ok) return { ok: false, problem: labels.error };
+  const { series } = labels.value;
+  if (!series)
+    return notFound('comparison_not_found', `run ${run.id} has no series label, so it has no baseline`);
+  const gate = await readGate(ctx, run, series, 1, labels.value);
   const latest = gate.baseline[0];
   if (!gate.pick.ok || !latest)
-    return notThisPair(
+    return notFound(
+      'comparison_not_found',
       [`run ${run.id} has no baseline run in its series ${series}`, ...gate.notes].join('; '),
     );
   if (latest.id !== baselineId)
-    return notThisPair(
+    return notFound(
+      'comparison_not_found',
       `run ${baselineId} is not the latest baseline of run ${run.id} under the series settings in force (its regression check links the comparison with the one that is)`,
     );
-  const baselineLabels = RunLabelsSchema.safeParse(latest.labels);
-  if (!baselineLabels.success)
-    return { ok: false, problem: storedLabelsProblem(latest.id, baselineLabels.error) };
+  const baselineLabels = parseStoredLabels(latest.id, latest.labels);
+  if (!baselineLabels.ok) return { ok: false, problem: baselineLabels.error };
   const pair = [latest.id, run.id] as const;
-  // Another replica may have frozen it since the route looked.
-  const existing = await findFrozenPair(ctx, latest.id, run.id);
-  if (existing) return { ok: true, comparisonId: existing };
+  // Frozen by another replica since the route looked: ensurePairComparison returns that one.
   const recent = recentRunsOf(ctx.store);
-  const sideOf = async (id: string, text: RunJsonBytes | null = null): Promise<PairSide> => {
-    const parsed = recent.get(id);
-    return parsed ? { id, parsed } : { id, text: text ?? (await readStoredRun(ctx, id)) };
-  };
-  const [baseline, current] = await Promise.all([sideOf(latest.id), sideOf(run.id, runJson)]);
+  const kept = recent.get(latest.id);
+  const baseline: PairSide = kept
+    ? { id: latest.id, parsed: kept }
+    : { id: latest.id, text: await readStoredRun(ctx, latest.id) };
+  const keptRun = recent.get(run.id);
+  const current: PairSide = keptRun ? { id: run.id, parsed: keptRun } : { id: run.id, text: run };
   const result = await compare(ctx, [baseline, current]);
   if (!result.ok) {
     ctx.logger.warn({ runIds: pair, problem: result.error }, 'the baseline comparison could not be built');
     return { ok: false, problem: result.error };
   }
-  const title = `${gate.series}: ${gate.pick.baseBranch}${shortCommit(baselineLabels.data)} vs ${labels.data.branch ?? 'run'}${shortCommit(labels.data)}`;
+  const title = `${gate.series}: ${gate.pick.baseBranch}${shortCommit(baselineLabels.value)} vs ${labels.value.branch ?? 'run'}${shortCommit(labels.value)}`;
   const stored = await storeCall(() =>
     ctx.store.ensurePairComparison({
       title: title.slice(0, 200),
@@ -279,12 +290,6 @@ async function buildAndFreeze(
   if (!stored.ok) throw new Error(`the baseline comparison was refused: ${stored.error.message}`);
   return { ok: true, comparisonId: stored.value.comparison.id };
 }
-
-/** Stored labels today's schema refuses (written by another version): the pair cannot be compared. */
-const storedLabelsProblem = (id: string, error: z.ZodError): Problem => ({
-  code: 'stored_run_invalid',
-  message: `run ${id}: its stored labels do not validate today (${error.issues[0]?.path.join('.') || 'labels'}: ${error.issues[0]?.message ?? 'invalid'})`,
-});
 
 /**
  * Which frozen comparison of a pair to link: the one of this analysis version, else the newest

@@ -7,7 +7,7 @@ import { rateLimit, writeLimits } from '../../http/rate-limit.ts';
 import { mediaTypeOf } from '../../http/read-body.ts';
 import { isValidId } from '../../store/ids.ts';
 import { jsonObjectOf } from '../../store/records.ts';
-import type { RunJson, RunJsonBytes, RunMeta } from '../../store/run-store.ts';
+import type { RunJson, RunMeta } from '../../store/run-store.ts';
 import { pageOrThrow, storeCall } from '../../http/route-helpers.ts';
 import { seriesValidators } from '../validators.ts';
 import { toListItem, toListPage } from '../../presenters/run.ts';
@@ -16,7 +16,7 @@ import { escapeHtml } from '../../presenters/escape-html.ts';
 import {
   findFrozenPair,
   freezeBaselineComparison,
-  pickPairComparison,
+  type FrozenPair,
   readGate,
   storedLabels,
   type GateRecords,
@@ -45,8 +45,8 @@ const allowOnly =
     next(new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here (allowed: ${allow})`));
   };
 
-/** A run's metadata from its stored JSON, parsing only the (small) summary. */
-function runMetaOf({ summaryJson, reportJson: _report, ...meta }: RunJson | RunJsonBytes): RunMeta {
+/** A run's metadata from its stored JSON text, parsing only the (small) summary. */
+function runMetaOf({ summaryJson, reportJson: _report, ...meta }: RunJson): RunMeta {
   return { ...meta, summary: jsonObjectOf(JSON.parse(summaryJson), `run ${meta.id}`, 'summary') };
 }
 
@@ -168,11 +168,9 @@ export function seriesRouter(ctx: RouteContext<GateRecords>): Router {
     );
     report.notes.push(...gate.notes);
     const latest = gate.baseline[0];
-    const frozen = latest
-      ? pickPairComparison(await storeCall(() => ctx.store.findPairComparisons([latest.id, run.id])))
-      : null;
+    const frozen = latest ? await findFrozenPair(ctx, latest.id, run.id) : null;
     const link = frozen
-      ? comparisonUrl(base, frozen.id)
+      ? comparisonUrl(base, frozen)
       : latest
         ? pairComparisonUrl(base, latest.id, run.id)
         : null;
@@ -214,30 +212,22 @@ export function seriesRouter(ctx: RouteContext<GateRecords>): Router {
     const frozen = ids ? await findFrozenPair(ctx, ids.baselineId, ids.runId) : null;
     if (frozen) return toFrozen(res, frozen);
     const failed = (error: HttpError) => next(new PairLinkError(error));
-    // The report as bytes: decoded only where it is compared, inline or in the pool (P13).
-    const stored = ids ? await storeCall(() => ctx.store.getRunJsonBytes(ids.runId)) : null;
-    if (!ids || !stored)
-      return notFound(req, res, (err?: unknown) =>
-        err ? next(err) : failed(new HttpError(404, 'run_not_found', 'no run with this id', 'runId')),
-      );
-    let made;
+    let made: FrozenPair;
     try {
-      made = await freezeBaselineComparison(ctx, runMetaOf(stored), ids.baselineId, stored);
+      made = ids
+        ? await freezeBaselineComparison(ctx, ids.baselineId, ids.runId)
+        : { ok: false, notFound: { code: 'run_not_found', message: 'no run with this id', path: 'runId' } };
     } catch (error) {
-      // A full parse pool (503 busy, said here of comparing, not uploading) or an unavailable
-      // archive (503): a page that says to retry.
-      if (!(error instanceof HttpError)) throw error;
-      const message =
-        error.code === 'busy'
-          ? 'the server is comparing or analyzing as many large runs as it can hold; retry shortly'
-          : error.message;
-      return failed(new HttpError(error.status, error.code, message, error.path, error.headers));
+      // A full parse pool or an unavailable archive (503): a page that says to retry.
+      if (error instanceof HttpError) return failed(error);
+      throw error;
     }
     if (made.ok) return toFrozen(res, made.comparisonId);
     if (made.problem) return failed(problemError(made.problem));
-    const message = made.notThisPair;
+    // Counted against the unknown-id limit, as every 404 of an id is.
+    const { code, message, path } = made.notFound;
     return notFound(req, res, (err?: unknown) =>
-      err ? next(err) : failed(new HttpError(404, 'comparison_not_found', message, 'baselineId')),
+      err ? next(err) : failed(new HttpError(404, code, message, path)),
     );
   });
   // Its errors reach a person who followed a link: a page saying why, unless JSON is asked for.
