@@ -240,8 +240,9 @@ async function buildAndFreeze(
     ok: false,
     notFound: { code, message, path: code === 'run_not_found' ? 'runId' : 'baselineId' },
   });
-  // The report as bytes: decoded only where it is compared, inline or in the pool (P13).
-  const run = await storeCall(() => ctx.store.getRunJsonBytes(runId));
+  // Without its report: a link that makes no pair reads no report, and one that does reads
+  // each report once, as bytes, only where it is compared (P13).
+  const run = await storeCall(() => ctx.store.getRunMeta(runId));
   if (!run) return notFound('run_not_found', 'no run with this id');
   const labels = parseStoredLabels(run.id, run.labels);
   if (!labels.ok) return { ok: false, problem: labels.error };
@@ -270,7 +271,9 @@ async function buildAndFreeze(
     ? { id: latest.id, parsed: kept }
     : { id: latest.id, text: await readStoredRun(ctx, latest.id) };
   const keptRun = recent.get(run.id);
-  const current: PairSide = keptRun ? { id: run.id, parsed: keptRun } : { id: run.id, text: run };
+  const current: PairSide = keptRun
+    ? { id: run.id, parsed: keptRun }
+    : { id: run.id, text: await readStoredRun(ctx, run.id) };
   const result = await compare(ctx, [baseline, current]);
   if (!result.ok) {
     ctx.logger.warn({ runIds: pair, problem: result.error }, 'the baseline comparison could not be built');

@@ -37,6 +37,7 @@ import {
   type Run,
   type RunJson,
   type RunJsonBytes,
+  type RunMeta,
   type RunPage,
   type RunRaw,
   type RunStore,
@@ -514,6 +515,14 @@ export class PostgresRunStore implements RunStore {
       if (!isValidId(id)) return null;
       const [row] = await this.#query(`SELECT ${RUN_META_COLUMNS}, report FROM runs WHERE id = $1`, [id]);
       return row ? runFromRow(row) : null;
+    });
+  }
+
+  getRunMeta(id: string): Promise<RunMeta | null> {
+    return this.#guard(async () => {
+      if (!isValidId(id)) return null;
+      const [row] = await this.#query(`SELECT ${RUN_META_COLUMNS} FROM runs WHERE id = $1`, [id]);
+      return row ? runMetaFromRow(row) : null;
     });
   }
 

@@ -53,6 +53,12 @@ export interface RunRecords {
   /** The run with its normalized report, without the raw bytes; null when absent or malformed id. */
   getRun(id: string): Promise<Run | null>;
   /**
+   * The run without its report (MBs for a many-job file) nor its raw bytes, as lists carry it: for
+   * a question about its labels or summary (the regression check), where reading the report would
+   * hold the event loop for milliseconds for nothing (docs/performance.md P13). Null like getRun.
+   */
+  getRunMeta(id: string): Promise<RunMeta | null>;
+  /**
    * getRun without decoding the two large documents: `report` and `summary` as the JSON text the
    * store wrote (valid JSON), to be served as they are (GET /api/runs/:id). Null like getRun.
    */
@@ -229,6 +235,14 @@ export interface InsertRunInput {
    * your own to key on something else, e.g. a hashed client `Idempotency-Key` header.
    */
   idempotencyKey?: string;
+  /**
+   * The store may take `rawBytes` and a report given as bytes instead of copying them: the SQLite
+   * store moves their memory to its writer thread, which leaves them empty (detached) here. For a
+   * caller that never reads them after the call — an upload, where copying a 1 MB body and its
+   * ~2 MB report held the event loop for milliseconds (docs/performance.md P13). Without it the
+   * caller's bytes stay as they were.
+   */
+  giveBytes?: boolean;
 }
 
 /** A run without its report and raw bytes: what lists, CI history and insert results carry. */

@@ -252,6 +252,65 @@ describe('SQLite store: the file', () => {
     ]);
   });
 
+  it('a report read as bytes is read by the writer’s connection, in its thread: it waits behind a stalled write while the event loop’s reads answer', async () => {
+    const path = freshPath();
+    const store = await openSqliteStore({ path, busyTimeoutMs: 10 * 60_000 });
+    const holder = openConnection(path);
+    try {
+      const { run } = await store.insertRun(runInput());
+      // Another connection holds the write lock: the writer's next commit waits for it, as on a
+      // stuck fsync, and what is queued behind that commit waits too.
+      holder.exec('BEGIN IMMEDIATE');
+      const stalled = store.insertRun(runInput({}, { name: 'during' }));
+      while (store.pendingWrites() === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      let settled = false;
+      const bytes = store.getRunJsonBytes(run.id).then((read) => {
+        settled = true;
+        return read;
+      });
+      expect(store.pendingWrites()).toBe(2);
+      // The event loop's own connection answers meanwhile (WAL: readers take no lock).
+      expect(await store.getRunMeta(run.id)).toEqual(run);
+      expect((await store.getRunJson(run.id))?.reportJson).toBe(JSON.stringify(REPORT));
+      expect(settled).toBe(false);
+      holder.exec('ROLLBACK');
+      const read = await bytes;
+      // Moved back from the writer's thread, a Buffer again over the same memory.
+      expect(Buffer.isBuffer(read?.reportJson)).toBe(true);
+      expect(Buffer.from(read!.reportJson).toString('utf8')).toBe(JSON.stringify(REPORT));
+      expect((await stalled).created).toBe(true);
+    } finally {
+      holder.close();
+      await store.close();
+    }
+  });
+
+  it('giveBytes: a body and report of their own memory move to the writer (detached here), not copied; without it they stay', async () => {
+    const path = freshPath();
+    const store = await openSqliteStore({ path });
+    try {
+      const text = JSON.stringify(REPORT);
+      const given = { raw: Buffer.from(FIO_JSON), report: Buffer.from(text, 'utf8') };
+      const { run } = await store.insertRun({
+        ...runInput({ rawBytes: given.raw }),
+        report: new JsonObjectText(given.report),
+        giveBytes: true,
+      });
+      expect([given.raw.buffer.byteLength, given.report.buffer.byteLength]).toEqual([0, 0]);
+      const kept = { raw: Buffer.from(FIO_JSON), report: Buffer.from(text, 'utf8') };
+      await store.insertRun({
+        ...runInput({ rawBytes: kept.raw }, { name: 'kept' }),
+        report: new JsonObjectText(kept.report),
+      });
+      expect(kept.raw.equals(FIO_JSON)).toBe(true);
+      expect(kept.report.toString('utf8')).toBe(text);
+      expect((await store.getRunRaw(run.id))?.bytes.equals(FIO_JSON)).toBe(true);
+      expect((await store.getRunJson(run.id))?.reportJson).toBe(text);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('never writes a plaintext token: the database file and WAL hold only its SHA-256 (R7)', async () => {
     const path = freshPath();
     const store = await openSqliteStore({ path });

@@ -39,6 +39,7 @@ import {
   type Run,
   type RunJson,
   type RunJsonBytes,
+  type RunMeta,
   type RunPage,
   type RunRaw,
   type RunStore,
@@ -501,15 +502,30 @@ function movedUtf8(text: string, transfer: ArrayBuffer[]): Buffer {
   return bytes;
 }
 
-/** A copy of `bytes` in memory of its own, moved to the writer thread (the caller keeps `bytes`). */
-function movedCopy(bytes: Uint8Array, transfer: ArrayBuffer[]): Buffer {
+/**
+ * `bytes` moved to the writer thread: their own memory when the caller gave it (InsertRunInput
+ * giveBytes) and they own all of it, else a copy in memory of its own (the caller keeps `bytes`;
+ * a slice of Buffer's shared pool cannot be moved).
+ */
+function moved(bytes: Uint8Array, transfer: ArrayBuffer[], given: boolean): Uint8Array {
+  const { buffer } = bytes;
+  if (
+    given &&
+    buffer instanceof ArrayBuffer &&
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === buffer.byteLength &&
+    !transfer.includes(buffer)
+  ) {
+    transfer.push(buffer);
+    return bytes;
+  }
   const copy = Buffer.allocUnsafeSlow(bytes.byteLength);
   copy.set(bytes);
   transfer.push(copy.buffer as ArrayBuffer);
   return copy;
 }
 
-/** The run columns sent to the writer as UTF-8 bytes (movedUtf8, or movedCopy of a report given as bytes). */
+/** The run columns sent to the writer as UTF-8 bytes (movedUtf8, or `moved` for a report given as bytes). */
 const RUN_TEXT_AS_BYTES: ReadonlySet<string> = new Set(['summary', 'report']);
 
 /** The comparison column sent to the writer as UTF-8 bytes (movedUtf8), 1-based. */
@@ -526,9 +542,9 @@ function runWriteOf(run: PreparedRun): { write: RunWrite; transfer: ArrayBuffer[
   const placeholders = RUN_INSERT_COLUMNS.map((column, i) => {
     if (!RUN_TEXT_AS_BYTES.has(column)) return '?';
     const value = values[i] as string | Buffer;
-    // A report that came as bytes (from the parse worker) is copied, not encoded: the caller
-    // still moves it to the comparison's worker.
-    values[i] = typeof value === 'string' ? movedUtf8(value, transfer) : movedCopy(value, transfer);
+    // A report that came as bytes (from the parse worker) is moved or copied, never encoded again.
+    values[i] =
+      typeof value === 'string' ? movedUtf8(value, transfer) : moved(value, transfer, run.giveBytes);
     return 'CAST(? AS TEXT)';
   }).join(', ');
   const write: RunWrite = {
@@ -544,7 +560,7 @@ function runWriteOf(run: PreparedRun): { write: RunWrite; transfer: ArrayBuffer[
     },
     raw: {
       sql: 'INSERT INTO run_raw (run_id, bytes) VALUES (?, ?)',
-      params: [run.id, movedCopy(run.rawBytes, transfer)],
+      params: [run.id, moved(run.rawBytes, transfer, run.giveBytes)],
     },
     // In the run's savepoint of the write transaction: no revoke can commit between this check and
     // the insert.
@@ -570,7 +586,7 @@ function runWriteOf(run: PreparedRun): { write: RunWrite; transfer: ArrayBuffer[
 type PendingWrite = {
   write: GroupWrite;
   bytes: number;
-  /** Buffers of `write` moved to the writer (movedUtf8, movedCopy). */
+  /** Buffers of `write` moved to the writer (movedUtf8, moved). */
   transfer: ArrayBuffer[];
   settle: (outcome: GroupOutcome) => void;
   reject: (error: unknown) => void;
@@ -581,8 +597,11 @@ type PendingWrite = {
  * on the store's own connection, on the event loop (µs for index lookups); writes go to the
  * writer thread's connection (write-channel.ts), which commits them beside the event loop — a
  * 3 MB insert, its fsync, a disk that stalls or a write lock another process holds delay the
- * write, not /healthz or the reads (bench P13). An in-memory database (tests) has no second
- * connection: its writes run on the store's connection (InlineWriteChannel).
+ * write, not /healthz or the reads (bench P13). One read goes to the writer's connection too: a
+ * report as bytes (getRunJsonBytes, what the regression gate compares), whose ~2 MB of overflow
+ * pages held the event loop for milliseconds; it waits behind the writes sent before it. An
+ * in-memory database (tests) has no second connection: its writes run on the store's connection
+ * (InlineWriteChannel).
  *
  * Every write is prepared here (validation, ids, createdAt, hashing, serialization) and sent as
  * one SQL statement or a group commit of runs (sqlite-writes.ts): the writer thread only runs
@@ -829,6 +848,14 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
+  getRunMeta(id: string): Promise<RunMeta | null> {
+    return this.#guard(() => {
+      if (!isValidId(id)) return null;
+      const row = this.#get(`SELECT ${RUN_META_COLUMNS} FROM runs WHERE id = ?`, id);
+      return row ? runMetaFromRow(row) : null;
+    });
+  }
+
   getRunJson(id: string): Promise<RunJson | null> {
     return this.#guard(() => {
       if (!isValidId(id)) return null;
@@ -842,14 +869,15 @@ export class SqliteRunStore implements RunStore {
   }
 
   getRunJsonBytes(id: string): Promise<RunJsonBytes | null> {
-    return this.#guard(() => {
+    return this.#guard(async () => {
       if (!isValidId(id)) return null;
-      // CAST AS BLOB hands out the TEXT's UTF-8 bytes as stored: better-sqlite3 copies them into a
-      // Buffer without decoding them into a JS string.
-      const row = this.#get(
-        `SELECT ${RUN_JSON_COLUMNS}, summary AS summary_json, CAST(report AS BLOB) AS report_json FROM runs WHERE id = ?`,
-        id,
-      );
+      // CAST AS BLOB hands out the TEXT's UTF-8 bytes as stored: the driver copies them into a
+      // Buffer without decoding them into a JS string. Read by the writer's connection, in its
+      // thread: a ~2 MB report's overflow pages held the event loop for milliseconds (P13).
+      const row = await this.#writes.call('select', {
+        sql: `SELECT ${RUN_JSON_COLUMNS}, summary AS summary_json, CAST(report AS BLOB) AS report_json FROM runs WHERE id = ?`,
+        params: [id],
+      });
       return row ? runJsonBytesFromRow(row) : null;
     });
   }

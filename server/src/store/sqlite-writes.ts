@@ -14,7 +14,8 @@ import type { QueryObserver, StoreFault } from './run-store.ts';
  * A write is one SQL statement (`run`, `get`; `runIfTokenActive` with its token check) or a group
  * commit of runs and statements (`commitGroup`): a new
  * write method of the store needs no new code here unless it must read and write in one
- * transaction. Reads stay on the store's connection.
+ * transaction. Reads stay on the store's connection, except a document large enough that reading
+ * it would hold the event loop (`select`: a run's report of MBs, docs/performance.md P13).
  */
 
 /** One SQL statement and its parameters (placeholders `?`). */
@@ -163,6 +164,15 @@ export class SqliteWrites {
   }
 
   /**
+   * One SELECT outside any transaction (a snapshot of what is committed), on this connection: for
+   * rows too large to read on the event loop. In the writer thread, a ~2 MB report's overflow pages
+   * are read there and its bytes moved back (write-worker.ts), and the event loop only waits.
+   */
+  select({ sql, params }: Statement): Record<string, unknown> | null {
+    return (this.#statement(sql, params).get(...params) as Record<string, unknown> | undefined) ?? null;
+  }
+
+  /**
    * Group commit: the writes in ONE IMMEDIATE transaction (one fsync for all of them), each in its
    * own savepoint so one failing write rolls back alone. An upload racing an identical one in
    * the same batch finds it (same transaction): its outcome carries the stored run's row.
@@ -231,4 +241,32 @@ export class SqliteWrites {
 export const TOKEN_REVOKED = 'TokenRevokedError';
 
 /** The names of the writes, for the channel that carries them (write-channel.ts). */
-export type WriteName = 'run' | 'runIfTokenActive' | 'get' | 'commitGroup' | 'autocheckpoint';
+export type WriteName = 'run' | 'runIfTokenActive' | 'get' | 'select' | 'commitGroup' | 'autocheckpoint';
+
+/**
+ * The ArrayBuffers of a row's byte columns that can be moved with the answer instead of copied:
+ * those that own all of their memory (a Buffer cut from Node's shared pool cannot be moved).
+ */
+export function movableColumns(value: unknown): ArrayBuffer[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  const buffers: ArrayBuffer[] = [];
+  for (const column of Object.values(value)) {
+    if (!(column instanceof Uint8Array) || !(column.buffer instanceof ArrayBuffer)) continue;
+    if (column.byteOffset === 0 && column.byteLength === column.buffer.byteLength)
+      buffers.push(column.buffer);
+  }
+  return buffers;
+}
+
+/**
+ * A row as the driver hands it out on this thread: byte columns that crossed the thread boundary
+ * (structured clone makes a Buffer a plain Uint8Array) are Buffers again, over the same memory.
+ */
+export function withBufferColumns(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const row = value as Record<string, unknown>;
+  for (const [name, column] of Object.entries(row))
+    if (column instanceof Uint8Array && !Buffer.isBuffer(column))
+      row[name] = Buffer.from(column.buffer, column.byteOffset, column.byteLength);
+  return row;
+}

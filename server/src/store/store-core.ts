@@ -162,6 +162,8 @@ export interface PreparedRun {
   summaryJson: string;
   /** Text, or the UTF-8 bytes it came as (JsonObjectText): each store writes either. */
   reportJson: string | Buffer;
+  /** The store may take rawBytes and a report given as bytes (InsertRunInput.giveBytes). */
+  giveBytes: boolean;
 }
 
 /** `rawSha256`: the raw bytes' digest when the caller computed it already (sha256HexOffLoop). */
@@ -192,6 +194,7 @@ export function prepareRun(input: InsertRunInput, clock: MonotonicClock, rawSha2
       input.report instanceof JsonObjectText && typeof input.report.json !== 'string'
         ? checkJsonObjectBytes(input.report.json, 'report')
         : jsonObjectTextOf(input.report, 'report'),
+    giveBytes: input.giveBytes === true,
   };
 }
 

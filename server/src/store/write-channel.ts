@@ -4,7 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { StoreUnavailableError, type QueryObserver } from './run-store.ts';
 import type { SqliteDriverName, SqliteErrorClass } from './sqlite-driver.ts';
-import type { FileIdentity, SqliteWrites, WireError, WriteName } from './sqlite-writes.ts';
+import {
+  withBufferColumns,
+  type FileIdentity,
+  type SqliteWrites,
+  type WireError,
+  type WriteName,
+} from './sqlite-writes.ts';
 
 /**
  * How the SQLite store's writes reach the connection that makes them (sqlite-writes.ts): in a
@@ -127,7 +133,8 @@ type Call = { resolve: (value: unknown) => void; reject: (error: unknown) => voi
 /**
  * The writer thread: owns the only connection that writes to the database file, so a slow or
  * frozen disk (an fsync that takes seconds, a lock another process holds) delays writes, never
- * the event loop — /healthz and reads go on on the store's own connection. Writes are answered in
+ * the event loop — /healthz and reads go on on the store's own connection (all but a report read
+ * as bytes: sqlite-writes.ts `select`). Writes are answered in
  * the order they were sent (one connection, one at a time).
  *
  * If the thread dies (it should not: errors of a write are answers, not crashes), the writes it
@@ -224,7 +231,7 @@ export class WorkerWriteChannel implements WriteChannel {
     if (!call) return;
     this.#calls.delete(message.id);
     if (this.#calls.size === 0) this.#worker?.unref();
-    if (message.ok) call.resolve(message.value);
+    if (message.ok) call.resolve(withBufferColumns(message.value));
     else call.reject(errorFromWire(message.error, this.SqliteError));
   }
 

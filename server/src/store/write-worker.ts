@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadNamedSqliteDriver, type SqliteConnection } from './sqlite-driver.ts';
-import { SqliteWrites, errorToWire } from './sqlite-writes.ts';
+import { SqliteWrites, errorToWire, movableColumns } from './sqlite-writes.ts';
 import type { WriteRequest, WriteResponse, WriteWorkerData } from './write-channel.ts';
 
 /**
@@ -53,9 +53,13 @@ port.on('message', (message: WriteRequest) => {
     return;
   }
   let response: WriteResponse;
+  let transfer: ArrayBuffer[] = [];
   try {
     const method = writes[message.name] as (...args: unknown[]) => unknown;
-    response = { id: message.id, ok: true, value: method.apply(writes, message.args) };
+    const value = method.apply(writes, message.args);
+    response = { id: message.id, ok: true, value };
+    // A report read for the event loop (select) moves to it instead of being copied there.
+    transfer = movableColumns(value);
   } catch (error) {
     response = { id: message.id, ok: false, error: errorToWire(error) };
   }
@@ -63,5 +67,5 @@ port.on('message', (message: WriteRequest) => {
     response.queries = queries;
     queries = [];
   }
-  port.postMessage(response);
+  port.postMessage(response, transfer);
 });

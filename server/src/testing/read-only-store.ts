@@ -16,6 +16,7 @@ export const STORE_ACCESS = {
   // RunRecords
   insertRun: 'write',
   getRun: 'read',
+  getRunMeta: 'read',
   getRunJson: 'read',
   getRunJsonBytes: 'read',
   getRunRaw: 'read',

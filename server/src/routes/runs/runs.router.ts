@@ -94,6 +94,8 @@ async function storeUpload(
       summary: new JsonObjectText(analyzed.summaryJson),
       analysisVersion: ANALYSIS_VERSION,
       fioVersion: analyzed.fioVersion,
+      // Neither the body nor the report is read after this: the store may take their memory.
+      giveBytes: true,
     }),
   );
   ctx.metrics?.runUploaded(created);

@@ -6,8 +6,6 @@ import { HttpError, problemError } from '../../http/errors.ts';
 import { rateLimit, writeLimits } from '../../http/rate-limit.ts';
 import { mediaTypeOf } from '../../http/read-body.ts';
 import { isValidId } from '../../store/ids.ts';
-import { jsonObjectOf } from '../../store/records.ts';
-import type { RunJson, RunMeta } from '../../store/run-store.ts';
 import { pageOrThrow, storeCall } from '../../http/route-helpers.ts';
 import { seriesValidators } from '../validators.ts';
 import { toListItem, toListPage } from '../../presenters/run.ts';
@@ -44,11 +42,6 @@ const allowOnly =
     res.setHeader('Allow', allow);
     next(new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here (allowed: ${allow})`));
   };
-
-/** A run's metadata from its stored JSON text, parsing only the (small) summary. */
-function runMetaOf({ summaryJson, reportJson: _report, ...meta }: RunJson): RunMeta {
-  return { ...meta, summary: jsonObjectOf(JSON.parse(summaryJson), `run ${meta.id}`, 'summary') };
-}
 
 /** An error of the /c/pair link, for its error handler (a page for people, JSON for programs). */
 class PairLinkError extends Error {
@@ -141,9 +134,8 @@ export function seriesRouter(ctx: RouteContext<GateRecords>): Router {
 
   router.get('/api/runs/:id/regression', ctx.tokens.middleware(true), reads, async (req, res, next) => {
     const id = String(req.params.id);
-    // The report (MBs for a many-job file) is not needed: read it as text and leave it unparsed.
-    const stored = isValidId(id) ? await storeCall(() => ctx.store.getRunJson(id)) : null;
-    const run = stored ? runMetaOf(stored) : null;
+    // Without the report (MBs for a many-job file): the check reads labels and summaries only.
+    const run = isValidId(id) ? await storeCall(() => ctx.store.getRunMeta(id)) : null;
     if (!run)
       return notFound(req, res, (err?: unknown) =>
         next(err ?? new HttpError(404, 'run_not_found', 'no run with this id')),

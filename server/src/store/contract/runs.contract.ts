@@ -62,6 +62,17 @@ export function describeRunRecordsContract(
         expect(read).not.toHaveProperty('bytes');
       });
 
+      it('getRunMeta returns the run as inserted, without its report or raw bytes', async () => {
+        const { store } = await setup();
+        const { run } = await store.insertRun(runInput());
+        const meta = await store.getRunMeta(run.id);
+        expect(meta).toEqual(run);
+        expect(meta).not.toHaveProperty('report');
+        expect(meta).not.toHaveProperty('reportJson');
+        expect(await store.getRunMeta(newId())).toBeNull();
+        expect(await store.getRunMeta('nope')).toBeNull();
+      });
+
       it('getRunJson returns the same run with report and summary as their stored JSON text', async () => {
         const { store } = await setup();
         const { run } = await store.insertRun(runInput());
@@ -98,12 +109,34 @@ export function describeRunRecordsContract(
         const { run } = await store.insertRun({ ...runInput(), report: new JsonObjectText(bytes) });
         expect((await store.getRunJson(run.id))?.reportJson).toBe(text);
         expect((await store.getRun(run.id))?.report).toEqual(JSON.parse(text));
-        // The regression gate moves them to the comparison's worker after the insert.
+        // Not given (giveBytes): the caller's bytes are as they were.
         expect(bytes.toString('utf8')).toBe(text);
         for (const bad of [Buffer.from('[1]'), Buffer.from([0x7b, 0xff, 0x7d]), Buffer.alloc(0)]) {
           const refused = store.insertRun({ ...runInput(), report: new JsonObjectText(bad) });
           await expect(refused).rejects.toBeInstanceOf(StoreInputError);
           await expect(refused).rejects.toMatchObject({ path: 'report' });
+        }
+      });
+
+      it('giveBytes: the store may take the raw bytes and the report’s, and stores them all the same', async () => {
+        const { store } = await setup();
+        const text = JSON.stringify({ ...REPORT, note: 'ジョブ' });
+        // Memory of their own (movable), and a slice of Buffer's shared pool (not).
+        const inputs = [
+          { raw: Buffer.from(FIO_JSON), report: Buffer.from(text, 'utf8') },
+          { raw: Buffer.from('{"fio version":"fio-3.33"}'), report: Buffer.from(text, 'utf8') },
+        ];
+        for (const { raw, report } of inputs) {
+          const expectedRaw = Buffer.from(raw);
+          const { run, created } = await store.insertRun({
+            ...runInput({ rawBytes: raw }),
+            report: new JsonObjectText(report),
+            giveBytes: true,
+          });
+          expect(created).toBe(true);
+          expect(run.rawSha256).toBe(sha256(expectedRaw));
+          expect((await store.getRunRaw(run.id))?.bytes.equals(expectedRaw)).toBe(true);
+          expect((await store.getRunJson(run.id))?.reportJson).toBe(text);
         }
       });
 
