@@ -132,7 +132,7 @@ export class AppMetrics {
       typeof store.pendingWrites === 'function'
         ? new Gauge({
             name: 'blockwise_store_pending_writes',
-            help: "Writes sent to SQLite's writer thread and not answered yet.",
+            help: "Writes (and report reads) sent to SQLite's writer thread and not answered yet.",
             registers: [this.registry],
           })
         : null;

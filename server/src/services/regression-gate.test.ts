@@ -253,6 +253,8 @@ describe('the baseline comparison, frozen when the regression check’s link is 
       expect(
         await Promise.all([first, second].map((b) => s.real.findPairComparisons([b.id, run.id]))),
       ).toEqual([[], []]);
+      // A link that makes no pair reads no report (MBs for a many-job run), only runs' metadata.
+      expect([s.getRunJsonBytesCalls(), s.getRunJsonCalls(), s.getRunCalls()]).toEqual([0, 0, 0]);
     });
   });
 

@@ -266,15 +266,15 @@ async function buildAndFreeze(
   const pair = [latest.id, run.id] as const;
   // Frozen by another replica since the route looked: ensurePairComparison returns that one.
   const recent = recentRunsOf(ctx.store);
-  const kept = recent.get(latest.id);
-  const baseline: PairSide = kept
-    ? { id: latest.id, parsed: kept }
-    : { id: latest.id, text: await readStoredRun(ctx, latest.id) };
-  const keptRun = recent.get(run.id);
-  const current: PairSide = keptRun
-    ? { id: run.id, parsed: keptRun }
-    : { id: run.id, text: await readStoredRun(ctx, run.id) };
-  const result = await compare(ctx, [baseline, current]);
+  // Each side parsed already (RecentRuns), else its stored report read as bytes; both reads sent
+  // at once (on SQLite they queue together on the writer's connection).
+  const [baseline, current] = await Promise.all(
+    [latest.id, run.id].map(async (id): Promise<PairSide> => {
+      const kept = recent.get(id);
+      return kept ? { id, parsed: kept } : { id, text: await readStoredRun(ctx, id) };
+    }),
+  );
+  const result = await compare(ctx, [baseline!, current!]);
   if (!result.ok) {
     ctx.logger.warn({ runIds: pair, problem: result.error }, 'the baseline comparison could not be built');
     return { ok: false, problem: result.error };

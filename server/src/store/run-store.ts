@@ -171,7 +171,10 @@ export interface StoreHealth {
    * failed call the driver's error was translated for, reads and writes alike.
    */
   unavailableErrors(): Readonly<Partial<Record<StoreFault, number>>>;
-  /** Writes queued for a writer thread and not answered yet (SQLite); absent where there is no queue. */
+  /**
+   * Writes (and the report reads that go the same way) queued for a writer thread and not answered
+   * yet (SQLite); absent where there is no queue.
+   */
   pendingWrites?(): number;
 }
 
@@ -239,8 +242,9 @@ export interface InsertRunInput {
    * The store may take `rawBytes` and a report given as bytes instead of copying them: the SQLite
    * store moves their memory to its writer thread, which leaves them empty (detached) here. For a
    * caller that never reads them after the call — an upload, where copying a 1 MB body and its
-   * ~2 MB report held the event loop for milliseconds (docs/performance.md P13). Without it the
-   * caller's bytes stay as they were.
+   * ~2 MB report held the event loop for milliseconds (docs/performance.md P13) — and neither
+   * writes to them nor gives the same memory to another insert until the call settles (a store
+   * may read them until then). Without it the caller's bytes stay as they were.
    */
   giveBytes?: boolean;
 }

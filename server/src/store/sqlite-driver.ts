@@ -133,8 +133,12 @@ function guarded<T>(body: () => T): T {
   }
 }
 
-/** BLOBs come back as Uint8Array from node:sqlite, as Buffer from better-sqlite3: Buffer for both (no copy). */
-function withBuffers(row: unknown): unknown {
+/**
+ * BLOBs come back as Uint8Array from node:sqlite, as Buffer from better-sqlite3: Buffer for both
+ * (no copy). Also a row from the writer thread, whose Buffers crossed as plain Uint8Arrays
+ * (structured clone; write-channel.ts).
+ */
+export function withBuffers(row: unknown): unknown {
   if (row === null || typeof row !== 'object') return row;
   const record = row as Record<string, unknown>;
   for (const key of Object.keys(record)) {

@@ -297,6 +297,9 @@ describe('SQLite store: the file', () => {
         giveBytes: true,
       });
       expect([given.raw.buffer.byteLength, given.report.buffer.byteLength]).toEqual([0, 0]);
+      // The run the insert answers was described before its bytes moved.
+      expect(run.rawSize).toBe(FIO_JSON.byteLength);
+      expect(await store.getRunMeta(run.id)).toEqual(run);
       const kept = { raw: Buffer.from(FIO_JSON), report: Buffer.from(text, 'utf8') };
       await store.insertRun({
         ...runInput({ rawBytes: kept.raw }, { name: 'kept' }),

@@ -465,7 +465,7 @@ export const GROUP_COMMIT_MAX_BYTES = 8 * 1024 * 1024;
 
 /** About what a run appends to the WAL: its bytes and its JSON documents. */
 function runBytes(run: PreparedRun): number {
-  return run.rawBytes.length + run.reportJson.length + run.summaryJson.length + run.labelsJson.length;
+  return run.rawSize + run.reportJson.length + run.summaryJson.length + run.labelsJson.length;
 }
 
 const comparisonBytes = (c: { resultJson: string; planJson: string | null }) =>

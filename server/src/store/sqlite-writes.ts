@@ -166,9 +166,12 @@ export class SqliteWrites {
   /**
    * One SELECT outside any transaction (a snapshot of what is committed), on this connection: for
    * rows too large to read on the event loop. In the writer thread, a ~2 MB report's overflow pages
-   * are read there and its bytes moved back (write-worker.ts), and the event loop only waits.
+   * are read there and its bytes moved back (write-worker.ts), and the event loop only waits. A
+   * file deleted or replaced under the connection is refused as for a write (503), not read.
    */
   select({ sql, params }: Statement): Record<string, unknown> | null {
+    const problem = fileIdentityProblem(this.#file);
+    if (problem) throw new FileGoneError(problem);
     return (this.#statement(sql, params).get(...params) as Record<string, unknown> | undefined) ?? null;
   }
 
@@ -252,21 +255,8 @@ export function movableColumns(value: unknown): ArrayBuffer[] {
   const buffers: ArrayBuffer[] = [];
   for (const column of Object.values(value)) {
     if (!(column instanceof Uint8Array) || !(column.buffer instanceof ArrayBuffer)) continue;
-    if (column.byteOffset === 0 && column.byteLength === column.buffer.byteLength)
-      buffers.push(column.buffer);
+    const whole = column.byteOffset === 0 && column.byteLength === column.buffer.byteLength;
+    if (whole && !buffers.includes(column.buffer)) buffers.push(column.buffer);
   }
   return buffers;
-}
-
-/**
- * A row as the driver hands it out on this thread: byte columns that crossed the thread boundary
- * (structured clone makes a Buffer a plain Uint8Array) are Buffers again, over the same memory.
- */
-export function withBufferColumns(value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const row = value as Record<string, unknown>;
-  for (const [name, column] of Object.entries(row))
-    if (column instanceof Uint8Array && !Buffer.isBuffer(column))
-      row[name] = Buffer.from(column.buffer, column.byteOffset, column.byteLength);
-  return row;
 }

@@ -153,6 +153,11 @@ export interface PreparedRun {
   idempotencyKey: string;
   labels: RunLabels;
   rawBytes: Buffer;
+  /**
+   * rawBytes' length as given: bytes the caller gave (giveBytes) are detached once moved to the
+   * SQLite writer, and read as empty after that.
+   */
+  rawSize: number;
   rawSha256: string;
   mediaType: string;
   fileName: string | null;
@@ -183,6 +188,7 @@ export function prepareRun(input: InsertRunInput, clock: MonotonicClock, rawSha2
     idempotencyKey,
     labels,
     rawBytes,
+    rawSize: rawBytes.byteLength,
     rawSha256,
     mediaType: text(input.mediaType, 'mediaType', { max: 255 }),
     fileName: nullableText(input.fileName, 'fileName'),
@@ -232,7 +238,7 @@ export function runInsertValues(run: PreparedRun): unknown[] {
     run.labels.instanceType ?? null,
     run.labels.kind ?? null,
     run.rawSha256,
-    run.rawBytes.byteLength,
+    run.rawSize,
     run.mediaType,
     run.fileName,
     run.analysisVersion,
@@ -268,7 +274,7 @@ export function runMetaFromPrepared(run: PreparedRun): RunMeta {
     id: run.id,
     createdAt: run.createdAt,
     rawSha256: run.rawSha256,
-    rawSize: run.rawBytes.byteLength,
+    rawSize: run.rawSize,
     mediaType: run.mediaType,
     fileName: run.fileName,
     labels: run.labels,

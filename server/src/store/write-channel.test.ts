@@ -96,3 +96,36 @@ describe('WorkerWriteChannel: a writer started again after a crash', () => {
     expect(fileHeldOpen(path)).toBe(false);
   });
 });
+
+describe('WorkerWriteChannel: what crosses to the writer', () => {
+  it('a write that cannot be sent (one buffer moved twice) is refused, not left pending; the next one goes', async () => {
+    const path = await migratedFile();
+    const { channel } = await startWriter(path);
+    try {
+      const buffer = new ArrayBuffer(8);
+      await expect(channel.move('run', [tokenInsert('never')], [buffer, buffer])).rejects.toThrow();
+      expect(channel.pending).toBe(0);
+      expect(await channel.call('run', tokenInsert('next'))).toBe(1);
+    } finally {
+      await channel.close();
+    }
+    expect(tokenNames(path)).toEqual(['next']);
+  });
+
+  it('select reads on the writer’s connection; a BLOB comes back moved, a Buffer again', async () => {
+    const path = await migratedFile();
+    const { channel } = await startWriter(path);
+    try {
+      const row = await channel.call('select', {
+        sql: "SELECT CAST(? AS BLOB) AS bytes, 'x' AS text",
+        params: [Buffer.from('{"a":"é"}')],
+      });
+      expect(Buffer.isBuffer(row?.bytes)).toBe(true);
+      expect((row?.bytes as Buffer).toString('utf8')).toBe('{"a":"é"}');
+      expect(row?.text).toBe('x');
+      expect(await channel.call('select', { sql: 'SELECT 1 AS one WHERE 0', params: [] })).toBeNull();
+    } finally {
+      await channel.close();
+    }
+  });
+});

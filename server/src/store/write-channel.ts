@@ -3,20 +3,15 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { StoreUnavailableError, type QueryObserver } from './run-store.ts';
-import type { SqliteDriverName, SqliteErrorClass } from './sqlite-driver.ts';
-import {
-  withBufferColumns,
-  type FileIdentity,
-  type SqliteWrites,
-  type WireError,
-  type WriteName,
-} from './sqlite-writes.ts';
+import { withBuffers, type SqliteDriverName, type SqliteErrorClass } from './sqlite-driver.ts';
+import type { FileIdentity, SqliteWrites, WireError, WriteName } from './sqlite-writes.ts';
 
 /**
  * How the SQLite store's writes reach the connection that makes them (sqlite-writes.ts): in a
  * writer thread for a database file (WorkerWriteChannel), or on the store's own connection
  * (InlineWriteChannel: an in-memory database, which no other connection can open, or a
- * connection a test prepared). Either way a call resolves only after its COMMIT returned.
+ * connection a test prepared). Either way a write resolves only after its COMMIT returned (a
+ * `select`, the one read sent this way, when its row was read).
  */
 export type WriteArgs = { [K in WriteName]: Parameters<SqliteWrites[K]> };
 export type WriteResults = { [K in WriteName]: ReturnType<SqliteWrites[K]> };
@@ -231,7 +226,7 @@ export class WorkerWriteChannel implements WriteChannel {
     if (!call) return;
     this.#calls.delete(message.id);
     if (this.#calls.size === 0) this.#worker?.unref();
-    if (message.ok) call.resolve(withBufferColumns(message.value));
+    if (message.ok) call.resolve(withBuffers(message.value));
     else call.reject(errorFromWire(message.error, this.SqliteError));
   }
 
@@ -269,7 +264,14 @@ export class WorkerWriteChannel implements WriteChannel {
       this.#calls.set(id, { resolve: resolve as (value: unknown) => void, reject });
       // Referenced while a write is pending: the process waits for its COMMIT.
       worker.ref();
-      worker.postMessage({ id, name, args } satisfies WriteRequest, transfer);
+      try {
+        worker.postMessage({ id, name, args } satisfies WriteRequest, transfer);
+      } catch (error) {
+        // Not sent (a buffer that cannot be moved or cloned: a bug of the caller): not pending.
+        this.#calls.delete(id);
+        if (this.#calls.size === 0) worker.unref();
+        reject(error);
+      }
     });
   }
 

@@ -5,8 +5,9 @@ import type { WriteRequest, WriteResponse, WriteWorkerData } from './write-chann
 
 /**
  * The SQLite writer thread (write-channel.ts): opens its own connection to the database file the
- * store opened (and migrated), and runs every write the store sends, one at a time, in order.
- * Each answer is posted after the COMMIT returned — with synchronous=FULL, after the WAL was
+ * store opened (and migrated), and runs every write the store sends, one at a time, in order —
+ * and the one read sent the same way (`select`: a report as bytes, moved back with the answer).
+ * A write's answer is posted after the COMMIT returned — with synchronous=FULL, after the WAL was
  * fsynced — so a resolved write is durable, as before.
  */
 const data = workerData as WriteWorkerData;

@@ -135,6 +135,9 @@ export function describeRunRecordsContract(
           });
           expect(created).toBe(true);
           expect(run.rawSha256).toBe(sha256(expectedRaw));
+          // What the insert answers is what a read returns, taken bytes or not (rawSize included).
+          expect(run.rawSize).toBe(expectedRaw.byteLength);
+          expect(await store.getRunMeta(run.id)).toEqual(run);
           expect((await store.getRunRaw(run.id))?.bytes.equals(expectedRaw)).toBe(true);
           expect((await store.getRunJson(run.id))?.reportJson).toBe(text);
         }
