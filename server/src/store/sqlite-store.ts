@@ -780,8 +780,9 @@ export class SqliteRunStore implements RunStore {
 
   /**
    * One statement in the next group commit (its own savepoint), instead of a commit of its own:
-   * the regression gate's comparison follows every CI upload, and a second commit per upload was
-   * a second fsync per upload (bench P1, P2). Resolves with the rows it changed, after the COMMIT.
+   * the regression gate's comparison, frozen when its link is opened, rides with the uploads
+   * committing then instead of costing an fsync of its own (bench P1, P2). Resolves with the rows
+   * it changed, after the COMMIT.
    */
   #inGroupCommit(statement: Statement, bytes: number, transfer: ArrayBuffer[]): Promise<number> {
     if (!this.#db.open) return Promise.reject(closedError());
