@@ -290,7 +290,14 @@ describe('SQLite store: the file', () => {
     const store = await openSqliteStore({ path });
     try {
       const text = JSON.stringify(REPORT);
-      const given = { raw: Buffer.from(FIO_JSON), report: Buffer.from(text, 'utf8') };
+      // Memory of their own, as the upload's body and the parse worker's report are (Buffer.from of
+      // a string may be a view of a larger buffer: Node 24 cuts it from one sized for the worst case).
+      const own = (bytes: Uint8Array) => {
+        const copy = Buffer.allocUnsafeSlow(bytes.byteLength);
+        copy.set(bytes);
+        return copy;
+      };
+      const given = { raw: own(FIO_JSON), report: own(Buffer.from(text, 'utf8')) };
       const { run } = await store.insertRun({
         ...runInput({ rawBytes: given.raw }),
         report: new JsonObjectText(given.report),
