@@ -104,6 +104,12 @@ async function tabTo(page: Page, target: Locator, max = 150): Promise<number> {
 test('keyboard only: upload, typed-in metrics, instance combobox, Save & share', async ({ page }) => {
   test.setTimeout(90_000);
   await gotoPlan(page);
+  // Playwright intercepts file choosers once a 'filechooser' listener exists, and turns that on
+  // without waiting for it: a listener added just before the key press lost that race on a busy
+  // CI machine (Chromium's own dialog opened, no event, a 90 s timeout). Added here, the Tab walk
+  // below gives it every round trip it needs.
+  const noChooserYet = () => {};
+  page.on('filechooser', noChooserYet);
 
   // The skip link comes first and moves focus to the main content.
   await page.keyboard.press('Tab');
@@ -115,6 +121,7 @@ test('keyboard only: upload, typed-in metrics, instance combobox, Save & share',
   const chooser = page.waitForEvent('filechooser');
   await page.keyboard.press('Space');
   const fileChooser = await chooser;
+  page.off('filechooser', noChooserYet);
   expect(fileChooser.isMultiple()).toBe(true);
   await fileChooser.setFiles({
     name: 'randread_4k.json',
